@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { parseDuration } from './duration';
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      try {
+        return parseDuration(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value && value.trim() !== '' ? value.trim() : undefined));
+
+const commaList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+/** The environment contract of decisions §1, validated once at start-up. */
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  BASE_URL: optionalText,
+  INGEST_URL: optionalText,
+  DATABASE_URL: optionalText,
+  DATA_DIR: z.string().default('./data'),
+  TEMPORAL_ADDRESS: optionalText,
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('formward'),
+  TEMPORAL_CLI: optionalText,
+  SMTP_URL: optionalText,
+  MAIL_FROM: z.string().default('Formward <no-reply@formward.local>'),
+  APP_SECRET: optionalText,
+  TRUST_PROXY: optionalText,
+  WEBHOOK_CONNECT_TIMEOUT: duration('3s'),
+  WEBHOOK_READ_TIMEOUT: duration('5s'),
+  WEBHOOK_RETRY_INITIAL_INTERVAL: duration('30s'),
+  WEBHOOK_RETRY_BACKOFF_COEFFICIENT: z.coerce.number().min(1).default(4),
+  WEBHOOK_ALLOW_PRIVATE: commaList,
+  /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
+  INGEST_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
+  /** How long a submission may wait for its workflow before the sweeper starts it. */
+  SWEEPER_INTERVAL: duration('5s'),
+  /** Upstream DNS servers for domain verification and webhook address checks (comma list, host[:port]). */
+  DNS_SERVERS: commaList,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const localUrl = `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl: stripSlash(e.BASE_URL ?? localUrl),
+    ingestUrl: stripSlash(e.INGEST_URL ?? e.BASE_URL ?? localUrl),
+    /** True when BASE_URL was not given: links follow the port actually bound. */
+    urlsFollowPort: !e.BASE_URL && !e.INGEST_URL,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      cliPath: e.TEMPORAL_CLI,
+    },
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    appSecret: e.APP_SECRET,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    webhook: {
+      connectTimeoutMs: e.WEBHOOK_CONNECT_TIMEOUT,
+      readTimeoutMs: e.WEBHOOK_READ_TIMEOUT,
+      retryInitialIntervalMs: e.WEBHOOK_RETRY_INITIAL_INTERVAL,
+      retryBackoffCoefficient: e.WEBHOOK_RETRY_BACKOFF_COEFFICIENT,
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    },
+    ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
+    sweeperIntervalMs: e.SWEEPER_INTERVAL,
+    dnsServers: e.DNS_SERVERS,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** TRUST_PROXY follows Express's `trust proxy`: `true`, a hop count, or a list of addresses. */
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
