@@ -1,0 +1,57 @@
+import { loadConfig } from './config/config';
+import { accountCreate, keyCreate, keyRevoke, migrateCommand } from './cli/admin-commands';
+import { say, UsageError } from './cli/output';
+import { runStack } from './cli/start';
+import { EmailTakenError } from './domain/accounts/accounts';
+
+const USAGE = `usage: formward <command>
+
+  start                      everything: PostgreSQL and Temporal (embedded unless configured), worker, HTTP
+  serve                      the HTTP server (API + ingest) only
+  worker                     the Temporal worker only
+  migrate                    apply database migrations
+  account create --email E --password P [--name N]
+  key create --account ID (--role admin|readonly | --scopes a,b,c) [--name N]
+  key revoke KEY_ID
+
+Configuration comes from the environment; see README.md.`;
+
+/** The `formward` CLI (decisions §1). */
+export async function main(argv: string[]): Promise<void> {
+  const [command, sub, ...rest] = argv;
+  try {
+    const config = loadConfig();
+    switch (command === 'account' || command === 'key' ? `${command} ${sub}` : command) {
+      case 'start':
+        return await runStack(config, { http: true, worker: true });
+      case 'serve':
+        return await runStack(config, { http: true, worker: false });
+      case 'worker':
+        return await runStack(config, { http: false, worker: true });
+      case 'migrate':
+        return await migrateCommand(config);
+      case 'account create':
+        return await accountCreate(config, rest);
+      case 'key create':
+        return await keyCreate(config, rest);
+      case 'key revoke':
+        return await keyRevoke(config, rest);
+      case undefined:
+      case 'help':
+      case '--help':
+        say(USAGE);
+        return;
+      default:
+        throw new UsageError(`unknown command: ${argv.join(' ')}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof EmailTakenError) {
+      say(`formward: ${error.message}`);
+      if (error instanceof UsageError) say(`\n${USAGE}`);
+      process.exitCode = 2;
+      return;
+    }
+    say(`formward: ${(error as Error).stack ?? String(error)}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,89 @@
+import type { Config } from '../config/config';
+import { migrate } from '../db/orm';
+import { removeRuntimeFile, writeRuntimeFile } from '../embedded/runtime-file';
+import { createAppContext } from '../runtime/app-context';
+import { openDatabase, type Database } from '../runtime/database';
+import { startHttpServer, type RunningHttpServer } from '../runtime/http-server';
+import { openTemporal, type TemporalService } from '../runtime/temporal-service';
+import { runWorker, type RunningWorker } from '../runtime/worker-runner';
+import { say } from './output';
+import { onShutdownSignal } from './signals';
+
+type Parts = { http: boolean; worker: boolean };
+
+/**
+ * `start` (everything), `serve` (HTTP only) and `worker` (Temporal worker only). Embedded
+ * PostgreSQL and Temporal are started when no external ones are configured; a signal stops
+ * all of it, in reverse order.
+ */
+export async function runStack(config: Config, parts: Parts): Promise<void> {
+  const stops: Array<() => Promise<void>> = [];
+  const shutdown = async () => {
+    for (const stop of stops.reverse()) await stop().catch((error: Error) => say(`shutdown: ${error.message}`));
+  };
+  const verbose = (line: string) => {
+    if (process.env.FORMWARD_DEBUG_EMBEDDED) say(line);
+  };
+  try {
+    const database: Database = await openDatabase(config, verbose);
+    stops.push(() => database.stop());
+    const temporal: TemporalService = await openTemporal(config, verbose);
+    stops.push(() => temporal.stop());
+
+    const ctx = await createAppContext(config, { databaseUrl: database.url, temporalAddress: temporal.address });
+    stops.push(() => ctx.close());
+    const applied = await migrate(ctx.orm);
+    if (applied.length > 0) ctx.logger.info({ applied }, 'migrations applied');
+
+    let worker: RunningWorker | null = null;
+    if (parts.worker) {
+      worker = await runWorker({
+        address: temporal.address,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+        orm: ctx.orm,
+        logger: ctx.logger,
+      });
+      const running = worker;
+      stops.push(() => running.stop());
+    }
+    let http: RunningHttpServer | null = null;
+    if (parts.http) {
+      http = await startHttpServer(ctx);
+      const running = http;
+      stops.push(() => running.close());
+    }
+    if (database.embedded || temporal.embedded) {
+      writeRuntimeFile(config.dataDir, {
+        pid: process.pid,
+        databaseUrl: database.url,
+        temporalAddress: temporal.address,
+        temporalUiUrl: temporal.uiUrl,
+        baseUrl: ctx.urls.base,
+        ingestUrl: ctx.urls.ingest,
+        startedAt: new Date().toISOString(),
+      });
+      stops.push(async () => removeRuntimeFile(config.dataDir));
+    }
+
+    say('Formward is running');
+    if (http) {
+      say(`  API:          ${ctx.urls.base}/api   (reference: ${ctx.urls.base}/docs)`);
+      say(`  Ingest:       ${ctx.urls.ingest}/f/{endpoint_token}  and  ${ctx.urls.ingest}/json/{endpoint_token}`);
+      say(`  Sign in:      ${ctx.urls.base}/login`);
+    }
+    if (worker) say(`  Worker:       task queue "${config.temporal.taskQueue}"`);
+    say(`  PostgreSQL:   ${database.embedded ? `embedded, data in ${config.dataDir}/postgres` : 'DATABASE_URL'}`);
+    say(`  Temporal:     ${temporal.address}${temporal.embedded ? ' (embedded dev server)' : ''}`);
+    if (temporal.uiUrl) say(`  Temporal UI:  ${temporal.uiUrl}`);
+    say('Press Ctrl-C to stop.');
+
+    await new Promise<void>((resolve) => {
+      onShutdownSignal(resolve);
+      worker?.done.catch(() => resolve());
+    });
+    say('Stopping…');
+  } finally {
+    await shutdown();
+  }
+}

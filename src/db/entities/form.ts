@@ -1,0 +1,33 @@
+import { EntitySchema, OptionalProps } from '@mikro-orm/core';
+import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps';
+
+export class Form {
+  [OptionalProps]?: 'createdAt' | 'updatedAt';
+  id!: string;
+  accountId!: string;
+  name!: string;
+  endpointToken!: string;
+  successRedirectUrl!: string | null;
+  isActive!: boolean;
+  allowedDomains!: string[];
+  notificationEmailAddresses!: string[];
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export const FormSchema = new EntitySchema<Form>({
+  class: Form,
+  tableName: 'forms',
+  properties: {
+    id: idProperty,
+    accountId: { type: 'bigint' },
+    name: { type: 'string' },
+    endpointToken: { type: 'string' },
+    successRedirectUrl: { type: 'string', nullable: true },
+    isActive: { type: 'boolean' },
+    allowedDomains: { type: 'text[]' },
+    notificationEmailAddresses: { type: 'text[]' },
+    createdAt: createdAtProperty,
+    updatedAt: updatedAtProperty,
+  },
+});

@@ -1,0 +1,28 @@
+import { EntitySchema, OptionalProps } from '@mikro-orm/core';
+import { createdAtProperty, idProperty } from './timestamps';
+
+/** A signed-in dashboard browser. The cookie holds a random token; we keep its hash. */
+export class Session {
+  [OptionalProps]?: 'createdAt';
+  id!: string;
+  userId!: string;
+  accountId!: string;
+  tokenHash!: string;
+  csrfToken!: string;
+  expiresAt!: Date;
+  createdAt!: Date;
+}
+
+export const SessionSchema = new EntitySchema<Session>({
+  class: Session,
+  tableName: 'sessions',
+  properties: {
+    id: idProperty,
+    userId: { type: 'bigint' },
+    accountId: { type: 'bigint' },
+    tokenHash: { type: 'string' },
+    csrfToken: { type: 'string' },
+    expiresAt: { type: 'datetime', columnType: 'timestamptz' },
+    createdAt: createdAtProperty,
+  },
+});

@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Account, User } from '../../db/entities';
+import { hashPassword } from './passwords';
+
+export class EmailTakenError extends Error {
+  constructor(email: string) {
+    super(`an account with e-mail ${email} already exists`);
+  }
+}
+
+/** Creates an account with its first user (the dashboard's sign-up will call this too). */
+export async function createAccount(
+  em: EntityManager,
+  input: { email: string; password: string; name?: string },
+): Promise<{ account: Account; user: User }> {
+  const email = input.email.trim().toLowerCase();
+  const existing = await em.getConnection().execute<{ id: string }[]>(
+    'select id from users where lower(email) = ?',
+    [email],
+  );
+  if (existing.length > 0) throw new EmailTakenError(email);
+  const passwordHash = await hashPassword(input.password);
+  return em.transactional(async (tx) => {
+    const account = tx.create(Account, { name: input.name ?? email });
+    await tx.flush();
+    const user = tx.create(User, {
+      accountId: account.id,
+      email,
+      name: input.name ?? null,
+      passwordHash,
+    });
+    await tx.flush();
+    return { account, user };
+  });
+}

@@ -1,0 +1,47 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiKey } from '../../db/entities';
+import { isScope, type Scope } from './scopes';
+import { randomToken, sha256Hex } from './secrets';
+
+export const API_KEY_PREFIX = 'frk_';
+
+export type CreatedApiKey = { id: string; key: string; apiKey: ApiKey };
+
+/** Issues a key: `frk_` + 32 random bytes; only its hash is stored, the key is returned once. */
+export async function createApiKey(
+  em: EntityManager,
+  input: { accountId: string; scopes: Scope[]; role: string | null; name?: string },
+): Promise<CreatedApiKey> {
+  const key = `${API_KEY_PREFIX}${randomToken(32)}`;
+  const apiKey = em.create(ApiKey, {
+    accountId: input.accountId,
+    name: input.name ?? (input.role ? `${input.role} key` : 'API key'),
+    prefix: key.slice(0, 12),
+    keyHash: sha256Hex(key),
+    scopes: [...new Set(input.scopes)],
+    role: input.role,
+    lastUsedAt: null,
+    revokedAt: null,
+  });
+  await em.flush();
+  return { id: apiKey.id, key, apiKey };
+}
+
+/** The active key matching a presented bearer token, or null. */
+export async function findActiveApiKey(em: EntityManager, presented: string): Promise<ApiKey | null> {
+  if (!presented.startsWith(API_KEY_PREFIX)) return null;
+  return em.findOne(ApiKey, { keyHash: sha256Hex(presented), revokedAt: null });
+}
+
+export async function revokeApiKey(em: EntityManager, id: string): Promise<ApiKey | null> {
+  if (!/^\d+$/.test(id)) return null;
+  const apiKey = await em.findOne(ApiKey, { id });
+  if (!apiKey) return null;
+  apiKey.revokedAt ??= new Date();
+  await em.flush();
+  return apiKey;
+}
+
+export function scopesOf(apiKey: ApiKey): Scope[] {
+  return apiKey.scopes.filter(isScope);
+}

@@ -1,0 +1,19 @@
+import { escapeHtml } from './html-escape';
+
+/**
+ * Ready-to-paste markup: a plain HTML form posting to the ingest URL, with the hidden `_hp`
+ * honeypot that people never see or fill. It works without JavaScript; the optional
+ * autocomplete script (see the form's `autocomplete_script_url`) upgrades it to inline results.
+ */
+export function embedHtml(form: { name: string; token: string; submissionUrl: string }): string {
+  const action = escapeHtml(form.submissionUrl);
+  return [
+    `<form action="${action}" method="POST" enctype="multipart/form-data" accept-charset="UTF-8" data-formward="${escapeHtml(form.token)}">`,
+    `  <label>Name <input type="text" name="name" autocomplete="name"></label>`,
+    `  <label>Email <input type="email" name="email" autocomplete="email" required></label>`,
+    `  <label>Message <textarea name="message" rows="5" required></textarea></label>`,
+    `  <div style="position:absolute;left:-10000px" aria-hidden="true"><label>Leave this empty <input type="text" name="_hp" value="" tabindex="-1" autocomplete="off"></label></div>`,
+    `  <button type="submit">Send</button>`,
+    `</form>`,
+  ].join('\n');
+}

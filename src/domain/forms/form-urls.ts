@@ -1,0 +1,12 @@
+import type { PublicUrls } from '../../app-context';
+
+/** Where a form's ingest endpoints, thank-you page and helper script live. */
+export function formUrls(urls: PublicUrls, token: string) {
+  return {
+    submissionUrl: `${urls.ingest}/f/${token}`,
+    jsonUrl: `${urls.ingest}/json/${token}`,
+    thanksUrl: `${urls.ingest}/f/${token}/thanks`,
+    autocompleteScriptUrl: `${urls.ingest}/f/${token}/autocomplete.js`,
+    helpUrl: `${urls.base}/docs#ingest`,
+  };
+}

@@ -1,0 +1,11 @@
+/** Ingest limits of decisions §6. */
+export const INGEST_LIMITS = {
+  jsonBodyBytes: 1024 * 1024,
+  urlencodedBodyBytes: 1024 * 1024,
+  multipartBodyBytes: 25 * 1024 * 1024,
+  fileBytes: 10 * 1024 * 1024,
+  files: 10,
+  fields: 200,
+  fieldNameChars: 128,
+  fieldValueBytes: 100 * 1024,
+} as const;

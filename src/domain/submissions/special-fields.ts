@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { SpecialFields } from '../../db/entities/submission';
+
+const emailSchema = z.email();
+
+/** Fields with extra handling; `_hp` is the honeypot, a control field never stored in the payload. */
+export const HONEYPOT_FIELD = '_hp';
+
+const firstText = (value: unknown): string | undefined => {
+  const single = Array.isArray(value) ? value[0] : value;
+  return typeof single === 'string' ? single : typeof single === 'number' ? String(single) : undefined;
+};
+
+/**
+ * Trimmed `name` and `message` and the trimmed, lower-cased `email` (null when none came);
+ * an `email` that is present must be a valid address.
+ */
+export function normalizeSpecialFields(
+  payload: Record<string, unknown>,
+): { ok: true; special: SpecialFields | null } | { ok: false; errors: string[] } {
+  const special: SpecialFields = {};
+  const errors: string[] = [];
+  if ('email' in payload) {
+    const email = firstText(payload.email)?.trim().toLowerCase() ?? '';
+    if (!emailSchema.safeParse(email).success) errors.push('email: must be a valid e-mail address');
+    else special.email = email;
+  }
+  for (const key of ['name', 'message'] as const) {
+    const text = firstText(payload[key])?.trim();
+    if (text !== undefined) special[key] = text;
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, special: Object.keys(special).length > 0 ? special : null };
+}
+
+/** A filled honeypot is any non-empty value. */
+export function honeypotFilled(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (Array.isArray(value)) return value.some(honeypotFilled);
+  return String(value).trim() !== '';
+}

@@ -1,0 +1,80 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Submission, SubmissionFile } from '../../db/entities';
+import type { SpecialFields } from '../../db/entities/submission';
+
+export type UploadedFile = { fieldName: string; filename: string; contentType: string; content: Buffer };
+
+export type NewSubmission = {
+  formId: string;
+  accountId: string;
+  payload: Record<string, unknown>;
+  special: SpecialFields | null;
+  sourceIp: string | null;
+  userAgent: string | null;
+  referrer: string | null;
+  spamReason: string | null;
+  files: UploadedFile[];
+};
+
+/**
+ * Stores a submission and its files in one transaction. Files appear in `payload_json`
+ * under their field name as `{filename, content_type, size, url}`; the url is the
+ * authenticated download link of the API.
+ */
+export async function storeSubmission(
+  em: EntityManager,
+  input: NewSubmission,
+  fileUrl: (submissionId: string, fileId: string) => string,
+): Promise<Submission> {
+  const create = (tx: EntityManager) =>
+    tx.create(Submission, {
+      formId: input.formId,
+      accountId: input.accountId,
+      payloadJson: input.payload,
+      specialNormalized: input.special,
+      sourceIp: input.sourceIp,
+      userAgent: input.userAgent,
+      referrer: input.referrer,
+      isSpam: input.spamReason !== null,
+      spamReason: input.spamReason,
+      spamCheckedAt: null,
+      workflowStartedAt: null,
+    });
+
+  if (input.files.length === 0) {
+    const submission = create(em);
+    await em.flush();
+    return submission;
+  }
+
+  return em.transactional(async (tx) => {
+    const submission = create(tx);
+    await tx.flush();
+    const stored = input.files.map((file) =>
+      tx.create(SubmissionFile, {
+        submissionId: submission.id,
+        fieldName: file.fieldName,
+        filename: file.filename,
+        contentType: file.contentType,
+        size: file.content.length,
+        content: file.content,
+      }),
+    );
+    await tx.flush();
+    const payload: Record<string, unknown> = { ...input.payload };
+    for (const file of stored) {
+      const entry = {
+        filename: file.filename,
+        content_type: file.contentType,
+        size: file.size,
+        url: fileUrl(submission.id, file.id),
+      };
+      const previous = payload[file.fieldName];
+      payload[file.fieldName] =
+        previous === undefined ? entry : Array.isArray(previous) ? [...previous, entry] : [previous, entry];
+    }
+    submission.payloadJson = payload;
+    await tx.flush();
+    return submission;
+  });
+}

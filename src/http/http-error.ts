@@ -1,0 +1,17 @@
+/** An error answer of decisions §3: status, machine code, human message, optional list. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly errors?: string[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what = 'resource') => new HttpError(404, 'not_found', `${what} not found`);
+
+export const validationFailed = (errors: string[], message = 'the request failed validation') =>
+  new HttpError(422, 'validation_failed', message, errors);

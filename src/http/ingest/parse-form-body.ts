@@ -1,0 +1,118 @@
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { INGEST_LIMITS } from '../../domain/submissions/limits';
+import type { UploadedFile } from '../../domain/submissions/store-submission';
+import { HttpError } from '../http-error';
+
+export type ParsedFormBody = { fields: Record<string, string | string[]>; files: UploadedFile[] };
+
+const tooLarge = (message: string) => new HttpError(413, 'payload_too_large', message);
+
+/**
+ * Streams an urlencoded or multipart body through busboy, enforcing decisions §6: body size,
+ * file size and count, field count, name length and value size. Repeated names become arrays.
+ */
+export function parseFormBody(req: Request): Promise<ParsedFormBody> {
+  const multipart = req.is('multipart/form-data') !== false;
+  const bodyLimit = multipart ? INGEST_LIMITS.multipartBodyBytes : INGEST_LIMITS.urlencodedBodyBytes;
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > bodyLimit) {
+    return Promise.reject(tooLarge(`the body is larger than ${bodyLimit / 1024 / 1024} MiB`));
+  }
+
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: {
+          fieldNameSize: INGEST_LIMITS.fieldNameChars + 1,
+          fieldSize: INGEST_LIMITS.fieldValueBytes,
+          fields: INGEST_LIMITS.fields,
+          files: INGEST_LIMITS.files,
+          fileSize: INGEST_LIMITS.fileBytes,
+          parts: INGEST_LIMITS.fields + INGEST_LIMITS.files,
+        },
+      });
+    } catch (error) {
+      reject(new HttpError(400, 'validation_failed', `the form body cannot be read: ${(error as Error).message}`));
+      return;
+    }
+
+    const fields: Record<string, string | string[]> = {};
+    const files: UploadedFile[] = [];
+    let failure: HttpError | null = null;
+    let received = 0;
+    let pendingFiles = 0;
+    let parserClosed = false;
+
+    const fail = (error: HttpError) => {
+      if (failure) return;
+      failure = error;
+      req.unpipe(parser);
+      req.resume(); // drain what is left so the answer can be sent
+      reject(error);
+    };
+    const finish = () => {
+      if (!failure && parserClosed && pendingFiles === 0) resolve({ fields, files });
+    };
+    const add = (name: string, value: string) => {
+      const previous = fields[name];
+      fields[name] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+    };
+    const checkName = (name: string, truncated: boolean) => {
+      if (truncated || name.length > INGEST_LIMITS.fieldNameChars) {
+        fail(new HttpError(422, 'validation_failed', 'the request failed validation', [
+          `${name.slice(0, 32)}…: field name longer than ${INGEST_LIMITS.fieldNameChars} characters`,
+        ]));
+        return false;
+      }
+      return true;
+    };
+
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > bodyLimit) fail(tooLarge(`the body is larger than ${bodyLimit / 1024 / 1024} MiB`));
+    });
+
+    parser.on('field', (name, value, info) => {
+      if (failure || !checkName(name, info.nameTruncated)) return;
+      if (info.valueTruncated) return fail(tooLarge(`${name}: value larger than ${INGEST_LIMITS.fieldValueBytes / 1024} KiB`));
+      if (name !== '') add(name, value);
+    });
+    parser.on('file', (name, stream, info) => {
+      if (failure || !checkName(name, false)) return stream.resume();
+      pendingFiles++;
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => fail(tooLarge(`${name}: file larger than ${INGEST_LIMITS.fileBytes / 1024 / 1024} MiB`)));
+      stream.on('close', () => {
+        pendingFiles--;
+        const content = Buffer.concat(chunks);
+        // An empty file input sends a part with no name and no bytes: nothing was uploaded.
+        if (!stream.truncated && (info.filename || content.length > 0)) {
+          files.push({
+            fieldName: name,
+            filename: (info.filename || 'upload').slice(0, 255),
+            contentType: info.mimeType || 'application/octet-stream',
+            content,
+          });
+        }
+        finish();
+      });
+    });
+    parser.on('fieldsLimit', () => fail(tooLarge(`too many fields (limit ${INGEST_LIMITS.fields})`)));
+    parser.on('filesLimit', () => fail(tooLarge(`too many files (limit ${INGEST_LIMITS.files})`)));
+    parser.on('partsLimit', () => fail(tooLarge(`too many parts (limit ${INGEST_LIMITS.fields + INGEST_LIMITS.files})`)));
+    parser.on('error', (error: Error) =>
+      fail(new HttpError(400, 'validation_failed', `the form body is malformed: ${error.message}`)),
+    );
+    parser.on('close', () => {
+      parserClosed = true;
+      finish();
+    });
+    req.on('aborted', () => fail(new HttpError(400, 'validation_failed', 'the request was aborted')));
+    req.pipe(parser);
+  });
+}

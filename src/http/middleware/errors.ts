@@ -1,0 +1,74 @@
+import type { ErrorRequestHandler, RequestHandler, Request } from 'express';
+import type { Logger } from 'pino';
+import type { PublicUrls } from '../../app-context';
+import { escapeHtml } from '../../domain/forms/html-escape';
+import { HttpError } from '../http-error';
+
+/** Maps body-parser and busboy failures to the error codes of decisions §3. */
+function toHttpError(error: unknown): HttpError | null {
+  if (error instanceof HttpError) return error;
+  const e = error as { type?: string; status?: number; message?: string };
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return new HttpError(400, 'invalid_json', 'the body is not valid JSON');
+    case 'entity.too.large':
+      return new HttpError(413, 'payload_too_large', 'the body is larger than the limit');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpError(415, 'unsupported_media_type', e.message ?? 'unsupported encoding');
+    case 'request.aborted':
+      return new HttpError(400, 'validation_failed', 'the request was aborted');
+  }
+  return null;
+}
+
+export function errorBody(error: HttpError, urls: PublicUrls) {
+  const body: Record<string, unknown> = { ok: false, error: error.code, message: error.message };
+  if (error.errors) body.errors = error.errors;
+  body.links = [{ rel: 'docs', href: `${urls.base}/docs#errors` }];
+  return body;
+}
+
+/** Browsers posting an HTML form get a readable page; everyone else gets JSON. */
+export function prefersHtml(req: Request): boolean {
+  return req.path.startsWith('/f/') && req.accepts(['json', 'html']) === 'html';
+}
+
+export function errorHandler(urls: PublicUrls, logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    let httpError = toHttpError(error);
+    if (!httpError) {
+      logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+      httpError = new HttpError(500, 'internal_error', 'something went wrong on our side; it has been logged');
+    }
+    if (res.headersSent) return res.end();
+    for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
+    if (prefersHtml(req)) {
+      res.status(httpError.status).type('html').send(errorPage(httpError));
+      return;
+    }
+    res.status(httpError.status).json(errorBody(httpError, urls));
+  };
+}
+
+function errorPage(error: HttpError): string {
+  const details = (error.errors ?? []).map((e) => `<li>${escapeHtml(e)}</li>`).join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Submission not accepted</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem">
+<h1>Submission not accepted</h1><p>${escapeHtml(error.message)}</p>${details ? `<ul>${details}</ul>` : ''}
+<p><a href="javascript:history.back()">Go back</a></p></body></html>`;
+}
+
+export const notFoundHandler: RequestHandler = (req) => {
+  throw new HttpError(404, 'not_found', `no route for ${req.method} ${req.path}`);
+};
+
+/** Used as the last handler of a route: the path exists, the method does not. */
+export function methodNotAllowed(allowed: string[]): RequestHandler {
+  return (req) => {
+    throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(', ')}`, undefined, {
+      Allow: allowed.join(', '),
+    });
+  };
+}

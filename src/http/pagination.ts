@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { ListMeta } from './envelope';
+import { link, type Link } from './links';
+
+export const DEFAULT_PER_PAGE = 50;
+export const MAX_PER_PAGE = 500;
+
+const positiveInt = (name: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be an integer >= 1`)
+    .transform(Number)
+    .refine((n) => n >= 1, `${name} must be an integer >= 1`);
+
+export const paginationQuery = z.object({
+  page: positiveInt('page').optional(),
+  per_page: positiveInt('per_page').optional(),
+});
+
+export type Page = { page: number; perPage: number; clamped: boolean; requestedPerPage: number };
+
+export function toPage(query: z.output<typeof paginationQuery>): Page {
+  const requested = query.per_page ?? DEFAULT_PER_PAGE;
+  return {
+    page: query.page ?? 1,
+    perPage: Math.min(requested, MAX_PER_PAGE),
+    clamped: requested > MAX_PER_PAGE,
+    requestedPerPage: requested,
+  };
+}
+
+/** `meta` and the self/first/last/next/prev links of a list page (decisions §2). */
+export function pageMetaAndLinks(
+  baseHref: string,
+  params: URLSearchParams,
+  page: Page,
+  total: number,
+): { meta: ListMeta; links: Link[] } {
+  const totalPages = Math.max(1, Math.ceil(total / page.perPage));
+  const href = (n: number) => {
+    const p = new URLSearchParams(params);
+    p.set('page', String(n));
+    p.set('per_page', String(page.perPage));
+    return `${baseHref}?${p.toString()}`;
+  };
+  const links = [link('self', href(page.page)), link('first', href(1)), link('last', href(totalPages))];
+  if (page.page < totalPages) links.push(link('next', href(page.page + 1)));
+  if (page.page > 1) links.push(link('prev', href(Math.min(page.page - 1, totalPages))));
+  const meta: ListMeta = { page: page.page, per_page: page.perPage, total, total_pages: totalPages };
+  if (page.clamped) {
+    meta.per_page_clamped = true;
+    meta.max_per_page = MAX_PER_PAGE;
+    meta.requested_per_page = page.requestedPerPage;
+  }
+  return { meta, links };
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+const hostnamePattern = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A domain in `allowed_domains`: a host name such as `example.com` (subdomains match too). */
+const allowedDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((value) => value.replace(/\.$/, ''))
+  .refine((value) => hostnamePattern.test(value), 'must be a host name such as example.com (no scheme or path)');
+
+const redirectUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2048);
+
+export const formFields = {
+  name: z.string().trim().min(1, 'must not be empty').max(200),
+  success_redirect_url: redirectUrl.nullable(),
+  is_active: z.boolean(),
+  allowed_domains: z.array(allowedDomain).max(50),
+  notification_email_addresses: z.array(z.email({ error: 'must be an e-mail address' })).max(20),
+};
+
+export const createFormBody = z
+  .object({
+    name: formFields.name,
+    success_redirect_url: formFields.success_redirect_url.optional(),
+    is_active: formFields.is_active.optional(),
+    allowed_domains: formFields.allowed_domains.optional(),
+    notification_email_addresses: formFields.notification_email_addresses.optional(),
+  })
+  .meta({ id: 'CreateForm' });
+
+export const updateFormBody = z
+  .object({
+    name: formFields.name.optional(),
+    success_redirect_url: formFields.success_redirect_url.optional(),
+    is_active: formFields.is_active.optional(),
+    allowed_domains: formFields.allowed_domains.optional(),
+    notification_email_addresses: formFields.notification_email_addresses.optional(),
+  })
+  .meta({ id: 'UpdateForm' });
+
+export type CreateFormBody = z.output<typeof createFormBody>;
+export type UpdateFormBody = z.output<typeof updateFormBody>;

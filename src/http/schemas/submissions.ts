@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { paginationQuery } from '../pagination';
+
+export const RANGES = ['24h', '7d', '30d', 'all'] as const;
+export type Range = (typeof RANGES)[number];
+
+export const submissionListQuery = paginationQuery
+  .extend({
+    form_id: z.string().trim().min(1).max(64).optional(),
+    q: z.string().trim().max(200).optional(),
+    range: z.enum(RANGES, { error: `must be one of ${RANGES.join(', ')}` }).default('24h'),
+  })
+  .meta({ id: 'SubmissionListQuery' });
+
+export type SubmissionListQuery = z.output<typeof submissionListQuery>;
