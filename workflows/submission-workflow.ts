@@ -12,14 +12,21 @@ export type SubmissionWorkflowResult = {
 
 const { checkSpam } = proxyActivities<SpamActivities>({
   startToCloseTimeout: '30s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20 },
+  retry: {
+    initialInterval: '1s',
+    backoffCoefficient: 2,
+    maximumInterval: '1m',
+    maximumAttempts: 20,
+  },
 });
 
 /**
  * One workflow per submission (`submission-{id}`): the spam check runs first. Delivery to
  * the form's plugins is fanned out after it (the delivery engine).
  */
-export async function submissionWorkflow(input: SubmissionWorkflowInput): Promise<SubmissionWorkflowResult> {
+export async function submissionWorkflow(
+  input: SubmissionWorkflowInput,
+): Promise<SubmissionWorkflowResult> {
   const spam = await checkSpam(input.submissionId);
   return { submissionId: input.submissionId, spam, deliveries: [] };
 }

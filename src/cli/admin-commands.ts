@@ -13,9 +13,12 @@ export async function accountCreate(config: Config, args: string[]): Promise<voi
     args,
     options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
   });
-  if (!values.email || !values.password) throw new UsageError('account create needs --email and --password');
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) throw new UsageError('--email must be an e-mail address');
-  if (values.password.length < 8) throw new UsageError('--password must have at least 8 characters');
+  if (!values.email || !values.password)
+    throw new UsageError('account create needs --email and --password');
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email))
+    throw new UsageError('--email must be an e-mail address');
+  if (values.password.length < 8)
+    throw new UsageError('--password must have at least 8 characters');
   const { email, password, name } = values;
   await withDatabase(config, async (orm) => {
     const { account, user } = await createAccount(orm.em.fork(), { email, password, name });
@@ -34,18 +37,23 @@ export async function keyCreate(config: Config, args: string[]): Promise<void> {
       name: { type: 'string' },
     },
   });
-  if (!values.account || !/^\d+$/.test(values.account)) throw new UsageError('key create needs --account ID');
+  if (!values.account || !/^\d+$/.test(values.account))
+    throw new UsageError('key create needs --account ID');
   if (Boolean(values.role) === Boolean(values.scopes)) {
     throw new UsageError('key create needs exactly one of --role admin|readonly or --scopes a,b,c');
   }
   let scopes: Scope[];
   let role: Role | null = null;
   if (values.role) {
-    if (!(values.role in ROLES)) throw new UsageError(`--role must be one of ${Object.keys(ROLES).join(', ')}`);
+    if (!(values.role in ROLES))
+      throw new UsageError(`--role must be one of ${Object.keys(ROLES).join(', ')}`);
     role = values.role as Role;
     scopes = [...ROLES[role]];
   } else {
-    const requested = values.scopes!.split(',').map((s) => s.trim()).filter(Boolean);
+    const requested = values
+      .scopes!.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = requested.filter((s) => !isScope(s));
     if (unknown.length > 0 || requested.length === 0) {
       throw new UsageError(`unknown scope(s): ${unknown.join(', ') || '(none given)'}`);
@@ -55,7 +63,8 @@ export async function keyCreate(config: Config, args: string[]): Promise<void> {
   const accountId = values.account;
   await withDatabase(config, async (orm) => {
     const em = orm.em.fork();
-    if (!(await em.findOne(Account, { id: accountId }))) throw new UsageError(`no account with id ${accountId}`);
+    if (!(await em.findOne(Account, { id: accountId })))
+      throw new UsageError(`no account with id ${accountId}`);
     const created = await createApiKey(em, { accountId, scopes, role, name: values.name });
     printJson({ id: created.id, key: created.key, account_id: accountId, scopes, role });
   });

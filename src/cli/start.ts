@@ -19,7 +19,8 @@ type Parts = { http: boolean; worker: boolean };
 export async function runStack(config: Config, parts: Parts): Promise<void> {
   const stops: Array<() => Promise<void>> = [];
   const shutdown = async () => {
-    for (const stop of stops.reverse()) await stop().catch((error: Error) => say(`shutdown: ${error.message}`));
+    for (const stop of stops.reverse())
+      await stop().catch((error: Error) => say(`shutdown: ${error.message}`));
   };
   const verbose = (line: string) => {
     if (process.env.FORMWARD_DEBUG_EMBEDDED) say(line);
@@ -30,7 +31,10 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
     const temporal: TemporalService = await openTemporal(config, verbose);
     stops.push(() => temporal.stop());
 
-    const ctx = await createAppContext(config, { databaseUrl: database.url, temporalAddress: temporal.address });
+    const ctx = await createAppContext(config, {
+      databaseUrl: database.url,
+      temporalAddress: temporal.address,
+    });
     stops.push(() => ctx.close());
     const applied = await migrate(ctx.orm);
     if (applied.length > 0) ctx.logger.info({ applied }, 'migrations applied');
@@ -69,11 +73,15 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
     say('Formward is running');
     if (http) {
       say(`  API:          ${ctx.urls.base}/api   (reference: ${ctx.urls.base}/docs)`);
-      say(`  Ingest:       ${ctx.urls.ingest}/f/{endpoint_token}  and  ${ctx.urls.ingest}/json/{endpoint_token}`);
+      say(
+        `  Ingest:       ${ctx.urls.ingest}/f/{endpoint_token}  and  ${ctx.urls.ingest}/json/{endpoint_token}`,
+      );
       say(`  Sign in:      ${ctx.urls.base}/login`);
     }
     if (worker) say(`  Worker:       task queue "${config.temporal.taskQueue}"`);
-    say(`  PostgreSQL:   ${database.embedded ? `embedded, data in ${config.dataDir}/postgres` : 'DATABASE_URL'}`);
+    say(
+      `  PostgreSQL:   ${database.embedded ? `embedded, data in ${config.dataDir}/postgres` : 'DATABASE_URL'}`,
+    );
     say(`  Temporal:     ${temporal.address}${temporal.embedded ? ' (embedded dev server)' : ''}`);
     if (temporal.uiUrl) say(`  Temporal UI:  ${temporal.uiUrl}`);
     say('Press Ctrl-C to stop.');

@@ -6,7 +6,10 @@ import { migrationsList } from './migrations';
 export type Orm = MikroORM;
 
 /** Connects MikroORM to PostgreSQL; one ORM per process, one `em.fork()` per unit of work. */
-export async function createOrm(databaseUrl: string, options: { poolMax?: number } = {}): Promise<Orm> {
+export async function createOrm(
+  databaseUrl: string,
+  options: { poolMax?: number } = {},
+): Promise<Orm> {
   return MikroORM.init({
     clientUrl: databaseUrl,
     entities,

@@ -16,7 +16,10 @@ import { statsRouter } from './routes/stats';
 import { submissionsRouter } from './routes/submissions';
 
 /** The whole HTTP surface: ingest, pages, public endpoints, then the authenticated API. */
-export function createApp(ctx: AppContext, options: { checkTemporal: () => Promise<void> }): Express {
+export function createApp(
+  ctx: AppContext,
+  options: { checkTemporal: () => Promise<void> },
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.trustProxy);

@@ -1,10 +1,12 @@
 import type { Response } from 'express';
 import type { Link } from './links';
 
-export type ListMeta = { page: number; per_page: number; total: number; total_pages: number } & Record<
-  string,
-  unknown
->;
+export type ListMeta = {
+  page: number;
+  per_page: number;
+  total: number;
+  total_pages: number;
+} & Record<string, unknown>;
 
 /**
  * Decisions §2: both envelope variants at once, `{ok, <key>, payload, links}`, so clients

@@ -43,10 +43,19 @@ export function pageMetaAndLinks(
     p.set('per_page', String(page.perPage));
     return `${baseHref}?${p.toString()}`;
   };
-  const links = [link('self', href(page.page)), link('first', href(1)), link('last', href(totalPages))];
+  const links = [
+    link('self', href(page.page)),
+    link('first', href(1)),
+    link('last', href(totalPages)),
+  ];
   if (page.page < totalPages) links.push(link('next', href(page.page + 1)));
   if (page.page > 1) links.push(link('prev', href(Math.min(page.page - 1, totalPages))));
-  const meta: ListMeta = { page: page.page, per_page: page.perPage, total, total_pages: totalPages };
+  const meta: ListMeta = {
+    page: page.page,
+    per_page: page.perPage,
+    total,
+    total_pages: totalPages,
+  };
   if (page.clamped) {
     meta.per_page_clamped = true;
     meta.max_per_page = MAX_PER_PAGE;

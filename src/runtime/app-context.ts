@@ -17,8 +17,16 @@ export async function createAppContext(
 ): Promise<AppContext & { temporal: LazyTemporalClient; close(): Promise<void> }> {
   const logger = createLogger(config.logLevel);
   const orm = await createOrm(endpoints.databaseUrl);
-  const temporal = new LazyTemporalClient({ address: endpoints.temporalAddress, namespace: config.temporal.namespace });
-  const workflows = createWorkflowStarter({ temporal, orm, taskQueue: config.temporal.taskQueue, logger });
+  const temporal = new LazyTemporalClient({
+    address: endpoints.temporalAddress,
+    namespace: config.temporal.namespace,
+  });
+  const workflows = createWorkflowStarter({
+    temporal,
+    orm,
+    taskQueue: config.temporal.taskQueue,
+    logger,
+  });
   const { resolver, lookupHost } = createDns(config.dnsServers);
   return {
     config,

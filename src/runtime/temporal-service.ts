@@ -2,12 +2,25 @@ import type { Config } from '../config/config';
 import { findTemporalCli } from '../embedded/temporal-cli';
 import { startTemporalDevServer } from '../embedded/temporal-server';
 
-export type TemporalService = { address: string; uiUrl: string | null; embedded: boolean; stop(): Promise<void> };
+export type TemporalService = {
+  address: string;
+  uiUrl: string | null;
+  embedded: boolean;
+  stop(): Promise<void>;
+};
 
 /** TEMPORAL_ADDRESS when set; otherwise `temporal server start-dev` with its data under DATA_DIR. */
-export async function openTemporal(config: Config, log: (line: string) => void): Promise<TemporalService> {
+export async function openTemporal(
+  config: Config,
+  log: (line: string) => void,
+): Promise<TemporalService> {
   if (config.temporal.address) {
-    return { address: config.temporal.address, uiUrl: null, embedded: false, stop: async () => undefined };
+    return {
+      address: config.temporal.address,
+      uiUrl: null,
+      embedded: false,
+      stop: async () => undefined,
+    };
   }
   const cliPath = await findTemporalCli(config.temporal.cliPath);
   const server = await startTemporalDevServer({
@@ -16,5 +29,10 @@ export async function openTemporal(config: Config, log: (line: string) => void):
     namespace: config.temporal.namespace,
     log,
   });
-  return { address: server.address, uiUrl: server.uiUrl, embedded: true, stop: () => server.stop() };
+  return {
+    address: server.address,
+    uiUrl: server.uiUrl,
+    embedded: true,
+    stop: () => server.stop(),
+  };
 }

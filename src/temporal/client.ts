@@ -11,7 +11,10 @@ export class LazyTemporalClient {
   constructor(private readonly options: { address: string; namespace: string }) {}
 
   async get(): Promise<Client> {
-    this.pending ??= Connection.connect({ address: this.options.address, connectTimeout: '3s' }).then(
+    this.pending ??= Connection.connect({
+      address: this.options.address,
+      connectTimeout: '3s',
+    }).then(
       (connection) => {
         this.connection = connection;
         return new Client({ connection, namespace: this.options.namespace });

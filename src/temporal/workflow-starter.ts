@@ -23,9 +23,10 @@ export function createWorkflowStarter(deps: {
   const markStarted = (submissionId: string) =>
     orm.em
       .getConnection()
-      .execute('update submissions set workflow_started_at = now() where id = ? and workflow_started_at is null', [
-        submissionId,
-      ]);
+      .execute(
+        'update submissions set workflow_started_at = now() where id = ? and workflow_started_at is null',
+        [submissionId],
+      );
 
   const startOnce = async (submissionId: string) => {
     try {

@@ -14,10 +14,9 @@ export async function createAccount(
   input: { email: string; password: string; name?: string },
 ): Promise<{ account: Account; user: User }> {
   const email = input.email.trim().toLowerCase();
-  const existing = await em.getConnection().execute<{ id: string }[]>(
-    'select id from users where lower(email) = ?',
-    [email],
-  );
+  const existing = await em
+    .getConnection()
+    .execute<{ id: string }[]>('select id from users where lower(email) = ?', [email]);
   if (existing.length > 0) throw new EmailTakenError(email);
   const passwordHash = await hashPassword(input.password);
   return em.transactional(async (tx) => {

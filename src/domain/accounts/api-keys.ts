@@ -28,7 +28,10 @@ export async function createApiKey(
 }
 
 /** The active key matching a presented bearer token, or null. */
-export async function findActiveApiKey(em: EntityManager, presented: string): Promise<ApiKey | null> {
+export async function findActiveApiKey(
+  em: EntityManager,
+  presented: string,
+): Promise<ApiKey | null> {
   if (!presented.startsWith(API_KEY_PREFIX)) return null;
   return em.findOne(ApiKey, { keyHash: sha256Hex(presented), revokedAt: null });
 }

@@ -1,5 +1,9 @@
 /** The three key scopes of the specification and the dashboard's preset roles. */
-export const SCOPES = ['can_create_forms', 'can_read_submissions', 'can_read_spam_submissions'] as const;
+export const SCOPES = [
+  'can_create_forms',
+  'can_read_submissions',
+  'can_read_spam_submissions',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const ROLES = {

@@ -13,7 +13,9 @@ export async function signIn(
 ): Promise<{ token: string; session: Session } | null> {
   const rows = await em
     .getConnection()
-    .execute<{ id: string }[]>('select id from users where lower(email) = lower(?)', [email.trim()]);
+    .execute<{ id: string }[]>('select id from users where lower(email) = lower(?)', [
+      email.trim(),
+    ]);
   const user = rows[0] ? await em.findOne(User, { id: String(rows[0].id) }) : null;
   // Hash anyway when the user is unknown so timing does not tell which e-mails exist.
   const valid = await verifyPassword(password, user?.passwordHash ?? 'scrypt$AAAA$AAAA');

@@ -11,16 +11,16 @@ export async function countSubmissionsByForm(
 ): Promise<(formId: string) => FormCounts> {
   const counts = new Map<string, FormCounts>();
   if (formIds.length > 0) {
-    const rows = await em.getConnection().execute<
-      { form_id: string; submissions: string; spam: string; last_at: Date | null }[]
-    >(
-      `select form_id,
+    const rows = await em
+      .getConnection()
+      .execute<{ form_id: string; submissions: string; spam: string; last_at: Date | null }[]>(
+        `select form_id,
               count(*) filter (where not is_spam) as submissions,
               count(*) filter (where is_spam) as spam,
               max(created_at) filter (where not is_spam) as last_at
          from submissions where form_id = any(?::bigint[]) group by form_id`,
-      [formIds],
-    );
+        [formIds],
+      );
     for (const row of rows) {
       counts.set(String(row.form_id), {
         submissions: Number(row.submissions),

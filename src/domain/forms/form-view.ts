@@ -10,7 +10,11 @@ import { formUrls } from './form-urls';
 /** The Form resource of the specification, with the links this caller may follow. */
 export function formView(form: Form, counts: FormCounts, urls: PublicUrls, principal: Principal) {
   const u = formUrls(urls, form.endpointToken);
-  const html = embedHtml({ name: form.name, token: form.endpointToken, submissionUrl: u.submissionUrl });
+  const html = embedHtml({
+    name: form.name,
+    token: form.endpointToken,
+    submissionUrl: u.submissionUrl,
+  });
   return {
     id: form.id,
     name: form.name,

@@ -46,7 +46,11 @@ export async function createForm(
   return form;
 }
 
-export async function updateForm(em: EntityManager, form: Form, changes: FormChanges): Promise<Form> {
+export async function updateForm(
+  em: EntityManager,
+  form: Form,
+  changes: FormChanges,
+): Promise<Form> {
   em.assign(form, changes);
   await em.flush();
   return form;

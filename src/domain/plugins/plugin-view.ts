@@ -15,7 +15,8 @@ export function pluginView(
   links.push(link('deliveries', `${self}/deliveries`));
   if (can(principal, 'can_create_forms')) {
     links.push(link('delete', self, 'DELETE'));
-    if (plugin.pluginType === 'webhook') links.push(link('rotate_secret', `${self}/rotate_secret`, 'POST'));
+    if (plugin.pluginType === 'webhook')
+      links.push(link('rotate_secret', `${self}/rotate_secret`, 'POST'));
   }
   return {
     id: plugin.id,

@@ -6,7 +6,11 @@ export async function listFormPlugins(em: EntityManager, formId: string): Promis
   return em.find(Plugin, { formId, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
-export async function findFormPlugin(em: EntityManager, formId: string, id: string): Promise<Plugin | null> {
+export async function findFormPlugin(
+  em: EntityManager,
+  formId: string,
+  id: string,
+): Promise<Plugin | null> {
   if (!/^\d{1,18}$/.test(id)) return null;
   return em.findOne(Plugin, { id, formId, deletedAt: null });
 }

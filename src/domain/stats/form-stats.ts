@@ -44,6 +44,10 @@ export async function formStats(em: EntityManager, form: Form) {
     subs30d: Number(t.d30 ?? 0),
     spam30d: Number(t.spam30 ?? 0),
     last_submission_at: lastAt,
-    daily: daily.map((row) => ({ date: row.day, submissions: Number(row.submissions), spam: Number(row.spam) })),
+    daily: daily.map((row) => ({
+      date: row.day,
+      submissions: Number(row.submissions),
+      spam: Number(row.spam),
+    })),
   };
 }

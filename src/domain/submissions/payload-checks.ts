@@ -1,18 +1,26 @@
 import { INGEST_LIMITS } from './limits';
 
 /** Field count, name length and value size limits for JSON payloads (multipart checks its own while streaming). */
-export function checkPayloadLimits(payload: Record<string, unknown>): { tooLarge: string[]; invalid: string[] } {
+export function checkPayloadLimits(payload: Record<string, unknown>): {
+  tooLarge: string[];
+  invalid: string[];
+} {
   const tooLarge: string[] = [];
   const invalid: string[] = [];
   const names = Object.keys(payload);
-  if (names.length > INGEST_LIMITS.fields) tooLarge.push(`too many fields: ${names.length} (limit ${INGEST_LIMITS.fields})`);
+  if (names.length > INGEST_LIMITS.fields)
+    tooLarge.push(`too many fields: ${names.length} (limit ${INGEST_LIMITS.fields})`);
   for (const name of names) {
     if (name.length === 0) invalid.push('field names must not be empty');
     if (name.length > INGEST_LIMITS.fieldNameChars)
-      invalid.push(`${name.slice(0, 32)}…: field name longer than ${INGEST_LIMITS.fieldNameChars} characters`);
+      invalid.push(
+        `${name.slice(0, 32)}…: field name longer than ${INGEST_LIMITS.fieldNameChars} characters`,
+      );
     const size = Buffer.byteLength(JSON.stringify(payload[name]) ?? '');
     if (size > INGEST_LIMITS.fieldValueBytes)
-      tooLarge.push(`${name.slice(0, 64)}: value larger than ${INGEST_LIMITS.fieldValueBytes / 1024} KiB`);
+      tooLarge.push(
+        `${name.slice(0, 64)}: value larger than ${INGEST_LIMITS.fieldValueBytes / 1024} KiB`,
+      );
   }
   return { tooLarge, invalid };
 }

@@ -8,7 +8,11 @@ export const HONEYPOT_FIELD = '_hp';
 
 const firstText = (value: unknown): string | undefined => {
   const single = Array.isArray(value) ? value[0] : value;
-  return typeof single === 'string' ? single : typeof single === 'number' ? String(single) : undefined;
+  return typeof single === 'string'
+    ? single
+    : typeof single === 'number'
+      ? String(single)
+      : undefined;
 };
 
 /**

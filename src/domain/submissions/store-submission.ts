@@ -2,7 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Submission, SubmissionFile } from '../../db/entities';
 import type { SpecialFields } from '../../db/entities/submission';
 
-export type UploadedFile = { fieldName: string; filename: string; contentType: string; content: Buffer };
+export type UploadedFile = {
+  fieldName: string;
+  filename: string;
+  contentType: string;
+  content: Buffer;
+};
 
 export type NewSubmission = {
   formId: string;
@@ -71,7 +76,11 @@ export async function storeSubmission(
       };
       const previous = payload[file.fieldName];
       payload[file.fieldName] =
-        previous === undefined ? entry : Array.isArray(previous) ? [...previous, entry] : [previous, entry];
+        previous === undefined
+          ? entry
+          : Array.isArray(previous)
+            ? [...previous, entry]
+            : [previous, entry];
     }
     submission.payloadJson = payload;
     await tx.flush();

@@ -2,7 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Range } from '../../http/schemas/submissions';
 import type { SubmissionRow } from './submission-view';
 
-const RANGE_INTERVALS: Record<Range, string | null> = { '24h': '24 hours', '7d': '7 days', '30d': '30 days', all: null };
+const RANGE_INTERVALS: Record<Range, string | null> = {
+  '24h': '24 hours',
+  '7d': '7 days',
+  '30d': '30 days',
+  all: null,
+};
 
 export type SubmissionFilter = {
   accountId: string;
@@ -60,9 +65,11 @@ export async function findAccountSubmission(
   id: string,
 ): Promise<SubmissionRow | null> {
   if (!/^\d{1,18}$/.test(id)) return null;
-  const rows = await em.getConnection().execute<SubmissionRow[]>(
-    `select ${COLUMNS} from submissions s join forms f on f.id = s.form_id where s.id = ? and s.account_id = ?`,
-    [id, accountId],
-  );
+  const rows = await em
+    .getConnection()
+    .execute<SubmissionRow[]>(
+      `select ${COLUMNS} from submissions s join forms f on f.id = s.form_id where s.id = ? and s.account_id = ?`,
+      [id, accountId],
+    );
   return rows[0] ?? null;
 }

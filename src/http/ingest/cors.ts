@@ -15,7 +15,10 @@ export function setIngestCors(req: Request, res: Response): void {
 export function answerPreflight(req: Request, res: Response): void {
   setIngestCors(req, res);
   res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
-  res.setHeader('Access-Control-Allow-Headers', req.get('access-control-request-headers') ?? 'Content-Type, Accept');
+  res.setHeader(
+    'Access-Control-Allow-Headers',
+    req.get('access-control-request-headers') ?? 'Content-Type, Accept',
+  );
   res.setHeader('Access-Control-Max-Age', '600');
   res.status(204).end();
 }

@@ -14,7 +14,9 @@ const tooLarge = (message: string) => new HttpError(413, 'payload_too_large', me
  */
 export function parseFormBody(req: Request): Promise<ParsedFormBody> {
   const multipart = req.is('multipart/form-data') !== false;
-  const bodyLimit = multipart ? INGEST_LIMITS.multipartBodyBytes : INGEST_LIMITS.urlencodedBodyBytes;
+  const bodyLimit = multipart
+    ? INGEST_LIMITS.multipartBodyBytes
+    : INGEST_LIMITS.urlencodedBodyBytes;
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > bodyLimit) {
     return Promise.reject(tooLarge(`the body is larger than ${bodyLimit / 1024 / 1024} MiB`));
@@ -36,7 +38,13 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
         },
       });
     } catch (error) {
-      reject(new HttpError(400, 'validation_failed', `the form body cannot be read: ${(error as Error).message}`));
+      reject(
+        new HttpError(
+          400,
+          'validation_failed',
+          `the form body cannot be read: ${(error as Error).message}`,
+        ),
+      );
       return;
     }
 
@@ -59,13 +67,20 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
     };
     const add = (name: string, value: string) => {
       const previous = fields[name];
-      fields[name] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+      fields[name] =
+        previous === undefined
+          ? value
+          : Array.isArray(previous)
+            ? [...previous, value]
+            : [previous, value];
     };
     const checkName = (name: string, truncated: boolean) => {
       if (truncated || name.length > INGEST_LIMITS.fieldNameChars) {
-        fail(new HttpError(422, 'validation_failed', 'the request failed validation', [
-          `${name.slice(0, 32)}…: field name longer than ${INGEST_LIMITS.fieldNameChars} characters`,
-        ]));
+        fail(
+          new HttpError(422, 'validation_failed', 'the request failed validation', [
+            `${name.slice(0, 32)}…: field name longer than ${INGEST_LIMITS.fieldNameChars} characters`,
+          ]),
+        );
         return false;
       }
       return true;
@@ -73,12 +88,16 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
 
     req.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > bodyLimit) fail(tooLarge(`the body is larger than ${bodyLimit / 1024 / 1024} MiB`));
+      if (received > bodyLimit)
+        fail(tooLarge(`the body is larger than ${bodyLimit / 1024 / 1024} MiB`));
     });
 
     parser.on('field', (name, value, info) => {
       if (failure || !checkName(name, info.nameTruncated)) return;
-      if (info.valueTruncated) return fail(tooLarge(`${name}: value larger than ${INGEST_LIMITS.fieldValueBytes / 1024} KiB`));
+      if (info.valueTruncated)
+        return fail(
+          tooLarge(`${name}: value larger than ${INGEST_LIMITS.fieldValueBytes / 1024} KiB`),
+        );
       if (name !== '') add(name, value);
     });
     parser.on('file', (name, stream, info) => {
@@ -86,7 +105,9 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
       pendingFiles++;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => fail(tooLarge(`${name}: file larger than ${INGEST_LIMITS.fileBytes / 1024 / 1024} MiB`)));
+      stream.on('limit', () =>
+        fail(tooLarge(`${name}: file larger than ${INGEST_LIMITS.fileBytes / 1024 / 1024} MiB`)),
+      );
       stream.on('close', () => {
         pendingFiles--;
         const content = Buffer.concat(chunks);
@@ -102,9 +123,13 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
         finish();
       });
     });
-    parser.on('fieldsLimit', () => fail(tooLarge(`too many fields (limit ${INGEST_LIMITS.fields})`)));
+    parser.on('fieldsLimit', () =>
+      fail(tooLarge(`too many fields (limit ${INGEST_LIMITS.fields})`)),
+    );
     parser.on('filesLimit', () => fail(tooLarge(`too many files (limit ${INGEST_LIMITS.files})`)));
-    parser.on('partsLimit', () => fail(tooLarge(`too many parts (limit ${INGEST_LIMITS.fields + INGEST_LIMITS.files})`)));
+    parser.on('partsLimit', () =>
+      fail(tooLarge(`too many parts (limit ${INGEST_LIMITS.fields + INGEST_LIMITS.files})`)),
+    );
     parser.on('error', (error: Error) =>
       fail(new HttpError(400, 'validation_failed', `the form body is malformed: ${error.message}`)),
     );
@@ -112,7 +137,9 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
       parserClosed = true;
       finish();
     });
-    req.on('aborted', () => fail(new HttpError(400, 'validation_failed', 'the request was aborted')));
+    req.on('aborted', () =>
+      fail(new HttpError(400, 'validation_failed', 'the request was aborted')),
+    );
     req.pipe(parser);
   });
 }

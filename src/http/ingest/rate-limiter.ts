@@ -24,6 +24,7 @@ export class RateLimiter {
 
   private sweep(now: number) {
     this.lastSweep = now;
-    for (const [key, window] of this.windows) if (now - window.start >= 60_000) this.windows.delete(key);
+    for (const [key, window] of this.windows)
+      if (now - window.start >= 60_000) this.windows.delete(key);
   }
 }

@@ -2,7 +2,10 @@ import { escapeHtml } from '../../domain/forms/html-escape';
 
 /** The default page a browser lands on after submitting a form without a redirect URL. */
 export function thanksPage(formName: string, backUrl: string | null): string {
-  const back = backUrl && /^https?:\/\//i.test(backUrl) ? `<p><a href="${escapeHtml(backUrl)}">Back to the form</a></p>` : '';
+  const back =
+    backUrl && /^https?:\/\//i.test(backUrl)
+      ? `<p><a href="${escapeHtml(backUrl)}">Back to the form</a></p>`
+      : '';
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -20,7 +20,11 @@ export function authenticate(urls: PublicUrls): RequestHandler {
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) {
-        throw new HttpError(401, 'invalid_api_key', 'the Authorization header must be "Bearer <API_KEY>"');
+        throw new HttpError(
+          401,
+          'invalid_api_key',
+          'the Authorization header must be "Bearer <API_KEY>"',
+        );
       }
       const apiKey = await findActiveApiKey(req.em, match[1]!);
       if (!apiKey) throw new HttpError(401, 'invalid_api_key', 'the API key matches no active key');
@@ -36,9 +40,17 @@ export function authenticate(urls: PublicUrls): RequestHandler {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
     if (token) {
       const session = await findSession(req.em, token);
-      if (!session) throw new HttpError(401, 'unauthorized', 'the session has expired; sign in again');
-      if (!SAFE_METHODS.has(req.method) && !csrfSatisfied(req.get('x-csrf-token'), req.get('origin'), session.csrfToken, urls)) {
-        throw new HttpError(403, 'forbidden', 'a session-authenticated change needs the X-CSRF-Token header or a same-origin Origin');
+      if (!session)
+        throw new HttpError(401, 'unauthorized', 'the session has expired; sign in again');
+      if (
+        !SAFE_METHODS.has(req.method) &&
+        !csrfSatisfied(req.get('x-csrf-token'), req.get('origin'), session.csrfToken, urls)
+      ) {
+        throw new HttpError(
+          403,
+          'forbidden',
+          'a session-authenticated change needs the X-CSRF-Token header or a same-origin Origin',
+        );
       }
       req.principal = {
         kind: 'session',
@@ -50,17 +62,30 @@ export function authenticate(urls: PublicUrls): RequestHandler {
       };
       return next();
     }
-    throw new HttpError(401, 'unauthorized', 'authentication required: send "Authorization: Bearer <API_KEY>"');
+    throw new HttpError(
+      401,
+      'unauthorized',
+      'authentication required: send "Authorization: Bearer <API_KEY>"',
+    );
   };
 }
 
-function csrfSatisfied(header: string | undefined, origin: string | undefined, expected: string, urls: PublicUrls) {
+function csrfSatisfied(
+  header: string | undefined,
+  origin: string | undefined,
+  expected: string,
+  urls: PublicUrls,
+) {
   if (header && constantTimeEqual(header, expected)) return true;
   return origin !== undefined && origin === new URL(urls.base).origin;
 }
 
 /** Records when a key was last used, at most once a minute and off the request's path. */
-function touchKey(em: import('@mikro-orm/postgresql').EntityManager, id: string, lastUsedAt: Date | null) {
+function touchKey(
+  em: import('@mikro-orm/postgresql').EntityManager,
+  id: string,
+  lastUsedAt: Date | null,
+) {
   if (lastUsedAt && Date.now() - lastUsedAt.getTime() < 60_000) return;
   em.getConnection()
     .execute('update api_keys set last_used_at = now() where id = ?', [id])

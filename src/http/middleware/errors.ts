@@ -39,7 +39,11 @@ export function errorHandler(urls: PublicUrls, logger: Logger): ErrorRequestHand
     let httpError = toHttpError(error);
     if (!httpError) {
       logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
-      httpError = new HttpError(500, 'internal_error', 'something went wrong on our side; it has been logged');
+      httpError = new HttpError(
+        500,
+        'internal_error',
+        'something went wrong on our side; it has been logged',
+      );
     }
     if (res.headersSent) return res.end();
     for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
@@ -67,8 +71,14 @@ export const notFoundHandler: RequestHandler = (req) => {
 /** Used as the last handler of a route: the path exists, the method does not. */
 export function methodNotAllowed(allowed: string[]): RequestHandler {
   return (req) => {
-    throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(', ')}`, undefined, {
-      Allow: allowed.join(', '),
-    });
+    throw new HttpError(
+      405,
+      'method_not_allowed',
+      `${req.method} is not allowed here; use ${allowed.join(', ')}`,
+      undefined,
+      {
+        Allow: allowed.join(', '),
+      },
+    );
   };
 }

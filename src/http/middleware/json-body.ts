@@ -11,7 +11,8 @@ const parseJson = express.json({ limit: JSON_LIMIT, strict: false, type: () => t
  */
 export const jsonBody: RequestHandler = (req, res, next) => {
   const length = req.headers['content-length'];
-  const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
   if (!hasBody) {
     req.body = {};
     return next();

@@ -3,7 +3,12 @@ import type { AppContext } from '../../app-context';
 import { can } from '../../domain/accounts/principal';
 import { countSubmissionsByForm } from '../../domain/forms/form-counts';
 import { formView } from '../../domain/forms/form-view';
-import { createForm, findAccountForm, listAccountForms, updateForm } from '../../domain/forms/forms';
+import {
+  createForm,
+  findAccountForm,
+  listAccountForms,
+  updateForm,
+} from '../../domain/forms/forms';
 import { sendEnvelope, setLinkHeader } from '../envelope';
 import { notFound } from '../http-error';
 import { link } from '../links';
@@ -19,8 +24,9 @@ function toChanges(body: UpdateFormBody) {
     successRedirectUrl: body.success_redirect_url,
     isActive: body.is_active,
     allowedDomains: body.allowed_domains && [...new Set(body.allowed_domains)],
-    notificationEmailAddresses:
-      body.notification_email_addresses && [...new Set(body.notification_email_addresses.map((e) => e.toLowerCase()))],
+    notificationEmailAddresses: body.notification_email_addresses && [
+      ...new Set(body.notification_email_addresses.map((e) => e.toLowerCase())),
+    ],
   };
 }
 
@@ -36,13 +42,23 @@ export function formsRouter(ctx: AppContext): Router {
     .get(async (req, res) => {
       const principal = req.principal!;
       const forms = await listAccountForms(req.em, principal.accountId);
-      const counts = await countSubmissionsByForm(req.em, forms.map((f) => f.id));
+      const counts = await countSubmissionsByForm(
+        req.em,
+        forms.map((f) => f.id),
+      );
       const links = [link('self', `${ctx.urls.base}/api/forms`)];
-      if (can(principal, 'can_create_forms')) links.push(link('create', `${ctx.urls.base}/api/forms`, 'POST'));
+      if (can(principal, 'can_create_forms'))
+        links.push(link('create', `${ctx.urls.base}/api/forms`, 'POST'));
       setLinkHeader(res, links);
-      sendEnvelope(res, 'forms', forms.map((f) => formView(f, counts(f.id), ctx.urls, principal)), links, {
-        meta: { page: 1, per_page: forms.length, total: forms.length, total_pages: 1 },
-      });
+      sendEnvelope(
+        res,
+        'forms',
+        forms.map((f) => formView(f, counts(f.id), ctx.urls, principal)),
+        links,
+        {
+          meta: { page: 1, per_page: forms.length, total: forms.length, total_pages: 1 },
+        },
+      );
     })
     .post(requireScope('can_create_forms'), jsonBody, async (req, res) => {
       const body = parseOrThrow(createFormBody, req.body);
@@ -50,7 +66,12 @@ export function formsRouter(ctx: AppContext): Router {
         ...withoutUndefined(toChanges(body)),
         name: body.name,
       });
-      const view = formView(form, { submissions: 0, spam: 0, lastSubmissionAt: null }, ctx.urls, req.principal!);
+      const view = formView(
+        form,
+        { submissions: 0, spam: 0, lastSubmissionAt: null },
+        ctx.urls,
+        req.principal!,
+      );
       res.setHeader('Location', `${ctx.urls.base}/api/forms/${form.id}`);
       sendEnvelope(res, 'form', view, view.links, { status: 201 });
     })

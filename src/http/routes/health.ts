@@ -16,7 +16,9 @@ export function healthRouter(ctx: AppContext, checkTemporal: () => Promise<void>
       .then(() => (checks.temporal = 'ok'))
       .catch((error: Error) => (checks.temporal = error.message));
     const ready = Object.values(checks).every((v) => v === 'ok');
-    res.status(ready ? 200 : 503).json({ ok: ready, checks, links: [{ rel: 'self', href: `${ctx.urls.base}/readyz` }] });
+    res
+      .status(ready ? 200 : 503)
+      .json({ ok: ready, checks, links: [{ rel: 'self', href: `${ctx.urls.base}/readyz` }] });
   });
   return router;
 }

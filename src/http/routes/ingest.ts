@@ -6,7 +6,11 @@ import { formUrls } from '../../domain/forms/form-urls';
 import { findFormByToken } from '../../domain/forms/forms';
 import { INGEST_LIMITS } from '../../domain/submissions/limits';
 import { checkPayloadLimits } from '../../domain/submissions/payload-checks';
-import { HONEYPOT_FIELD, honeypotFilled, normalizeSpecialFields } from '../../domain/submissions/special-fields';
+import {
+  HONEYPOT_FIELD,
+  honeypotFilled,
+  normalizeSpecialFields,
+} from '../../domain/submissions/special-fields';
 import { storeSubmission, type UploadedFile } from '../../domain/submissions/store-submission';
 import { autocompleteScript } from '../ingest/autocomplete-script';
 import { clientAddress } from '../ingest/client-address';
@@ -26,27 +30,47 @@ const TEST_RUN_TIMEOUT_MS = 60_000;
 export function ingestRouter(ctx: AppContext): Router {
   const router = Router();
   const limiter = new RateLimiter(ctx.config.ingestRateLimitPerMinute);
-  const parseJson = express.json({ limit: INGEST_LIMITS.jsonBodyBytes, strict: false, type: () => true });
+  const parseJson = express.json({
+    limit: INGEST_LIMITS.jsonBodyBytes,
+    strict: false,
+    type: () => true,
+  });
 
   /** Form checks shared by both endpoints, in the order a caller can fix them. */
   const acceptingForm = async (req: Request): Promise<Form> => {
     const form = await findFormByToken(req.em, String(req.params.token));
     if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
-    if (!form.isActive) throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
+    if (!form.isActive)
+      throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
     if (!originAllowed(form.allowedDomains, req.get('origin'), req.get('referer'))) {
-      throw new HttpError(403, 'domain_not_allowed', 'this form does not accept submissions from this site');
+      throw new HttpError(
+        403,
+        'domain_not_allowed',
+        'this form does not accept submissions from this site',
+      );
     }
     const wait = limiter.hit(`${clientAddress(req)}|${form.id}`);
     if (wait > 0) {
-      throw new HttpError(429, 'rate_limited', 'too many submissions; try again shortly', undefined, {
-        'Retry-After': String(wait),
-      });
+      throw new HttpError(
+        429,
+        'rate_limited',
+        'too many submissions; try again shortly',
+        undefined,
+        {
+          'Retry-After': String(wait),
+        },
+      );
     }
     return form;
   };
 
   /** Validates, stores (committed before we answer) and returns the stored submission's id. */
-  const accept = async (req: Request, form: Form, payload: Record<string, unknown>, files: UploadedFile[]) => {
+  const accept = async (
+    req: Request,
+    form: Form,
+    payload: Record<string, unknown>,
+    files: UploadedFile[],
+  ) => {
     const spam = honeypotFilled(payload[HONEYPOT_FIELD]);
     delete payload[HONEYPOT_FIELD];
     const special = normalizeSpecialFields(payload);
@@ -86,7 +110,11 @@ export function ingestRouter(ctx: AppContext): Router {
       setIngestCors(req, res);
       const form = await acceptingForm(req);
       if (!req.is(['application/x-www-form-urlencoded', 'multipart/form-data'])) {
-        throw new HttpError(415, 'unsupported_media_type', 'post the form as application/x-www-form-urlencoded or multipart/form-data');
+        throw new HttpError(
+          415,
+          'unsupported_media_type',
+          'post the form as application/x-www-form-urlencoded or multipart/form-data',
+        );
       }
       const body = await parseFormBody(req);
       const payload: Record<string, unknown> = { ...body.fields };
@@ -96,7 +124,10 @@ export function ingestRouter(ctx: AppContext): Router {
         res.json({ ok: true, id, links: resultLinks(form, id) });
         return;
       }
-      res.redirect(302, form.successRedirectUrl ?? formUrls(ctx.urls, form.endpointToken).thanksUrl);
+      res.redirect(
+        302,
+        form.successRedirectUrl ?? formUrls(ctx.urls, form.endpointToken).thanksUrl,
+      );
     })
     .all(methodNotAllowed(['POST', 'OPTIONS']));
 
@@ -116,7 +147,14 @@ export function ingestRouter(ctx: AppContext): Router {
       if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
       res.setHeader('Cache-Control', 'public, max-age=300');
       res.setHeader('Access-Control-Allow-Origin', '*');
-      res.type('application/javascript').send(autocompleteScript(form.endpointToken, formUrls(ctx.urls, form.endpointToken).submissionUrl));
+      res
+        .type('application/javascript')
+        .send(
+          autocompleteScript(
+            form.endpointToken,
+            formUrls(ctx.urls, form.endpointToken).submissionUrl,
+          ),
+        );
     })
     .all(methodNotAllowed(['GET']));
 
@@ -128,12 +166,28 @@ export function ingestRouter(ctx: AppContext): Router {
       const query = parseOrThrow(ingestQuery, req.query, 'query');
       const form = await acceptingForm(req);
       if (!req.is(['application/json', 'application/*+json'])) {
-        throw new HttpError(415, 'unsupported_media_type', 'post the submission as application/json');
+        throw new HttpError(
+          415,
+          'unsupported_media_type',
+          'post the submission as application/json',
+        );
       }
-      await new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
-      const payload = parseOrThrow(jsonSubmissionBody, Array.isArray(req.body) ? null : req.body ?? null, 'body');
+      await new Promise<void>((resolve, reject) =>
+        parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())),
+      );
+      const payload = parseOrThrow(
+        jsonSubmissionBody,
+        Array.isArray(req.body) ? null : (req.body ?? null),
+        'body',
+      );
       const limits = checkPayloadLimits(payload);
-      if (limits.tooLarge.length > 0) throw new HttpError(413, 'payload_too_large', 'the submission exceeds a limit', limits.tooLarge);
+      if (limits.tooLarge.length > 0)
+        throw new HttpError(
+          413,
+          'payload_too_large',
+          'the submission exceeds a limit',
+          limits.tooLarge,
+        );
       if (limits.invalid.length > 0) throw validationFailed(limits.invalid);
       const id = await accept(req, form, { ...payload }, []);
       if (query.test !== 'true') {
@@ -142,7 +196,13 @@ export function ingestRouter(ctx: AppContext): Router {
         return;
       }
       const result = await ctx.workflows.runAndWait(id, TEST_RUN_TIMEOUT_MS);
-      res.json({ ok: true, id, test: true, deliveries: result.deliveries, links: resultLinks(form, id) });
+      res.json({
+        ok: true,
+        id,
+        test: true,
+        deliveries: result.deliveries,
+        links: resultLinks(form, id),
+      });
     })
     .all(methodNotAllowed(['POST', 'OPTIONS']));
 

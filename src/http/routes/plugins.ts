@@ -70,7 +70,12 @@ export function pluginsRouter(ctx: AppContext): Router {
         lookup: ctx.lookupHost,
       });
       if (!checked.ok) {
-        throw new HttpError(422, 'invalid_config', 'the webhook URL is not allowed', checked.errors.map((e) => `config.${e}`));
+        throw new HttpError(
+          422,
+          'invalid_config',
+          'the webhook URL is not allowed',
+          checked.errors.map((e) => `config.${e}`),
+        );
       }
       const plugin = await createWebhookPlugin(req.em, {
         formId: form.id,
@@ -94,8 +99,13 @@ export function pluginsRouter(ctx: AppContext): Router {
       const plugin = await pluginOf(req);
       await deletePlugin(req.em, plugin);
       const view = pluginView(plugin, ctx.urls, req.principal!);
-      const links = [link('form', `${ctx.urls.base}/api/forms/${plugin.formId}`), link('plugins', `${ctx.urls.base}/api/forms/${plugin.formId}/plugins`)];
-      res.status(200).json({ ok: true, message: 'plugin removed', plugin: view, payload: view, links });
+      const links = [
+        link('form', `${ctx.urls.base}/api/forms/${plugin.formId}`),
+        link('plugins', `${ctx.urls.base}/api/forms/${plugin.formId}/plugins`),
+      ];
+      res
+        .status(200)
+        .json({ ok: true, message: 'plugin removed', plugin: view, payload: view, links });
     })
     .all(methodNotAllowed(['GET', 'DELETE']));
 
@@ -103,7 +113,12 @@ export function pluginsRouter(ctx: AppContext): Router {
     .route('/api/forms/:formId/plugins/:id/rotate_secret')
     .post(requireScope('can_create_forms'), async (req, res) => {
       const plugin = await pluginOf(req);
-      if (plugin.pluginType !== 'webhook') throw new HttpError(422, 'unsupported_plugin', 'only webhook plugins have a signing secret');
+      if (plugin.pluginType !== 'webhook')
+        throw new HttpError(
+          422,
+          'unsupported_plugin',
+          'only webhook plugins have a signing secret',
+        );
       await rotateSigningSecret(req.em, plugin);
       const view = pluginView(plugin, ctx.urls, req.principal!, { withSecret: true });
       sendEnvelope(res, 'plugin', { ...view }, view.links);

@@ -17,7 +17,11 @@ export function publicRouter(ctx: AppContext): Router {
     .get(async (req, res) => {
       const metrics = await spamMetrics(req.em);
       res.setHeader('Cache-Control', 'public, max-age=60');
-      res.json({ ok: true, ...metrics, links: [link('self', `${ctx.urls.base}/api/public/spam_metrics`)] });
+      res.json({
+        ok: true,
+        ...metrics,
+        links: [link('self', `${ctx.urls.base}/api/public/spam_metrics`)],
+      });
     })
     .all(methodNotAllowed(['GET']));
 
@@ -35,7 +39,12 @@ export function publicRouter(ctx: AppContext): Router {
       res.json({
         ok: true,
         ...result,
-        links: [link('self', `${ctx.urls.base}/api/public/verify_domain?domain=${encodeURIComponent(normalized.domain)}`)],
+        links: [
+          link(
+            'self',
+            `${ctx.urls.base}/api/public/verify_domain?domain=${encodeURIComponent(normalized.domain)}`,
+          ),
+        ],
       });
     })
     .all(methodNotAllowed(['GET']));

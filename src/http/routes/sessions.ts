@@ -8,7 +8,11 @@ import { HttpError } from '../http-error';
 import { methodNotAllowed } from '../middleware/errors';
 import { homePage, loginPage } from '../pages/login-page';
 
-const loginBody = z.object({ email: z.string().max(320), password: z.string().max(1024), _csrf: z.string() });
+const loginBody = z.object({
+  email: z.string().max(320),
+  password: z.string().max(1024),
+  _csrf: z.string(),
+});
 
 /** Dashboard sessions (decisions §4): the sign-in form, sign-in, sign-out and a landing page. */
 export function sessionsRouter(ctx: AppContext): Router {
@@ -35,7 +39,9 @@ export function sessionsRouter(ctx: AppContext): Router {
     .get(async (req, res) => {
       const token = readCookie(req.headers.cookie, SESSION_COOKIE);
       const session = token ? await findSession(req.em, token) : null;
-      res.type('html').send(homePage(session && { accountId: session.accountId, csrfToken: session.csrfToken }));
+      res
+        .type('html')
+        .send(homePage(session && { accountId: session.accountId, csrfToken: session.csrfToken }));
     })
     .all(methodNotAllowed(['GET']));
 
@@ -65,12 +71,17 @@ export function sessionsRouter(ctx: AppContext): Router {
         const presented = (req.body?._csrf as string | undefined) ?? req.get('x-csrf-token') ?? '';
         const sameOrigin = req.get('origin') === new URL(ctx.urls.base).origin;
         if (!sameOrigin && !constantTimeEqual(presented, session.csrfToken)) {
-          throw new HttpError(403, 'forbidden', 'signing out needs the CSRF token or a same-origin request');
+          throw new HttpError(
+            403,
+            'forbidden',
+            'signing out needs the CSRF token or a same-origin request',
+          );
         }
         await signOut(req.em, token);
       }
       res.clearCookie(SESSION_COOKIE, { path: '/' });
-      if (req.accepts(['html', 'json']) === 'json') return void res.json({ ok: true, message: 'signed out' });
+      if (req.accepts(['html', 'json']) === 'json')
+        return void res.json({ ok: true, message: 'signed out' });
       res.redirect(303, '/login');
     })
     .all(methodNotAllowed(['POST']));

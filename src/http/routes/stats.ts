@@ -16,10 +16,17 @@ export function statsRouter(ctx: AppContext): Router {
     .route('/api/stats')
     .get(async (req, res) => {
       if (req.principal!.kind !== 'session') {
-        throw new HttpError(401, 'unauthorized', 'this endpoint needs a signed-in dashboard session; API keys are not accepted');
+        throw new HttpError(
+          401,
+          'unauthorized',
+          'this endpoint needs a signed-in dashboard session; API keys are not accepted',
+        );
       }
       const stats = await accountStats(req.em, req.principal!.accountId);
-      sendEnvelope(res, 'stats', stats, [link('self', `${ctx.urls.base}/api/stats`), link('forms', `${ctx.urls.base}/api/forms`)]);
+      sendEnvelope(res, 'stats', stats, [
+        link('self', `${ctx.urls.base}/api/stats`),
+        link('forms', `${ctx.urls.base}/api/forms`),
+      ]);
     })
     .all(methodNotAllowed(['GET']));
 

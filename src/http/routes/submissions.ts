@@ -2,7 +2,10 @@ import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../../app-context';
 import { can } from '../../domain/accounts/principal';
 import { findAccountForm } from '../../domain/forms/forms';
-import { findAccountSubmission, listSubmissions } from '../../domain/submissions/submission-queries';
+import {
+  findAccountSubmission,
+  listSubmissions,
+} from '../../domain/submissions/submission-queries';
 import { submissionView } from '../../domain/submissions/submission-view';
 import { SubmissionFile } from '../../db/entities';
 import { sendEnvelope, setLinkHeader } from '../envelope';
@@ -54,8 +57,13 @@ export function submissionsRouter(ctx: AppContext): Router {
 
   /** A spam submission stays invisible (404) to keys without the spam scope. */
   const readable = async (req: Request) => {
-    const row = await findAccountSubmission(req.em, req.principal!.accountId, String(req.params.id));
-    if (!row || (row.is_spam && !can(req.principal!, 'can_read_spam_submissions'))) throw notFound('submission');
+    const row = await findAccountSubmission(
+      req.em,
+      req.principal!.accountId,
+      String(req.params.id),
+    );
+    if (!row || (row.is_spam && !can(req.principal!, 'can_read_spam_submissions')))
+      throw notFound('submission');
     return row;
   };
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-const hostnamePattern = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const hostnamePattern =
+  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** A domain in `allowed_domains`: a host name such as `example.com` (subdomains match too). */
 const allowedDomain = z
@@ -8,9 +9,14 @@ const allowedDomain = z
   .trim()
   .toLowerCase()
   .transform((value) => value.replace(/\.$/, ''))
-  .refine((value) => hostnamePattern.test(value), 'must be a host name such as example.com (no scheme or path)');
+  .refine(
+    (value) => hostnamePattern.test(value),
+    'must be a host name such as example.com (no scheme or path)',
+  );
 
-const redirectUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2048);
+const redirectUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .max(2048);
 
 export const formFields = {
   name: z.string().trim().min(1, 'must not be empty').max(200),

@@ -1,0 +1,23 @@
+# Formward service image: `formward serve` and `formward worker` run from the same image.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json ./
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+RUN npx tsc -p tsconfig.json && npm prune --omit=dev --ignore-scripts
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY bin ./bin
+COPY scripts ./scripts
+USER node
+EXPOSE 3000
+ENTRYPOINT ["node", "bin/formward.js"]
+CMD ["serve"]

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { inject } from 'vitest';
+import { loadConfig } from '../../src/config/config';
+import { migrate } from '../../src/db/orm';
+import { createAccount } from '../../src/domain/accounts/accounts';
+import { createApiKey } from '../../src/domain/accounts/api-keys';
+import { ROLES, type Scope } from '../../src/domain/accounts/scopes';
+import { createAppContext } from '../../src/runtime/app-context';
+import { startHttpServer } from '../../src/runtime/http-server';
+import { runWorker, type RunningWorker } from '../../src/runtime/worker-runner';
+
+export type TestStackOptions = {
+  /** Run a Temporal worker in this process (needed when workflows must actually run). */
+  worker?: boolean;
+  /** Extra environment for loadConfig (e.g. INGEST_RATE_LIMIT). */
+  env?: Record<string, string>;
+  /** Point at another Temporal server than the shared one (e.g. one the test stops). */
+  temporalAddress?: string;
+};
+
+/** Creates an empty database on the shared PostgreSQL and returns its URL. */
+export async function createTestDatabase(): Promise<string> {
+  const { databaseUrl } = inject('stack');
+  const name = `formward_test_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * The real service in this process: its own database and task queue on the shared
+ * PostgreSQL and Temporal, an HTTP server on 127.0.0.1 with a random port, and optionally a worker.
+ */
+export async function startTestStack(options: TestStackOptions = {}) {
+  const stack = inject('stack');
+  const databaseUrl = await createTestDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-stack-'));
+  const taskQueue = `formward-test-${randomBytes(4).toString('hex')}`;
+  const temporalAddress = options.temporalAddress ?? stack.temporalAddress;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    INGEST_RATE_LIMIT: '0',
+    SWEEPER_INTERVAL: '500ms',
+    ...options.env,
+  });
+  const ctx = await createAppContext(config, { databaseUrl, temporalAddress });
+  await migrate(ctx.orm);
+  const http = await startHttpServer(ctx);
+  let worker: RunningWorker | null = null;
+  if (options.worker) {
+    worker = await runWorker({
+      address: temporalAddress,
+      namespace: config.temporal.namespace,
+      taskQueue,
+      orm: ctx.orm,
+      logger: ctx.logger,
+    });
+  }
+
+  const createKey = async (accountId: string, scopes: Scope[] | 'admin' | 'readonly') => {
+    const role = typeof scopes === 'string' ? scopes : null;
+    const list = typeof scopes === 'string' ? [...ROLES[scopes]] : scopes;
+    return (await createApiKey(ctx.orm.em.fork(), { accountId, scopes: list, role })).key;
+  };
+
+  return {
+    url: http.url,
+    ctx,
+    config,
+    databaseUrl,
+    taskQueue,
+    temporalAddress,
+    /** A fresh account with a user (password `correct horse battery`) and an admin key. */
+    async createAccount(email = `user-${randomBytes(4).toString('hex')}@example.com`) {
+      const { account } = await createAccount(ctx.orm.em.fork(), {
+        email,
+        password: 'correct horse battery',
+      });
+      return {
+        accountId: account.id,
+        email,
+        password: 'correct horse battery',
+        adminKey: await createKey(account.id, 'admin'),
+      };
+    },
+    createKey,
+    /** Runs SQL against this stack's database. */
+    async sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+      return ctx.orm.em.getConnection().execute<T[]>(text, params);
+    },
+    async stop() {
+      await worker?.stop();
+      await http.close();
+      await ctx.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestStack = Awaited<ReturnType<typeof startTestStack>>;
