@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
+import { installTemporalRuntimeLogger } from '../temporal/runtime-logger';
 import { createWorker } from '../temporal/worker';
 
 export type RunningWorker = { stop(): Promise<void>; done: Promise<void> };
@@ -12,6 +13,7 @@ export async function runWorker(options: {
   orm: Orm;
   logger: Logger;
 }): Promise<RunningWorker> {
+  installTemporalRuntimeLogger(options.logger);
   const { worker, connection } = await createWorker(options);
   const done = worker
     .run()

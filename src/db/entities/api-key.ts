@@ -1,5 +1,5 @@
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import { createdAtProperty, idProperty } from './timestamps';
+import { bigintColumn, createdAtProperty, idProperty } from './timestamps';
 
 /** A bearer key. Only the SHA-256 of the key is kept; `prefix` lets people recognise it. */
 export class ApiKey {
@@ -21,7 +21,7 @@ export const ApiKeySchema = new EntitySchema<ApiKey>({
   tableName: 'api_keys',
   properties: {
     id: idProperty,
-    accountId: { type: 'bigint' },
+    accountId: bigintColumn,
     name: { type: 'string' },
     prefix: { type: 'string' },
     keyHash: { type: 'string' },

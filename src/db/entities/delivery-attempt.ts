@@ -1,5 +1,5 @@
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import { createdAtProperty, idProperty } from './timestamps';
+import { bigintColumn, createdAtProperty, idProperty } from './timestamps';
 
 export type DeliveryStatus = 'succeeded' | 'failed' | 'pending_retry';
 
@@ -31,8 +31,8 @@ export const DeliveryAttemptSchema = new EntitySchema<DeliveryAttempt>({
   properties: {
     id: idProperty,
     deliveryId: { type: 'string' },
-    submissionId: { type: 'bigint' },
-    pluginId: { type: 'bigint' },
+    submissionId: bigintColumn,
+    pluginId: bigintColumn,
     attempt: { type: 'integer' },
     status: { type: 'string' },
     httpStatus: { type: 'integer', nullable: true },

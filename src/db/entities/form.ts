@@ -1,5 +1,5 @@
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps';
+import { bigintColumn, createdAtProperty, idProperty, updatedAtProperty } from './timestamps';
 
 export class Form {
   [OptionalProps]?: 'createdAt' | 'updatedAt';
@@ -20,7 +20,7 @@ export const FormSchema = new EntitySchema<Form>({
   tableName: 'forms',
   properties: {
     id: idProperty,
-    accountId: { type: 'bigint' },
+    accountId: bigintColumn,
     name: { type: 'string' },
     endpointToken: { type: 'string' },
     successRedirectUrl: { type: 'string', nullable: true },

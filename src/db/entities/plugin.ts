@@ -1,5 +1,5 @@
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps';
+import { bigintColumn, createdAtProperty, idProperty, updatedAtProperty } from './timestamps';
 
 /**
  * A delivery target of a form. Deleting one sets `deletedAt` so its delivery records keep
@@ -24,7 +24,7 @@ export const PluginSchema = new EntitySchema<Plugin>({
   tableName: 'plugins',
   properties: {
     id: idProperty,
-    formId: { type: 'bigint' },
+    formId: bigintColumn,
     pluginType: { type: 'string' },
     name: { type: 'string' },
     enabled: { type: 'boolean' },

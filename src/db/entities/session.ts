@@ -1,5 +1,5 @@
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import { createdAtProperty, idProperty } from './timestamps';
+import { bigintColumn, createdAtProperty, idProperty } from './timestamps';
 
 /** A signed-in dashboard browser. The cookie holds a random token; we keep its hash. */
 export class Session {
@@ -18,8 +18,8 @@ export const SessionSchema = new EntitySchema<Session>({
   tableName: 'sessions',
   properties: {
     id: idProperty,
-    userId: { type: 'bigint' },
-    accountId: { type: 'bigint' },
+    userId: bigintColumn,
+    accountId: bigintColumn,
     tokenHash: { type: 'string' },
     csrfToken: { type: 'string' },
     expiresAt: { type: 'datetime', columnType: 'timestamptz' },

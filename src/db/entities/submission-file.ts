@@ -1,5 +1,5 @@
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import { createdAtProperty, idProperty } from './timestamps';
+import { bigintColumn, createdAtProperty, idProperty } from './timestamps';
 
 /** An uploaded multipart file, kept in PostgreSQL beside its submission. */
 export class SubmissionFile {
@@ -19,7 +19,7 @@ export const SubmissionFileSchema = new EntitySchema<SubmissionFile>({
   tableName: 'submission_files',
   properties: {
     id: idProperty,
-    submissionId: { type: 'bigint' },
+    submissionId: bigintColumn,
     fieldName: { type: 'string' },
     filename: { type: 'string' },
     contentType: { type: 'string' },

@@ -1,5 +1,5 @@
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps';
+import { bigintColumn, createdAtProperty, idProperty, updatedAtProperty } from './timestamps';
 
 export type SpecialFields = { email?: string; name?: string; message?: string };
 
@@ -31,8 +31,8 @@ export const SubmissionSchema = new EntitySchema<Submission>({
   tableName: 'submissions',
   properties: {
     id: idProperty,
-    formId: { type: 'bigint' },
-    accountId: { type: 'bigint' },
+    formId: bigintColumn,
+    accountId: bigintColumn,
     payloadJson: { type: 'json' },
     specialNormalized: { type: 'json', nullable: true },
     sourceIp: { type: 'string', nullable: true },

@@ -1,3 +1,5 @@
+import { BigIntType } from '@mikro-orm/core';
+
 /** Column definitions shared by every table: creation and update times as timestamptz. */
 export const createdAtProperty = {
   type: 'datetime',
@@ -12,4 +14,7 @@ export const updatedAtProperty = {
   onUpdate: () => new Date(),
 } as const;
 
-export const idProperty = { type: 'bigint', primary: true, autoincrement: true } as const;
+/** Ids are PostgreSQL bigints, handled as decimal strings (the API's integer-like ids). */
+export const bigintColumn = { type: new BigIntType('string') } as const;
+
+export const idProperty = { ...bigintColumn, primary: true, autoincrement: true } as const;

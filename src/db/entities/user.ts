@@ -1,5 +1,5 @@
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps';
+import { bigintColumn, createdAtProperty, idProperty, updatedAtProperty } from './timestamps';
 
 /** A person who signs in to the dashboard of one account. */
 export class User {
@@ -18,7 +18,7 @@ export const UserSchema = new EntitySchema<User>({
   tableName: 'users',
   properties: {
     id: idProperty,
-    accountId: { type: 'bigint' },
+    accountId: bigintColumn,
     email: { type: 'string' },
     name: { type: 'string', nullable: true },
     passwordHash: { type: 'string' },

@@ -19,7 +19,8 @@ export async function countSubmissionsByForm(
               count(*) filter (where is_spam) as spam,
               max(created_at) filter (where not is_spam) as last_at
          from submissions where form_id = any(?::bigint[]) group by form_id`,
-        [formIds],
+        // A PostgreSQL array literal: knex would expand a JS array into a value list.
+        [`{${formIds.join(',')}}`],
       );
     for (const row of rows) {
       counts.set(String(row.form_id), {
