@@ -15,7 +15,7 @@ export async function createOrm(
     entities,
     extensions: [Migrator],
     discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
-    migrations: { migrationsList, transactional: true, allOrNothing: true },
+    migrations: { migrationsList, transactional: true, allOrNothing: true, silent: true },
     pool: { min: 0, max: options.poolMax ?? 20 },
     debug: false,
     allowGlobalContext: false,

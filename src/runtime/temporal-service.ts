@@ -1,4 +1,5 @@
 import type { Config } from '../config/config';
+import { readRuntimeFile } from '../embedded/runtime-file';
 import { findTemporalCli } from '../embedded/temporal-cli';
 import { startTemporalDevServer } from '../embedded/temporal-server';
 
@@ -21,6 +22,10 @@ export async function openTemporal(
       embedded: false,
       stop: async () => undefined,
     };
+  }
+  const running = readRuntimeFile(config.dataDir);
+  if (running) {
+    return { address: running.temporalAddress, uiUrl: running.temporalUiUrl, embedded: false, stop: async () => undefined };
   }
   const cliPath = await findTemporalCli(config.temporal.cliPath);
   const server = await startTemporalDevServer({
