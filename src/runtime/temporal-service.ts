@@ -25,7 +25,12 @@ export async function openTemporal(
   }
   const running = readRuntimeFile(config.dataDir);
   if (running) {
-    return { address: running.temporalAddress, uiUrl: running.temporalUiUrl, embedded: false, stop: async () => undefined };
+    return {
+      address: running.temporalAddress,
+      uiUrl: running.temporalUiUrl,
+      embedded: false,
+      stop: async () => undefined,
+    };
   }
   const cliPath = await findTemporalCli(config.temporal.cliPath);
   const server = await startTemporalDevServer({

@@ -31,9 +31,18 @@ export function startSweeper(deps: {
         'all',
         tx.getTransactionContext(),
       );
+      const connection = tx.getConnection();
       for (const row of rows) {
         if (stopped) break;
-        if (!(await workflows.start(String(row.id)))) break; // Temporal still down: try next round
+        // Temporal still down: leave the rest for the next round.
+        if (!(await workflows.startUnmarked(String(row.id)))) break;
+        // Marked through this transaction: another connection would wait on our own row lock.
+        await connection.execute(
+          'update submissions set workflow_started_at = now() where id = ?',
+          [row.id],
+          'run',
+          tx.getTransactionContext(),
+        );
         started++;
       }
     });

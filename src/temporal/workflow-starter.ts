@@ -8,6 +8,11 @@ import { submissionWorkflowId } from './workflow-ids';
 export interface SubmissionWorkflowStarter {
   /** Starts `submission-{id}` once; true when it is running or already ran. Never throws. */
   start(submissionId: string): Promise<boolean>;
+  /**
+   * Starts `submission-{id}` in Temporal without marking the row; true when it runs or ran.
+   * For the sweeper, which marks the rows it holds locked in its own transaction.
+   */
+  startUnmarked(submissionId: string): Promise<boolean>;
   /** Starts (or joins) the workflow and waits for its result, for `?test=true`. */
   runAndWait(submissionId: string, timeoutMs: number): Promise<SubmissionWorkflowResult>;
 }
@@ -28,7 +33,7 @@ export function createWorkflowStarter(deps: {
         [submissionId],
       );
 
-  const startOnce = async (submissionId: string) => {
+  const startInTemporal = async (submissionId: string) => {
     try {
       await temporal.call(5000, (client) =>
         client.workflow.start('submissionWorkflow', {
@@ -41,8 +46,16 @@ export function createWorkflowStarter(deps: {
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
+  };
+  const startOnce = async (submissionId: string) => {
+    await startInTemporal(submissionId);
     await markStarted(submissionId);
   };
+  const warnNotStarted = (submissionId: string, error: unknown) =>
+    logger.warn(
+      { submissionId, err: (error as Error).message },
+      'could not start the submission workflow; the sweeper will retry',
+    );
 
   return {
     async start(submissionId) {
@@ -50,10 +63,16 @@ export function createWorkflowStarter(deps: {
         await startOnce(submissionId);
         return true;
       } catch (error) {
-        logger.warn(
-          { submissionId, err: (error as Error).message },
-          'could not start the submission workflow; the sweeper will retry',
-        );
+        warnNotStarted(submissionId, error);
+        return false;
+      }
+    },
+    async startUnmarked(submissionId) {
+      try {
+        await startInTemporal(submissionId);
+        return true;
+      } catch (error) {
+        warnNotStarted(submissionId, error);
         return false;
       }
     },

@@ -1,175 +1,211 @@
 import net from 'node:net';
 
 /**
- * Which addresses a webhook may reach (decisions §7): loopback, private, link-local (cloud
- * metadata), CGNAT, unique-local, multicast, unspecified, documentation and reserved ranges
- * are blocked, in IPv4, IPv6 and IPv4-mapped/translated IPv6 forms.
+ * Which addresses a webhook may reach (decisions §7). Everything that is not a public unicast
+ * address is blocked: loopback, private, link-local (cloud metadata), CGNAT, unique-local,
+ * multicast, unspecified, documentation, benchmarking and reserved ranges, also when an IPv4
+ * address hides inside IPv6 (IPv4-mapped, NAT64, 6to4). WEBHOOK_ALLOW_PRIVATE can exempt some.
+ *
+ * We parse addresses into bytes ourselves rather than lean on net.BlockList: BlockList treats
+ * an IPv6 rule for ::ffff:0:0/96 as matching every plain IPv4 address and does not see IPv4
+ * inside NAT64 or 6to4, and we want a reason for each refusal.
  */
-const BLOCKED_V4: Array<[string, number, string]> = [
-  ['0.0.0.0', 8, 'unspecified'],
-  ['10.0.0.0', 8, 'private'],
-  ['100.64.0.0', 10, 'carrier-grade NAT'],
-  ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link-local'],
-  ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'reserved'],
-  ['192.0.2.0', 24, 'documentation'],
-  ['192.88.99.0', 24, 'reserved'],
-  ['192.168.0.0', 16, 'private'],
-  ['198.18.0.0', 15, 'benchmarking'],
-  ['198.51.100.0', 24, 'documentation'],
-  ['203.0.113.0', 24, 'documentation'],
-  ['224.0.0.0', 4, 'multicast'],
-  ['240.0.0.0', 4, 'reserved'],
-];
 
-const BLOCKED_V6: Array<[string, number, string]> = [
-  ['::', 128, 'unspecified'],
-  ['::1', 128, 'loopback'],
-  ['100::', 64, 'discard'],
-  ['2001::', 23, 'reserved'],
-  ['2001:db8::', 32, 'documentation'],
-  ['fc00::', 7, 'unique-local'],
-  ['fe80::', 10, 'link-local'],
-  ['fec0::', 10, 'site-local'],
-  ['ff00::', 8, 'multicast'],
-];
+type Family = 4 | 6;
+type Address = { family: Family; bytes: Uint8Array };
+type Prefix = { family: Family; bytes: Uint8Array; bits: number };
+type BlockedRange = Prefix & { reason: string };
 
-function toBytes(ip: string): Buffer {
-  // net.SocketAddress normalises every textual form; we need the 16 raw bytes of IPv6.
-  const groups = expandIpv6(ip);
-  const bytes = Buffer.alloc(16);
-  groups.forEach((g, i) => bytes.writeUInt16BE(g, i * 2));
+export type AddressClass = { blocked: boolean; reason?: string };
+
+/** Parsed WEBHOOK_ALLOW_PRIVATE: addresses and CIDRs exempted from the block. */
+export type AllowList = { readonly entries: readonly Prefix[] };
+
+/** Strips surrounding whitespace, `[...]` brackets and an IPv6 zone id (`%eth0`); lower-cases. */
+export function cleanAddress(raw: string): string {
+  const trimmed = raw.trim();
+  const unbracketed =
+    trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed;
+  return unbracketed.replace(/%.*$/, '').toLowerCase();
+}
+
+function ipv4Bytes(text: string): Uint8Array {
+  return Uint8Array.from(text.split('.').map(Number));
+}
+
+/** 16 bytes of any IPv6 text net.isIP accepts: zero-compressed, dotted-quad tail, any case. */
+function ipv6Bytes(text: string): Uint8Array {
+  const words = (part: string): number[] =>
+    part === ''
+      ? []
+      : part.split(':').flatMap((group) => {
+          if (!group.includes('.')) return [parseInt(group, 16)];
+          const [a, b, c, d] = ipv4Bytes(group);
+          return [(a! << 8) | b!, (c! << 8) | d!];
+        });
+  const [headText, tailText] = text.split('::') as [string, string | undefined];
+  const head = words(headText);
+  const tail = tailText === undefined ? [] : words(tailText);
+  const all = [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
+  const bytes = new Uint8Array(16);
+  all.forEach((word, i) => {
+    bytes[i * 2] = word >> 8;
+    bytes[i * 2 + 1] = word & 0xff;
+  });
   return bytes;
 }
 
-function expandIpv6(ip: string): number[] {
-  let text = ip;
-  const lastColon = text.lastIndexOf(':');
-  const tail = text.slice(lastColon + 1);
-  if (tail.includes('.')) {
-    const [a, b, c, d] = tail.split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, rest] = text.includes('::')
-    ? (text.split('::') as [string, string])
-    : [text, undefined];
-  const headGroups = head ? head.split(':') : [];
-  const restGroups = rest !== undefined && rest !== '' ? rest.split(':') : [];
-  const missing = 8 - headGroups.length - restGroups.length;
-  const all = [...headGroups, ...Array(rest !== undefined ? missing : 0).fill('0'), ...restGroups];
-  return all.map((g) => parseInt(g || '0', 16));
-}
-
-/** Strips brackets and an IPv6 zone id. */
-export function cleanAddress(ip: string): string {
-  return ip
-    .trim()
-    .replace(/^\[|\]$/g, '')
-    .replace(/%.*$/, '')
-    .toLowerCase();
-}
-
-/** The IPv4 address inside a mapped (::ffff:a.b.c.d), NAT64 (64:ff9b::/96) or 6to4 (2002::/16) IPv6 one. */
-function embeddedIpv4(bytes: Buffer): string | null {
-  const zeros = (from: number, to: number) => bytes.subarray(from, to).every((b) => b === 0);
-  const v4 = (offset: number) => Array.from(bytes.subarray(offset, offset + 4)).join('.');
-  if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return v4(12);
-  if (bytes.readUInt32BE(0) === 0x0064ff9b && zeros(4, 12)) return v4(12);
-  if (bytes.readUInt16BE(0) === 0x2002) return v4(2);
+function parseAddress(raw: string): Address | null {
+  const text = cleanAddress(raw);
+  const family = net.isIP(text);
+  if (family === 4) return { family, bytes: ipv4Bytes(text) };
+  if (family === 6) return { family, bytes: ipv6Bytes(text) };
   return null;
 }
 
-function inPrefix(bytes: Buffer, prefix: Buffer, bits: number): boolean {
-  for (let i = 0; i < bits; i++) {
-    const mask = 0x80 >> (i % 8);
-    if ((bytes[i >> 3]! & mask) !== (prefix[i >> 3]! & mask)) return false;
+function inPrefix(address: Address, prefix: Prefix): boolean {
+  if (address.family !== prefix.family) return false;
+  for (let bit = 0; bit < prefix.bits; bit++) {
+    const mask = 0x80 >> (bit % 8);
+    if ((address.bytes[bit >> 3]! & mask) !== (prefix.bytes[bit >> 3]! & mask)) return false;
   }
   return true;
 }
 
-function v4ToBytes(ip: string): Buffer {
-  return Buffer.from(ip.split('.').map(Number));
+function range(base: string, bits: number, reason: string): BlockedRange {
+  const address = parseAddress(base)!;
+  return { ...address, bits, reason };
 }
 
-export type AddressClass = { blocked: boolean; reason?: string };
+// First match wins, so narrow ranges come before the wider ones that contain them.
+const BLOCKED_IPV4: BlockedRange[] = [
+  range('0.0.0.0', 8, 'unspecified ("this network")'),
+  range('10.0.0.0', 8, 'private'),
+  range('100.64.0.0', 10, 'carrier-grade NAT'),
+  range('127.0.0.0', 8, 'loopback'),
+  range('169.254.0.0', 16, 'link-local (cloud metadata)'),
+  range('172.16.0.0', 12, 'private'),
+  range('192.0.0.0', 24, 'IETF protocol assignments'),
+  range('192.0.2.0', 24, 'documentation'),
+  range('192.88.99.0', 24, '6to4 relay anycast'),
+  range('192.168.0.0', 16, 'private'),
+  range('198.18.0.0', 15, 'benchmarking'),
+  range('198.51.100.0', 24, 'documentation'),
+  range('203.0.113.0', 24, 'documentation'),
+  range('224.0.0.0', 4, 'multicast'),
+  range('255.255.255.255', 32, 'broadcast'),
+  range('240.0.0.0', 4, 'reserved'),
+];
 
-export function classifyAddress(rawIp: string): AddressClass {
-  const ip = cleanAddress(rawIp);
-  const family = net.isIP(ip);
-  if (family === 4) {
-    if (ip === '255.255.255.255') return { blocked: true, reason: 'broadcast' };
-    const bytes = v4ToBytes(ip);
-    for (const [base, bits, reason] of BLOCKED_V4) {
-      if (inPrefix(bytes, v4ToBytes(base), bits)) return { blocked: true, reason };
+// Only 2000::/3 is global unicast; everything outside it is refused (see GLOBAL_UNICAST), the
+// named ranges below just give better reasons. 2001::/23 includes Teredo (2001::/32): blocked
+// on purpose, since a Teredo address tunnels to an IPv4 host we cannot see.
+const BLOCKED_IPV6: BlockedRange[] = [
+  range('::', 128, 'unspecified'),
+  range('::1', 128, 'loopback'),
+  range('::', 96, 'IPv4-compatible (deprecated)'),
+  range('64:ff9b:1::', 48, 'local-use NAT64'),
+  range('100::', 64, 'discard-only'),
+  range('2001::', 23, 'IETF special-purpose (incl. Teredo)'),
+  range('2001:db8::', 32, 'documentation'),
+  range('3fff::', 20, 'documentation'),
+  range('fc00::', 7, 'unique-local'),
+  range('fe80::', 10, 'link-local'),
+  range('fec0::', 10, 'site-local (deprecated)'),
+  range('ff00::', 8, 'multicast'),
+];
+
+const GLOBAL_UNICAST = range('2000::', 3, 'global unicast');
+
+/** IPv6 forms that carry an IPv4 address, which is what actually gets reached. */
+const IPV4_CARRIERS: Array<{ prefix: BlockedRange; offset: number }> = [
+  { prefix: range('::ffff:0:0', 96, 'IPv4-mapped'), offset: 12 },
+  { prefix: range('64:ff9b::', 96, 'NAT64'), offset: 12 },
+  { prefix: range('2002::', 16, '6to4'), offset: 2 },
+];
+
+function embeddedIpv4(address: Address): { inner: Address; via: string } | null {
+  for (const { prefix, offset } of IPV4_CARRIERS) {
+    if (inPrefix(address, prefix)) {
+      const inner: Address = { family: 4, bytes: address.bytes.slice(offset, offset + 4) };
+      return { inner, via: prefix.reason };
     }
-    return { blocked: false };
   }
-  if (family === 6) {
-    const bytes = toBytes(ip);
-    const inner = embeddedIpv4(bytes);
-    if (inner) {
-      const verdict = classifyAddress(inner);
+  return null;
+}
+
+function classify(address: Address): AddressClass {
+  if (address.family === 6) {
+    const embedded = embeddedIpv4(address);
+    if (embedded) {
+      const verdict = classify(embedded.inner);
       return verdict.blocked
-        ? { blocked: true, reason: `${verdict.reason} (IPv4 inside IPv6)` }
+        ? { blocked: true, reason: `${verdict.reason}, ${embedded.via}` }
         : verdict;
     }
-    for (const [base, bits, reason] of BLOCKED_V6) {
-      if (inPrefix(bytes, toBytes(base), bits)) return { blocked: true, reason };
-    }
-    return { blocked: false };
   }
-  return { blocked: true, reason: 'not an IP address' };
-}
-
-/** WEBHOOK_ALLOW_PRIVATE: addresses and CIDRs exempted from the block. */
-export type AllowList = { entries: Array<{ bytes: Buffer; bits: number; family: 4 | 6 }> };
-
-export function parseAllowList(items: string[]): AllowList {
-  const entries = items.map((item) => {
-    const [address, bitsText] = item.split('/') as [string, string | undefined];
-    const ip = cleanAddress(address);
-    const family = net.isIP(ip);
-    if (family === 0)
-      throw new Error(`WEBHOOK_ALLOW_PRIVATE: "${item}" is not an IP address or CIDR`);
-    const max = family === 4 ? 32 : 128;
-    const bits = bitsText === undefined ? max : Number(bitsText);
-    if (!Number.isInteger(bits) || bits < 0 || bits > max) {
-      throw new Error(`WEBHOOK_ALLOW_PRIVATE: "${item}" has an invalid prefix length`);
-    }
-    return { bytes: family === 4 ? v4ToBytes(ip) : toBytes(ip), bits, family: family as 4 | 6 };
-  });
-  return { entries };
-}
-
-function exempted(ip: string, allowList: AllowList): boolean {
-  const family = net.isIP(ip);
-  if (family === 0) return false;
-  const bytes = family === 4 ? v4ToBytes(ip) : toBytes(ip);
-  const inner = family === 6 ? embeddedIpv4(bytes) : null;
-  return allowList.entries.some(
-    (entry) =>
-      (entry.family === family && inPrefix(bytes, entry.bytes, entry.bits)) ||
-      (inner !== null && entry.family === 4 && inPrefix(v4ToBytes(inner), entry.bytes, entry.bits)),
-  );
-}
-
-export function isAddressAllowed(rawIp: string, allowList: AllowList): boolean {
-  const ip = cleanAddress(rawIp);
-  return !classifyAddress(ip).blocked || exempted(ip, allowList);
-}
-
-export class BlockedAddressError extends Error {
-  constructor(
-    readonly address: string,
-    reason: string,
-  ) {
-    super(`refusing to connect to ${address}: ${reason} address`);
+  const table = address.family === 4 ? BLOCKED_IPV4 : BLOCKED_IPV6;
+  const hit = table.find((candidate) => inPrefix(address, candidate));
+  if (hit) return { blocked: true, reason: hit.reason };
+  if (address.family === 6 && !inPrefix(address, GLOBAL_UNICAST)) {
+    return { blocked: true, reason: 'not global unicast (outside 2000::/3)' };
   }
+  return { blocked: false };
 }
 
-/** Called on the address actually dialled, so DNS rebinding cannot slip past the creation check. */
-export function assertDialAllowed(ip: string, allowList: AllowList): void {
-  if (isAddressAllowed(ip, allowList)) return;
-  throw new BlockedAddressError(ip, classifyAddress(ip).reason ?? 'blocked');
+/** Whether a webhook may reach this address; any text that is not an IP address is blocked. */
+export function classifyAddress(ip: string): AddressClass {
+  const address = parseAddress(ip);
+  return address ? classify(address) : { blocked: true, reason: 'not an IP address' };
+}
+
+/** Accepts `10.0.0.5`, `10.0.0.0/8`, `fd00::/8`, `::1`; throws on anything else. */
+export function parseAllowList(entries: string[]): AllowList {
+  const parsed = entries
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry): Prefix => {
+      const parts = entry.split('/');
+      const address = parts.length <= 2 ? parseAddress(parts[0]!) : null;
+      if (!address) {
+        throw new Error(
+          `WEBHOOK_ALLOW_PRIVATE: "${entry}" is not an IP address or CIDR (e.g. 10.0.0.5, 10.0.0.0/8, fd00::/8)`,
+        );
+      }
+      const max = address.family === 4 ? 32 : 128;
+      const bitsText = parts[1];
+      const bits =
+        bitsText === undefined ? max : /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : NaN;
+      if (!(bits >= 0 && bits <= max)) {
+        throw new Error(
+          `WEBHOOK_ALLOW_PRIVATE: "${entry}" has an invalid prefix length (0-${max} for IPv${address.family})`,
+        );
+      }
+      return { ...address, bits };
+    });
+  return { entries: parsed };
+}
+
+/** The same host in its other notation: IPv4 <-> IPv4-mapped IPv6 (one socket, two spellings). */
+function otherForm(address: Address): Address | null {
+  if (address.family === 4) {
+    const bytes = new Uint8Array(16);
+    bytes.set([0xff, 0xff], 10);
+    bytes.set(address.bytes, 12);
+    return { family: 6, bytes };
+  }
+  const embedded = embeddedIpv4(address);
+  return embedded?.via === 'IPv4-mapped' ? embedded.inner : null;
+}
+
+function isExempted(address: Address, allowList: AllowList): boolean {
+  const forms = [address, otherForm(address)].filter((form): form is Address => form !== null);
+  return allowList.entries.some((entry) => forms.some((form) => inPrefix(form, entry)));
+}
+
+/** Not blocked, or exempted by the allow list (an IPv4 entry also covers its IPv4-mapped form). */
+export function isAddressAllowed(ip: string, allowList: AllowList): boolean {
+  const address = parseAddress(ip);
+  if (!address) return false;
+  return !classify(address).blocked || isExempted(address, allowList);
 }

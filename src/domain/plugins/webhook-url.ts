@@ -2,56 +2,122 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { classifyAddress, cleanAddress, isAddressAllowed, type AllowList } from './address-policy';
 
-const INTERNAL_SUFFIXES = ['.localhost', '.local', '.internal', '.home.arpa', '.localdomain'];
-
 export type WebhookUrlCheck = { ok: true; url: string } | { ok: false; errors: string[] };
 
-const defaultLookup = async (host: string) =>
-  (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+/** Resolves a host name to every address it has (IPv4 and IPv6). */
+export type HostLookup = (hostname: string) => Promise<string[]>;
+
+const MAX_URL_LENGTH = 2048;
+
+// Names that only mean something inside a network (RFC 6761, 6762, 8375 and common practice).
+const INTERNAL_NAMES = ['localhost', 'localhost.localdomain'];
+const INTERNAL_SUFFIXES = ['.localhost', '.localdomain', '.local', '.internal', '.home.arpa'];
+
+// Resolver answers meaning "this name has no address", as opposed to "could not ask".
+const NOT_FOUND_CODES = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME', 'EAI_NONAME', 'EAI_NODATA']);
+
+const systemLookup: HostLookup = async (hostname) =>
+  (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+/** Checks the parts of the URL that need no DNS; returns the host to resolve, if any. */
+function staticErrors(
+  url: URL,
+  allowList: AllowList,
+): { errors: string[]; hostToResolve?: string } {
+  const errors: string[] = [];
+  if (url.protocol !== 'https:') {
+    errors.push('url: must use https:// (plain HTTP and other schemes are rejected)');
+  }
+  if (url.username || url.password) {
+    errors.push('url: must not contain credentials (user:password@)');
+  }
+  const host = cleanAddress(url.hostname).replace(/\.$/, '');
+  if (net.isIP(host)) {
+    if (!isAddressAllowed(host, allowList)) {
+      errors.push(`url: address ${host} is not public (${classifyAddress(host).reason})`);
+    }
+    return { errors };
+  }
+  const internal =
+    INTERNAL_NAMES.includes(host) ||
+    INTERNAL_SUFFIXES.some((suffix) => host.endsWith(suffix)) ||
+    !host.includes('.');
+  if (internal) errors.push(`url: host ${host} is an internal name`);
+  return { errors, hostToResolve: internal ? undefined : host };
+}
+
+/** Resolves the host and refuses it when any of its addresses is blocked (one is enough to aim at). */
+async function resolutionErrors(
+  host: string,
+  lookup: HostLookup,
+  allowList: AllowList,
+): Promise<string[]> {
+  let addresses: string[];
+  try {
+    addresses = await lookup(host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (!NOT_FOUND_CODES.has(code)) {
+      return [`url: host could not be resolved right now (${code || 'DNS error'}); try again`];
+    }
+    addresses = [];
+  }
+  if (addresses.length === 0) return ['url: host does not resolve'];
+  const refused = addresses
+    .filter((address) => !isAddressAllowed(address, allowList))
+    .map((address) => `${address}: ${classifyAddress(address).reason}`);
+  return refused.length > 0
+    ? [`url: host ${host} resolves to a non-public address (${refused.join('; ')})`]
+    : [];
+}
 
 /**
- * Creation-time check of a webhook URL (decisions §7): https only, no credentials, no
- * internal names, and neither the literal address nor any address the name resolves to
- * may be blocked (unless WEBHOOK_ALLOW_PRIVATE exempts it).
+ * Creation-time check of a webhook URL (decisions §7): an absolute https:// URL without
+ * credentials, not an internal name, and neither its literal address nor any address its name
+ * resolves to may be blocked, unless WEBHOOK_ALLOW_PRIVATE exempts it. Connect time checks again
+ * (assertDialAllowed), since DNS answers can change after this.
  */
 export async function validateWebhookUrl(
   rawUrl: unknown,
-  options: { allowList: AllowList; lookup?: (hostname: string) => Promise<string[]> },
+  options: { allowList: AllowList; lookup?: HostLookup },
 ): Promise<WebhookUrlCheck> {
-  const fail = (message: string): WebhookUrlCheck => ({ ok: false, errors: [`url: ${message}`] });
-  if (typeof rawUrl !== 'string' || rawUrl.trim() === '')
-    return fail('is required (an https:// URL)');
-  if (rawUrl.length > 2048) return fail('is longer than 2048 characters');
+  const fail = (errors: string[]): WebhookUrlCheck => ({ ok: false, errors });
+  if (typeof rawUrl !== 'string') return fail(['url: must be a string (an https:// URL)']);
+  const text = rawUrl.trim();
+  if (text === '') return fail(['url: is required (an https:// URL)']);
+  if (text.length > MAX_URL_LENGTH) {
+    return fail([`url: must be at most ${MAX_URL_LENGTH} characters`]);
+  }
   let url: URL;
   try {
-    url = new URL(rawUrl.trim());
+    url = new URL(text);
   } catch {
-    return fail('is not a valid absolute URL');
+    return fail(['url: must be an absolute URL such as https://example.com/hooks/formward']);
   }
-  if (url.protocol !== 'https:')
-    return fail('must use https:// (plain HTTP and other schemes are rejected)');
-  if (url.username || url.password) return fail('must not contain credentials');
-  const host = cleanAddress(url.hostname).replace(/\.$/, '');
-  if (host === 'localhost' || INTERNAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) {
-    return fail(`host ${host} is an internal name`);
-  }
-  if (net.isIP(host)) {
-    if (!isAddressAllowed(host, options.allowList)) {
-      return fail(`address ${host} is not public (${classifyAddress(host).reason})`);
-    }
-    return { ok: true, url: url.toString() };
-  }
-  if (!host.includes('.')) return fail(`host ${host} is an internal name (no dot)`);
-  let addresses: string[];
-  try {
-    addresses = await (options.lookup ?? defaultLookup)(host);
-  } catch {
-    addresses = [];
-  }
-  if (addresses.length === 0) return fail(`host ${host} does not resolve`);
-  const blocked = addresses.filter((address) => !isAddressAllowed(address, options.allowList));
-  if (blocked.length > 0) {
-    return fail(`host ${host} resolves to a non-public address (${blocked.join(', ')})`);
+  const checked = staticErrors(url, options.allowList);
+  if (checked.errors.length > 0) return fail(checked.errors);
+  if (checked.hostToResolve !== undefined) {
+    const lookup = options.lookup ?? systemLookup;
+    const errors = await resolutionErrors(checked.hostToResolve, lookup, options.allowList);
+    if (errors.length > 0) return fail(errors);
   }
   return { ok: true, url: url.toString() };
+}
+
+/** Thrown when a delivery is about to connect to an address the policy refuses. */
+export class BlockedAddressError extends Error {
+  override name = 'BlockedAddressError';
+
+  constructor(
+    readonly address: string,
+    readonly reason: string,
+  ) {
+    super(`refusing to connect to ${address} (${reason})`);
+  }
+}
+
+/** Called on the address actually dialled, so DNS rebinding cannot slip past the creation check. */
+export function assertDialAllowed(ip: string, allowList: AllowList): void {
+  if (isAddressAllowed(ip, allowList)) return;
+  throw new BlockedAddressError(ip, classifyAddress(ip).reason ?? 'blocked');
 }

@@ -19,11 +19,19 @@ const redirectUrl = z
   .max(2048);
 
 export const formFields = {
-  name: z.string().trim().min(1, 'must not be empty').max(200),
-  success_redirect_url: redirectUrl.nullable(),
-  is_active: z.boolean(),
-  allowed_domains: z.array(allowedDomain).max(50),
-  notification_email_addresses: z.array(z.email({ error: 'must be an e-mail address' })).max(20),
+  name: z.string().trim().min(1, 'must not be empty').max(200).describe('display name'),
+  success_redirect_url: redirectUrl
+    .nullable()
+    .describe('where browsers go after posting; null: our thank-you page'),
+  is_active: z.boolean().describe('false: ingest answers 404 `not_active`'),
+  allowed_domains: z
+    .array(allowedDomain)
+    .max(50)
+    .describe('host names allowed to post (subdomains included); empty: any origin'),
+  notification_email_addresses: z
+    .array(z.email({ error: 'must be an e-mail address' }))
+    .max(20)
+    .describe('who is e-mailed about new submissions'),
 };
 
 export const createFormBody = z

@@ -2,10 +2,16 @@ import { z } from 'zod';
 
 export const createPluginBody = z
   .object({
-    plugin_type: z.string({ error: 'is required' }).min(1, 'is required'),
-    name: z.string().trim().min(1).max(200).optional(),
-    enabled: z.boolean().optional(),
-    config: z.record(z.string(), z.unknown()).optional(),
+    plugin_type: z
+      .string({ error: 'is required' })
+      .min(1, 'is required')
+      .describe('only `webhook` can be created through the API'),
+    name: z.string().trim().min(1).max(200).optional().describe('default: "Webhook to <host>"'),
+    enabled: z.boolean().optional().describe('default true'),
+    config: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('for webhook: `{url}`, an https:// URL on a public address'),
   })
   .meta({ id: 'CreatePlugin' });
 

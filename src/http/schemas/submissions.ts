@@ -6,9 +6,18 @@ export type Range = (typeof RANGES)[number];
 
 export const submissionListQuery = paginationQuery
   .extend({
-    form_id: z.string().trim().min(1).max(64).optional(),
-    q: z.string().trim().max(200).optional(),
-    range: z.enum(RANGES, { error: `must be one of ${RANGES.join(', ')}` }).default('24h'),
+    form_id: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('a form id or endpoint_token; `all` or omitted: every form'),
+    q: z.string().trim().max(200).optional().describe('full-text search over the payloads'),
+    range: z
+      .enum(RANGES, { error: `must be one of ${RANGES.join(', ')}` })
+      .default('24h')
+      .describe('how far back to look'),
   })
   .meta({ id: 'SubmissionListQuery' });
 

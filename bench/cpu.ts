@@ -1,0 +1,67 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { round } from './util';
+
+/** CPU seconds by part of the stack, read from /proc (Linux); empty elsewhere. */
+export type CpuSample = { at: number; seconds: Record<string, number> };
+
+const ticksPerSecond = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+type Proc = { pid: number; ppid: number; comm: string; cpu: number };
+
+function readProcs(): Proc[] {
+  const procs: Proc[] = [];
+  for (const name of fs.existsSync('/proc') ? fs.readdirSync('/proc') : []) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cpu = (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+      procs.push({ pid: Number(name), ppid: Number(fields[1]), comm, cpu });
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return procs;
+}
+
+/** CPU used so far by the Formward process tree (grouped by program) and by this process. */
+export function sampleCpu(rootPid: number): CpuSample {
+  const procs = readProcs();
+  const inTree = new Set([rootPid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of procs) {
+      if (inTree.has(p.pid) || !inTree.has(p.ppid)) continue;
+      inTree.add(p.pid);
+      grew = true;
+    }
+  }
+  const seconds: Record<string, number> = {};
+  for (const p of procs) {
+    if (!inTree.has(p.pid)) continue;
+    const part = p.pid === rootPid ? 'formward' : p.comm;
+    seconds[part] = (seconds[part] ?? 0) + p.cpu;
+  }
+  const self = process.cpuUsage();
+  seconds.bench = (self.user + self.system) / 1e6;
+  return { at: Date.now(), seconds };
+}
+
+/** Cores used by each part between two samples (1.0 = one core busy all the time). */
+export function coresBetween(before: CpuSample, after: CpuSample): Record<string, number> {
+  const wall = (after.at - before.at) / 1000;
+  const cores: Record<string, number> = {};
+  for (const [part, s] of Object.entries(after.seconds)) {
+    const used = s - (before.seconds[part] ?? 0);
+    if (used > 0.005 * wall) cores[part] = round(used / wall);
+  }
+  return cores;
+}

@@ -1,0 +1,222 @@
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ApiClient, expectError, request, signIn, type Json } from '../support/api-client';
+import { startTestStack, type TestStack } from '../support/test-stack';
+
+const ROOT = path.resolve(__dirname, '../..');
+const BIN = path.join(ROOT, 'bin/formward.js');
+
+// Every test spawns a few CLI processes (about 1-2 s each, more on a loaded machine).
+vi.setConfig({ testTimeout: 120_000 });
+
+let stack: TestStack;
+let dataDir: string;
+
+type CliResult = { code: number | null; stdout: string; stderr: string };
+
+/** Runs `node bin/formward.js ...args` against this file's database. */
+function runCli(args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: stack.databaseUrl,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A successful creating command: exit 0 and exactly one JSON line on stdout. */
+async function runJson(args: string[]): Promise<Json> {
+  const result = await runCli(args);
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stdout.endsWith('\n')).toBe(true);
+  const lines = result.stdout.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]!);
+}
+
+/** A refused command: the given exit code (any non-zero if omitted) and nothing on stdout. */
+async function expectRefused(args: string[], code?: number): Promise<CliResult> {
+  const result = await runCli(args);
+  if (code === undefined) expect(result.code).not.toBe(0);
+  else expect(result.code, result.stderr).toBe(code);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(/^formward: /);
+  return result;
+}
+
+const uniqueEmail = () => `cli-${randomBytes(4).toString('hex')}@example.com`;
+
+async function createAccount(email = uniqueEmail()): Promise<string> {
+  const out = await runJson([
+    'account',
+    'create',
+    '--email',
+    email,
+    '--password',
+    'cli password 1',
+  ]);
+  return out.account_id;
+}
+
+beforeAll(async () => {
+  await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 170_000 });
+  stack = await startTestStack();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-cli-'));
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('account create', () => {
+  it('prints one JSON line with the new account id', async () => {
+    const email = uniqueEmail();
+    const out = await runJson([
+      'account',
+      'create',
+      '--email',
+      email,
+      '--password',
+      'cli password 1',
+    ]);
+    expect(out.account_id).toMatch(/^\d+$/);
+    const rows = await stack.sql<{ id: string }>('select id from accounts where id = ?', [
+      out.account_id,
+    ]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('the new user can sign in with the password given', async () => {
+    const email = uniqueEmail();
+    const accountId = await createAccount(email);
+    const cookie = await signIn(stack.url, email, 'cli password 1');
+    const res = await new ApiClient(stack.url, { cookie }).get('/api');
+    expect(res.body.account_id).toBe(accountId);
+  });
+
+  it('a duplicate e-mail (any case) is refused with a non-zero exit', async () => {
+    const email = uniqueEmail();
+    await createAccount(email);
+    const result = await expectRefused([
+      'account',
+      'create',
+      '--email',
+      email.toUpperCase(),
+      '--password',
+      'cli password 1',
+    ]);
+    expect(result.stderr).toContain('already exists');
+  });
+
+  it('missing --password → exit 2', async () => {
+    await expectRefused(['account', 'create', '--email', uniqueEmail()], 2);
+  });
+});
+
+describe('key create', () => {
+  let accountId: string;
+
+  beforeAll(async () => {
+    accountId = await createAccount();
+  });
+
+  const createKey = (...args: string[]) =>
+    runJson(['key', 'create', '--account', accountId, ...args]);
+
+  it('--role admin prints {id, key} and the key works on the HTTP API', async () => {
+    const out = await createKey('--role', 'admin');
+    expect(out.id).toMatch(/^\d+$/);
+    expect(out.key).toMatch(/^frk_[A-Za-z0-9_-]{43,}$/);
+    const api = new ApiClient(stack.url, { key: out.key });
+    const root = await api.get('/api');
+    expect(root.status).toBe(200);
+    expect(root.body.account_id).toBe(accountId);
+    expect((await api.post('/api/forms', { name: 'From CLI key' })).status).toBe(201);
+    expect((await api.get('/api/submissions/spam')).status).toBe(200);
+  });
+
+  it('--role readonly reads but cannot create', async () => {
+    const api = new ApiClient(stack.url, { key: (await createKey('--role', 'readonly')).key });
+    expect((await api.get('/api/submissions')).status).toBe(200);
+    expectError(await api.post('/api/forms', { name: 'nope' }), 403, 'forbidden');
+  });
+
+  it('--scopes can_read_submissions gives exactly that scope', async () => {
+    const out = await createKey('--scopes', 'can_read_submissions', '--name', 'reader');
+    const api = new ApiClient(stack.url, { key: out.key });
+    expect((await api.get('/api/submissions')).status).toBe(200);
+    expectError(await api.get('/api/submissions/spam'), 403, 'forbidden');
+    expectError(await api.post('/api/forms', { name: 'nope' }), 403, 'forbidden');
+  });
+
+  it('every key is different', async () => {
+    const a = await createKey('--role', 'admin');
+    const b = await createKey('--role', 'admin');
+    expect(a.key).not.toBe(b.key);
+    expect(a.id).not.toBe(b.id);
+  });
+
+  it.each([
+    ['an unknown scope', ['--scopes', 'can_read_submissions,can_fly']],
+    ['both --role and --scopes', ['--role', 'admin', '--scopes', 'can_read_submissions']],
+    ['neither --role nor --scopes', []],
+    ['an unknown role', ['--role', 'owner']],
+  ])('%s → exit 2 and nothing on stdout', async (_label, args) => {
+    await expectRefused(['key', 'create', '--account', accountId, ...args], 2);
+  });
+
+  it('an unknown account → refused, no key stored', async () => {
+    await expectRefused(['key', 'create', '--account', '987654321', '--role', 'admin']);
+    const rows = await stack.sql('select id from api_keys where account_id = 987654321');
+    expect(rows).toHaveLength(0);
+  });
+});
+
+describe('key revoke', () => {
+  it('revokes: the key then answers 401 invalid_api_key', async () => {
+    const accountId = await createAccount();
+    const created = await runJson(['key', 'create', '--account', accountId, '--role', 'admin']);
+    expect((await request(stack.url, 'GET', '/api', { key: created.key })).status).toBe(200);
+    const out = await runJson(['key', 'revoke', created.id]);
+    expect(out.id).toBe(created.id);
+    const res = await request(stack.url, 'GET', '/api', { key: created.key });
+    expectError(res, 401, 'invalid_api_key');
+  });
+
+  it('revoking one key leaves the account’s other keys working', async () => {
+    const accountId = await createAccount();
+    const kept = await runJson(['key', 'create', '--account', accountId, '--role', 'admin']);
+    const revoked = await runJson(['key', 'create', '--account', accountId, '--role', 'admin']);
+    await runJson(['key', 'revoke', revoked.id]);
+    expect((await request(stack.url, 'GET', '/api', { key: kept.key })).status).toBe(200);
+  });
+
+  it('an unknown key id → refused', async () => {
+    await expectRefused(['key', 'revoke', '987654321']);
+  });
+});
+
+describe('usage', () => {
+  it('an unknown command → exit 2', async () => {
+    await expectRefused(['frobnicate'], 2);
+  });
+});

@@ -1,0 +1,412 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ApiClient,
+  expectError,
+  expectValidationError,
+  newTenant,
+  rels,
+  request,
+  submitForm,
+  submitJson,
+  type Json,
+  type Tenant,
+} from '../support/api-client';
+import { startTestStack, type TestStack } from '../support/test-stack';
+
+let stack: TestStack;
+let tenant: Tenant;
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  tenant = await newTenant(stack);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('POST /api/forms', () => {
+  let res: Awaited<ReturnType<ApiClient['post']>>;
+  let form: Json;
+
+  beforeAll(async () => {
+    res = await tenant.api.post('/api/forms', { name: 'Contact us' });
+    form = res.body.form;
+  });
+
+  it('answers 201 with Location of the new form', () => {
+    expect(res.status).toBe(201);
+    expect(form.id).toMatch(/^\d+$/);
+    expect(res.headers.get('location')).toBe(`${stack.url}/api/forms/${form.id}`);
+  });
+
+  it('returns every Form field of the specification', () => {
+    const token = form.endpoint_token;
+    expect(token).toMatch(/^[a-z][a-z0-9]{15}$/);
+    expect(form).toMatchObject({
+      name: 'Contact us',
+      success_redirect_url: null,
+      is_active: true,
+      allowed_domains: [],
+      notification_email_addresses: [],
+      submission_url: `${stack.url}/f/${token}`,
+      json_url: `${stack.url}/json/${token}`,
+      autocomplete_script_url: `${stack.url}/f/${token}/autocomplete.js`,
+      submission_count: 0,
+      submission_spam_count: 0,
+      last_submission_at: null,
+    });
+    expect(form.created_at).toMatch(ISO);
+    expect(form.updated_at).toMatch(ISO);
+    expect(form.help).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs/);
+  });
+
+  it('embed_html posts to the submission URL and has the empty _hp honeypot', () => {
+    expect(form.embed_html).toContain(`action="${form.submission_url}"`);
+    expect(form.embed_html).toMatch(/<input[^>]*name="_hp"[^>]*value=""/);
+    expect(form.embed_html).toContain('method="POST"');
+  });
+
+  it('examples.curl is a copy-paste request to the JSON endpoint', () => {
+    expect(form.examples.curl).toMatch(/^curl /);
+    expect(form.examples.curl).toContain(form.json_url);
+    for (const value of Object.values(form.examples)) expect(typeof value).toBe('string');
+  });
+
+  it('an endpoint token is unique per form', async () => {
+    const other = await tenant.api.createForm('Another');
+    expect(other.endpoint_token).not.toBe(form.endpoint_token);
+    expect(other.id).not.toBe(form.id);
+  });
+
+  it('trims the name and accepts the optional fields at creation', async () => {
+    const created = await tenant.api.createForm('  Spaced  ', {
+      success_redirect_url: 'https://example.com/thanks',
+      is_active: false,
+      allowed_domains: ['Example.COM'],
+      notification_email_addresses: ['Owner@Example.com'],
+    });
+    expect(created).toMatchObject({
+      name: 'Spaced',
+      success_redirect_url: 'https://example.com/thanks',
+      is_active: false,
+      allowed_domains: ['example.com'],
+      notification_email_addresses: ['owner@example.com'],
+    });
+  });
+});
+
+describe('POST /api/forms validation', () => {
+  it.each([
+    ['missing name', {}, 'name'],
+    ['empty name', { name: '' }, 'name'],
+    ['blank name', { name: '   ' }, 'name'],
+    ['numeric name', { name: 42 }, 'name'],
+    ['null name', { name: null }, 'name'],
+    ['too long name', { name: 'x'.repeat(201) }, 'name'],
+    ['name with a NUL character', { name: 'a\u0000b' }, 'name'],
+    ['is_active as string', { name: 'x', is_active: 'yes' }, 'is_active'],
+    ['allowed_domains as string', { name: 'x', allowed_domains: 'a.com' }, 'allowed_domains'],
+    [
+      'allowed_domains with a URL',
+      { name: 'x', allowed_domains: ['https://a.com/'] },
+      'allowed_domains.0',
+    ],
+    [
+      'redirect not a URL',
+      { name: 'x', success_redirect_url: 'not a url' },
+      'success_redirect_url',
+    ],
+  ])('%s → 422 validation_failed', async (_label, body, field) => {
+    const res = await tenant.api.post('/api/forms', body);
+    expectValidationError(res, field);
+  });
+
+  it('a JSON array body → 422', async () => {
+    expectError(await tenant.api.post('/api/forms', []), 422, 'validation_failed');
+  });
+
+  it('no body at all → 422 naming the missing name', async () => {
+    expectValidationError(await tenant.api.send('POST', '/api/forms'), 'name');
+  });
+
+  it.each([
+    ['text/plain', 'name=Plain'],
+    ['application/x-www-form-urlencoded', 'name=Plain'],
+  ])('a %s body → 415 unsupported_media_type', async (type, body) => {
+    const res = await tenant.api.send('POST', '/api/forms', {
+      body,
+      headers: { 'content-type': type },
+    });
+    expectError(res, 415, 'unsupported_media_type');
+  });
+
+  it('broken JSON → 400 invalid_json', async () => {
+    const res = await tenant.api.send('POST', '/api/forms', {
+      body: '{"name": "x"',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectError(res, 400, 'invalid_json');
+  });
+
+  it('a body over 1 MiB → 413 payload_too_large', async () => {
+    const res = await tenant.api.post('/api/forms', { name: 'x'.repeat(1024 * 1024 + 10) });
+    expectError(res, 413, 'payload_too_large');
+  });
+
+  it('none of the refused requests created a form', async () => {
+    const names = (await tenant.api.get('/api/forms')).body.forms.map((f: Json) => f.name);
+    expect(names).not.toContain('Plain');
+    expect(names).not.toContain('x');
+  });
+});
+
+describe('GET /api/forms/{id}', () => {
+  let form: Json;
+
+  beforeAll(async () => {
+    form = await tenant.api.createForm('Readable');
+    await submitJson(stack.url, form.endpoint_token, { message: 'one' });
+    await submitForm(stack.url, form.endpoint_token, { message: 'two', _hp: '' });
+    await submitForm(stack.url, form.endpoint_token, { message: 'spam', _hp: 'bot' });
+  });
+
+  it('by id returns the form with its counts', async () => {
+    const res = await tenant.api.get(`/api/forms/${form.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.form).toMatchObject({
+      id: form.id,
+      name: 'Readable',
+      endpoint_token: form.endpoint_token,
+      submission_count: 2,
+      submission_spam_count: 1,
+    });
+    expect(res.body.form.last_submission_at).toMatch(ISO);
+  });
+
+  it('last_submission_at is the time of the newest non-spam submission', async () => {
+    const newest = (await tenant.api.get(`/api/submissions?form_id=${form.id}&per_page=1`)).body
+      .submissions[0];
+    const res = await tenant.api.get(`/api/forms/${form.id}`);
+    expect(res.body.form.last_submission_at).toBe(newest.created_at);
+  });
+
+  it('by endpoint token returns the same form', async () => {
+    const byId = await tenant.api.get(`/api/forms/${form.id}`);
+    const byToken = await tenant.api.get(`/api/forms/${form.endpoint_token}`);
+    expect(byToken.status).toBe(200);
+    expect(byToken.body.form).toEqual(byId.body.form);
+  });
+
+  it.each(['999999999', 'nosuchtoken12345', '0', 'a%00b', '9'.repeat(25)])(
+    '%s → 404 not_found',
+    async (id) => {
+      expectError(await tenant.api.get(`/api/forms/${id}`), 404, 'not_found');
+    },
+  );
+
+  it('a readonly key reads the form, without update links', async () => {
+    const readonly = new ApiClient(stack.url, {
+      key: await stack.createKey(tenant.accountId, 'readonly'),
+    });
+    const res = await readonly.get(`/api/forms/${form.id}`);
+    expect(res.status).toBe(200);
+    expect(rels(res.body.form.links)).not.toContain('update');
+    expect(rels(res.body.form.links)).not.toContain('create_plugin');
+    expect(rels(res.body.form.links)).toContain('submissions');
+    expect(rels((await tenant.api.get(`/api/forms/${form.id}`)).body.form.links)).toEqual(
+      expect.arrayContaining(['update', 'create_plugin', 'submissions', 'plugins', 'stats']),
+    );
+  });
+});
+
+describe('PATCH /api/forms/{id}', () => {
+  let form: Json;
+  const patch = (body: unknown, id: string = form.id) => tenant.api.patch(`/api/forms/${id}`, body);
+
+  beforeAll(async () => {
+    form = await tenant.api.createForm('Patchable');
+  });
+
+  it('renames', async () => {
+    const res = await patch({ name: 'Renamed' });
+    expect(res.status).toBe(200);
+    expect(res.body.form.name).toBe('Renamed');
+    expect((await tenant.api.get(`/api/forms/${form.id}`)).body.form.name).toBe('Renamed');
+  });
+
+  it('moves updated_at forward and keeps created_at', async () => {
+    const before = (await tenant.api.get(`/api/forms/${form.id}`)).body.form;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const after = (await patch({ name: 'Renamed again' })).body.form;
+    expect(after.created_at).toBe(before.created_at);
+    expect(Date.parse(after.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
+  });
+
+  it('sets and clears success_redirect_url', async () => {
+    const set = await patch({ success_redirect_url: 'https://example.com/thanks?x=1' });
+    expect(set.body.form.success_redirect_url).toBe('https://example.com/thanks?x=1');
+    const cleared = await patch({ success_redirect_url: null });
+    expect(cleared.body.form.success_redirect_url).toBeNull();
+  });
+
+  it.each(['not a url', 'ftp://example.com/file', 'javascript:alert(1)'])(
+    'refuses success_redirect_url %s → 422',
+    async (url) => {
+      expectValidationError(await patch({ success_redirect_url: url }), 'success_redirect_url');
+    },
+  );
+
+  it('is_active=false makes ingest answer not_active; true re-opens it', async () => {
+    const off = await patch({ is_active: false });
+    expect(off.body.form.is_active).toBe(false);
+    const refused = await request(stack.url, 'POST', `/json/${form.endpoint_token}`, {
+      json: { message: 'closed?' },
+    });
+    expectError(refused, 404, 'not_active');
+    const on = await patch({ is_active: true });
+    expect(on.body.form.is_active).toBe(true);
+    await submitJson(stack.url, form.endpoint_token, { message: 'open again' });
+  });
+
+  it('is_active must be a boolean', async () => {
+    expectValidationError(await patch({ is_active: 'false' }), 'is_active');
+  });
+
+  it('sets allowed_domains (normalized, de-duplicated) and empties them', async () => {
+    const res = await patch({
+      allowed_domains: ['Example.com', 'forms.example.org.', 'example.com'],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.form.allowed_domains).toEqual(['example.com', 'forms.example.org']);
+    expect((await patch({ allowed_domains: [] })).body.form.allowed_domains).toEqual([]);
+  });
+
+  it('sets notification_email_addresses', async () => {
+    const res = await patch({ notification_email_addresses: ['a@example.com', 'B@example.com'] });
+    expect(res.body.form.notification_email_addresses).toEqual(['a@example.com', 'b@example.com']);
+  });
+
+  it('refuses an invalid notification e-mail → 422 naming the entry', async () => {
+    const res = await patch({ notification_email_addresses: ['ok@example.com', 'not-an-email'] });
+    expectValidationError(res, 'notification_email_addresses.1');
+    const current = (await tenant.api.get(`/api/forms/${form.id}`)).body.form;
+    expect(current.notification_email_addresses).toEqual(['a@example.com', 'b@example.com']);
+  });
+
+  it.each(['', 'nul\u0000inside'])('refuses the name %j', async (name) => {
+    expectValidationError(await patch({ name }), 'name');
+  });
+
+  it('an empty object changes nothing', async () => {
+    const before = (await tenant.api.get(`/api/forms/${form.id}`)).body.form;
+    const res = await patch({});
+    expect(res.status).toBe(200);
+    expect(res.body.form.name).toBe(before.name);
+    expect(res.body.form.allowed_domains).toEqual(before.allowed_domains);
+  });
+
+  it('works with the endpoint token in the path', async () => {
+    const res = await patch({ name: 'By token' }, form.endpoint_token);
+    expect(res.status).toBe(200);
+    expect(res.body.form.id).toBe(form.id);
+    expect(res.body.form.name).toBe('By token');
+  });
+
+  it('an unknown form → 404', async () => {
+    expectError(await patch({ name: 'x' }, '987654321'), 404, 'not_found');
+  });
+
+  it('a non-JSON body → 415', async () => {
+    const res = await tenant.api.send('PATCH', `/api/forms/${form.id}`, {
+      body: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectError(res, 415, 'unsupported_media_type');
+  });
+});
+
+describe('GET /api/forms', () => {
+  it('lists only this account’s forms, newest first', async () => {
+    const fresh = await newTenant(stack);
+    const names = ['First', 'Second', 'Third'];
+    const ids: string[] = [];
+    for (const name of names) ids.push((await fresh.api.createForm(name)).id);
+    const res = await fresh.api.get('/api/forms');
+    expect(res.status).toBe(200);
+    expect(res.body.forms.map((f: Json) => f.id)).toEqual([...ids].reverse());
+    expect(res.body.forms.map((f: Json) => f.name)).toEqual(['Third', 'Second', 'First']);
+    expect(res.body.meta.total).toBe(3);
+  });
+
+  it('an account without forms gets an empty list', async () => {
+    const fresh = await newTenant(stack);
+    const res = await fresh.api.get('/api/forms');
+    expect(res.status).toBe(200);
+    expect(res.body.forms).toEqual([]);
+  });
+
+  it('list items carry the same fields as the single form', async () => {
+    const fresh = await newTenant(stack);
+    const created = await fresh.api.createForm('Only');
+    const res = await fresh.api.get('/api/forms');
+    expect(res.body.forms[0]).toEqual((await fresh.api.get(`/api/forms/${created.id}`)).body.form);
+  });
+});
+
+describe('methods', () => {
+  it.each([
+    ['DELETE', '/api/forms', 'GET, POST'],
+    ['PUT', '/api/forms', 'GET, POST'],
+    ['DELETE', '/api/forms/1', 'GET, PATCH'],
+    ['POST', '/api/forms/1', 'GET, PATCH'],
+  ])('%s %s → 405 with Allow', async (method, path, allow) => {
+    const res = await tenant.api.send(method, path);
+    expectError(res, 405, 'method_not_allowed');
+    expect(res.headers.get('allow')).toBe(allow);
+  });
+});
+
+describe('another account’s form', () => {
+  let foreign: Json;
+  let owner: Tenant;
+
+  beforeAll(async () => {
+    owner = await newTenant(stack);
+    foreign = await owner.api.createForm('Not yours');
+  });
+
+  const attempts = (ref: string): Array<[string, string, unknown?]> => [
+    ['GET', `/api/forms/${ref}`],
+    ['PATCH', `/api/forms/${ref}`, { name: 'Hijacked' }],
+    ['GET', `/api/forms/${ref}/plugins`],
+    [
+      'POST',
+      `/api/forms/${ref}/plugins`,
+      { plugin_type: 'webhook', config: { url: 'https://93.184.216.34/' } },
+    ],
+    ['GET', `/api/form_stats/${ref}`],
+    ['GET', `/api/submissions?form_id=${ref}`],
+    ['GET', `/api/submissions/spam?form_id=${ref}`],
+  ];
+
+  it.each(['id', 'endpoint_token'])('by %s → 404 everywhere', async (field) => {
+    for (const [method, path, json] of attempts(foreign[field])) {
+      const res = await tenant.api.send(method, path, json === undefined ? {} : { json });
+      expectError(res, 404, 'not_found');
+    }
+  });
+
+  it('the owner’s form is unchanged and has no plugin', async () => {
+    expect((await owner.api.get(`/api/forms/${foreign.id}`)).body.form.name).toBe('Not yours');
+    expect((await owner.api.get(`/api/forms/${foreign.id}/plugins`)).body.plugins).toEqual([]);
+  });
+
+  it('the 404 looks exactly like a form that does not exist', async () => {
+    const foreignRes = await tenant.api.get(`/api/forms/${foreign.id}`);
+    const missing = await tenant.api.get('/api/forms/999999998');
+    expect(foreignRes.body).toEqual(missing.body);
+  });
+});

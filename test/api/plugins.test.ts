@@ -1,0 +1,358 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ApiClient,
+  expectError,
+  expectValidationError,
+  newTenant,
+  type Json,
+  type Tenant,
+} from '../support/api-client';
+import { startDnsServer, type DnsServer } from '../support/dns-server';
+import { startTestStack, type TestStack } from '../support/test-stack';
+
+const PUBLIC_URL = 'https://93.184.216.34/hook';
+const SECRET = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
+
+let dns: DnsServer;
+let stack: TestStack;
+let owner: Tenant;
+let readonly: ApiClient;
+let form: Json;
+
+beforeAll(async () => {
+  // Host names in webhook URLs resolve through this DNS server only.
+  dns = await startDnsServer({
+    'hooks.public.test': { A: ['93.184.216.34'], AAAA: ['2606:2800:220:1::1'] },
+    'intranet.public.test': { A: ['10.20.30.40'] },
+    'mixed.public.test': { A: ['93.184.216.34', '192.168.0.7'] },
+    'v6-loopback.public.test': { AAAA: ['::1'] },
+    'rebind.public.test': { CNAME: 'metadata.public.test' },
+    'metadata.public.test': { A: ['169.254.169.254'] },
+  });
+  stack = await startTestStack({ env: { DNS_SERVERS: dns.address } });
+  owner = await newTenant(stack);
+  readonly = new ApiClient(stack.url, { key: await stack.createKey(owner.accountId, 'readonly') });
+  form = await owner.api.createForm('With plugins');
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await dns?.close();
+});
+
+const pluginsPath = (formRef: string = form.id) => `/api/forms/${formRef}/plugins`;
+
+async function createWebhook(url = PUBLIC_URL, extra: Record<string, unknown> = {}) {
+  const res = await owner.api.post(pluginsPath(), {
+    plugin_type: 'webhook',
+    config: { url },
+    ...extra,
+  });
+  expect(res.status, res.text).toBe(201);
+  return res;
+}
+
+async function storedSecret(pluginId: string): Promise<string> {
+  const rows = await stack.sql<{ signing_secret: string }>(
+    'select signing_secret from plugins where id = ?',
+    [pluginId],
+  );
+  return rows[0]!.signing_secret;
+}
+
+describe('creating a webhook', () => {
+  let res: Json;
+  let plugin: Json;
+
+  beforeAll(async () => {
+    res = await createWebhook(PUBLIC_URL, { name: 'CRM hook' });
+    plugin = res.body.plugin;
+  });
+
+  it('answers 201 with the Plugin fields and the signing secret', () => {
+    expect(plugin).toMatchObject({
+      key: 'webhook',
+      plugin_type: 'webhook',
+      name: 'CRM hook',
+      enabled: true,
+      config: { url: PUBLIC_URL },
+    });
+    expect(plugin.id).toMatch(/^\d+$/);
+    expect(plugin.signing_secret).toMatch(SECRET);
+    expect(Date.parse(plugin.created_at)).not.toBeNaN();
+    expect(res.headers.get('location')).toBe(`${stack.url}${pluginsPath()}/${plugin.id}`);
+  });
+
+  it('the returned secret is the one stored', async () => {
+    expect(await storedSecret(plugin.id)).toBe(plugin.signing_secret);
+  });
+
+  it('gives every webhook its own secret and a default name', async () => {
+    const other = (await createWebhook('https://93.184.216.35/other')).body.plugin;
+    expect(other.signing_secret).toMatch(SECRET);
+    expect(other.signing_secret).not.toBe(plugin.signing_secret);
+    expect(other.name).toBe('Webhook to 93.184.216.35');
+  });
+
+  it('the list shows it without its secret', async () => {
+    const list = await owner.api.get(pluginsPath());
+    expect(list.status).toBe(200);
+    const listed = list.body.plugins.find((p: Json) => p.id === plugin.id);
+    expect(listed).toMatchObject({ plugin_type: 'webhook', config: { url: PUBLIC_URL } });
+    expect(listed).not.toHaveProperty('signing_secret');
+    expect(list.text).not.toContain(plugin.signing_secret);
+    expect(list.text).not.toContain('whsec_');
+  });
+
+  it('GET by id shows it without its secret', async () => {
+    const one = await owner.api.get(`${pluginsPath()}/${plugin.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.plugin.id).toBe(plugin.id);
+    expect(one.body.plugin).not.toHaveProperty('signing_secret');
+    expect(one.text).not.toContain('whsec_');
+  });
+
+  it('a readonly key may list plugins (no secret either)', async () => {
+    const list = await readonly.get(pluginsPath());
+    expect(list.status).toBe(200);
+    expect(list.body.plugins.map((p: Json) => p.id)).toContain(plugin.id);
+    expect(list.text).not.toContain('whsec_');
+  });
+
+  it('works with the endpoint token as form_id', async () => {
+    const list = await owner.api.get(pluginsPath(form.endpoint_token));
+    expect(list.body.plugins.map((p: Json) => p.id)).toContain(plugin.id);
+  });
+});
+
+describe('refused plugin configurations', () => {
+  const post = (body: unknown) => owner.api.post(pluginsPath(), body);
+
+  it.each(['slack', 'email', 'zapier'])('plugin_type %s → 422 unsupported_plugin', async (type) => {
+    const res = await post({ plugin_type: type, config: { url: PUBLIC_URL } });
+    expectError(res, 422, 'unsupported_plugin');
+  });
+
+  it('a name with a NUL character → 422 validation_failed', async () => {
+    const res = await post({
+      plugin_type: 'webhook',
+      name: 'a\u0000b',
+      config: { url: PUBLIC_URL },
+    });
+    expectValidationError(res, 'name');
+  });
+
+  it('a missing plugin_type → 422 validation_failed', async () => {
+    expectValidationError(await post({ config: { url: PUBLIC_URL } }), 'plugin_type');
+  });
+
+  it.each([
+    'http://93.184.216.34/hook',
+    'https://127.0.0.1/',
+    'https://10.0.0.1/',
+    'https://172.16.5.4/',
+    'https://192.168.1.10/hook',
+    'https://169.254.169.254/latest/meta-data',
+    'https://100.64.0.1/',
+    'https://0.0.0.0/',
+    'https://[::1]/',
+    'https://[::ffff:127.0.0.1]/',
+    'https://[fd00::1]/',
+    'https://localhost/',
+    'https://LOCALHOST:8443/x',
+    'https://api.localhost/',
+    'https://user:pass@93.184.216.34/',
+    'ftp://93.184.216.34/',
+    'not a url',
+    '',
+  ])('url %j → 422 invalid_config', async (url) => {
+    const res = await post({ plugin_type: 'webhook', config: { url } });
+    expectError(res, 422, 'invalid_config');
+    expect(res.body.errors).toEqual([expect.stringMatching(/^config\.url: /)]);
+  });
+
+  it.each([
+    ['no config', { plugin_type: 'webhook' }],
+    ['config without url', { plugin_type: 'webhook', config: {} }],
+    ['url not a string', { plugin_type: 'webhook', config: { url: 42 } }],
+  ])('%s → 422 invalid_config', async (_label, body) => {
+    expectError(await post(body), 422, 'invalid_config');
+  });
+
+  it('none of them was stored', async () => {
+    const rows = await stack.sql<{ url: string }>(
+      `select config->>'url' as url from plugins where form_id = ?`,
+      [form.id],
+    );
+    for (const { url } of rows) expect(url).toMatch(/^https:\/\/93\.184\.216\.3[45]\//);
+  });
+});
+
+describe('webhook host names', () => {
+  const post = (url: string) =>
+    owner.api.post(pluginsPath(), { plugin_type: 'webhook', config: { url } });
+
+  it('a name resolving only to public addresses → 201', async () => {
+    const res = await post('https://hooks.public.test/formward');
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.plugin.config.url).toBe('https://hooks.public.test/formward');
+  });
+
+  it.each([
+    ['a private address', 'https://intranet.public.test/'],
+    ['one private address among public ones', 'https://mixed.public.test/'],
+    ['IPv6 loopback', 'https://v6-loopback.public.test/'],
+    ['cloud metadata via CNAME', 'https://rebind.public.test/'],
+    ['nothing (unknown name)', 'https://nowhere.public.test/'],
+  ])('a name resolving to %s → 422 invalid_config', async (_label, url) => {
+    const res = await post(url);
+    expectError(res, 422, 'invalid_config');
+    expect(res.body.errors).toEqual([expect.stringMatching(/^config\.url: /)]);
+  });
+
+  it.each(['https://intranet/', 'https://printer.local/', 'https://db.internal/'])(
+    'an internal name %s → 422 invalid_config',
+    async (url) => {
+      expectError(await post(url), 422, 'invalid_config');
+    },
+  );
+});
+
+describe('WEBHOOK_ALLOW_PRIVATE', () => {
+  let exempt: TestStack;
+  let api: ApiClient;
+  let formId: string;
+
+  beforeAll(async () => {
+    exempt = await startTestStack({ env: { WEBHOOK_ALLOW_PRIVATE: '10.1.2.3,192.168.50.0/24' } });
+    const tenant = await newTenant(exempt);
+    const target = await tenant.api.createForm('Intranet');
+    api = tenant.api;
+    formId = target.id;
+  });
+
+  afterAll(async () => {
+    await exempt?.stop();
+  });
+
+  const post = (url: string) =>
+    api.post(`/api/forms/${formId}/plugins`, {
+      plugin_type: 'webhook',
+      config: { url },
+    });
+
+  it.each(['https://10.1.2.3/hook', 'https://192.168.50.9/hook'])(
+    'exempts %s → 201',
+    async (url) => {
+      expect((await post(url)).status).toBe(201);
+    },
+  );
+
+  it.each(['https://10.1.2.4/hook', 'https://192.168.51.1/', 'https://127.0.0.1/'])(
+    'still refuses %s → 422',
+    async (url) => {
+      expectError(await post(url), 422, 'invalid_config');
+    },
+  );
+
+  it('HTTPS stays mandatory for exempted addresses', async () => {
+    expectError(await post('http://10.1.2.3/hook'), 422, 'invalid_config');
+  });
+});
+
+describe('rotating the secret', () => {
+  it('returns a new secret that replaces the old one', async () => {
+    const plugin = (await createWebhook()).body.plugin;
+    const path = `${pluginsPath()}/${plugin.id}/rotate_secret`;
+    const first = await owner.api.post(path);
+    expect(first.status).toBe(200);
+    expect(first.body.plugin.id).toBe(plugin.id);
+    expect(first.body.plugin.signing_secret).toMatch(SECRET);
+    expect(first.body.plugin.signing_secret).not.toBe(plugin.signing_secret);
+    expect(await storedSecret(plugin.id)).toBe(first.body.plugin.signing_secret);
+    const second = await owner.api.post(path);
+    expect(second.body.plugin.signing_secret).not.toBe(first.body.plugin.signing_secret);
+    expect(await storedSecret(plugin.id)).toBe(second.body.plugin.signing_secret);
+  });
+
+  it('an unknown plugin → 404', async () => {
+    expectError(await owner.api.post(`${pluginsPath()}/987654/rotate_secret`), 404, 'not_found');
+  });
+});
+
+describe('deleting', () => {
+  it('removes the plugin: 200 with a message, then gone from list and GET', async () => {
+    const plugin = (await createWebhook()).body.plugin;
+    const path = `${pluginsPath()}/${plugin.id}`;
+    const res = await owner.api.delete(path);
+    expect(res.status).toBe(200);
+    expect(res.body.ok).toBe(true);
+    expect(res.body.message).toBe('plugin removed');
+    const list = await owner.api.get(pluginsPath());
+    expect(list.body.plugins.map((p: Json) => p.id)).not.toContain(plugin.id);
+    expectError(await owner.api.get(path), 404, 'not_found');
+    expectError(await owner.api.delete(path), 404, 'not_found');
+    expectError(await owner.api.post(`${path}/rotate_secret`), 404, 'not_found');
+  });
+
+  it('a plugin id under another form of the same account → 404', async () => {
+    const plugin = (await createWebhook()).body.plugin;
+    const otherForm = await owner.api.createForm('Other form');
+    expectError(
+      await owner.api.delete(`${pluginsPath(otherForm.id)}/${plugin.id}`),
+      404,
+      'not_found',
+    );
+    expect((await owner.api.get(`${pluginsPath()}/${plugin.id}`)).status).toBe(200);
+  });
+});
+
+describe('permissions', () => {
+  let plugin: Json;
+
+  beforeAll(async () => {
+    plugin = (await createWebhook()).body.plugin;
+  });
+
+  it('a readonly key cannot create, delete or rotate → 403', async () => {
+    const path = `${pluginsPath()}/${plugin.id}`;
+    const create = await readonly.post(pluginsPath(), {
+      plugin_type: 'webhook',
+      config: { url: PUBLIC_URL },
+    });
+    expectError(create, 403, 'forbidden');
+    expectError(await readonly.delete(path), 403, 'forbidden');
+    expectError(await readonly.post(`${path}/rotate_secret`), 403, 'forbidden');
+    expect(await storedSecret(plugin.id)).toBe(plugin.signing_secret);
+    expect((await owner.api.get(path)).status).toBe(200);
+  });
+
+  it('another account gets 404 for list, get, create, delete and rotate', async () => {
+    const stranger = await newTenant(stack);
+    const path = `${pluginsPath()}/${plugin.id}`;
+    const attempts = [
+      stranger.api.get(pluginsPath()),
+      stranger.api.get(path),
+      stranger.api.post(pluginsPath(), { plugin_type: 'webhook', config: { url: PUBLIC_URL } }),
+      stranger.api.delete(path),
+      stranger.api.post(`${path}/rotate_secret`),
+    ];
+    for (const res of await Promise.all(attempts)) expectError(res, 404, 'not_found');
+    expect(await storedSecret(plugin.id)).toBe(plugin.signing_secret);
+  });
+
+  it('another account cannot reach a plugin through its own form either', async () => {
+    const stranger = await newTenant(stack);
+    const own = await stranger.api.createForm('Mine');
+    const path = `/api/forms/${own.id}/plugins/${plugin.id}`;
+    expectError(await stranger.api.get(path), 404, 'not_found');
+    expectError(await stranger.api.delete(path), 404, 'not_found');
+    expect((await owner.api.get(`${pluginsPath()}/${plugin.id}`)).status).toBe(200);
+  });
+
+  it('405 with Allow on a wrong method', async () => {
+    const res = await owner.api.send('PUT', `${pluginsPath()}/${plugin.id}`);
+    expectError(res, 405, 'method_not_allowed');
+    expect(res.headers.get('allow')).toBe('GET, DELETE');
+  });
+});

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  expectError,
+  expectValidationError,
+  newTenant,
+  request,
+  submitForm,
+  submitJson,
+  type Json,
+  type Tenant,
+} from '../support/api-client';
+import { startDnsServer, type DnsServer } from '../support/dns-server';
+import { startTestStack, type TestStack } from '../support/test-stack';
+
+let stack: TestStack;
+const tenants: Tenant[] = [];
+const tokens: string[] = [];
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  for (const name of ['Alpha', 'Beta']) {
+    const tenant = await newTenant(stack);
+    tenants.push(tenant);
+    tokens.push((await tenant.api.createForm(name)).endpoint_token);
+  }
+  const [alpha, beta] = tokens as [string, string];
+  await submitJson(stack.url, alpha, { email: 'real@customer.example', message: 'hi' });
+  await submitForm(stack.url, alpha, { message: 'also real', _hp: '' });
+  await submitForm(stack.url, alpha, { message: 'spam one', _hp: 'bot' });
+  await submitJson(stack.url, alpha, { message: 'spam two', _hp: 'bot' });
+  await submitJson(stack.url, beta, { email: 'spammer@bots.example', _hp: 'yes' });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** Every key of a JSON value, nested ones included. */
+function allKeys(value: Json): string[] {
+  if (Array.isArray(value)) return value.flatMap(allKeys);
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => [k, ...allKeys(v)]);
+  return [];
+}
+
+describe('GET /api/public/spam_metrics', () => {
+  let res: Awaited<ReturnType<typeof request>>;
+
+  beforeAll(async () => {
+    res = await request(stack.url, 'GET', '/api/public/spam_metrics');
+  });
+
+  it('answers without authentication', () => {
+    expect(res.status).toBe(200);
+    expect(res.body.ok).toBe(true);
+  });
+
+  it('counts all submissions and spam, platform-wide', () => {
+    const window = { submissions: 5, spam: 3, spam_ratio: 0.6 };
+    expect(res.body.all_time).toEqual(window);
+    expect(res.body.last_24h).toEqual(window);
+    expect(res.body.last_7d).toEqual(window);
+  });
+
+  it('breaks spam down by reason', () => {
+    expect(res.body.by_reason).toEqual({ honeypot: 3 });
+  });
+
+  it('reveals no account, form, token, e-mail or address', () => {
+    const keys = allKeys(res.body);
+    for (const key of keys) expect(key).not.toMatch(/account|form|token|email|ip|user/i);
+    for (const token of tokens) expect(res.text).not.toContain(token);
+    for (const tenant of tenants) expect(res.text).not.toContain(tenant.email);
+    expect(res.text).not.toContain('customer.example');
+    expect(res.text).not.toContain('bots.example');
+  });
+
+  it('is cacheable', () => {
+    expect(res.headers.get('cache-control')).toMatch(/public/);
+  });
+
+  it('ignores credentials, even invalid ones', async () => {
+    const withBadKey = await request(stack.url, 'GET', '/api/public/spam_metrics', {
+      key: 'frk_invalid',
+    });
+    expect(withBadKey.status).toBe(200);
+    expect(withBadKey.body.all_time.spam).toBe(3);
+  });
+
+  it('POST → 405 with Allow: GET', async () => {
+    const post = await request(stack.url, 'POST', '/api/public/spam_metrics');
+    expectError(post, 405, 'method_not_allowed');
+    expect(post.headers.get('allow')).toBe('GET');
+  });
+});
+
+describe('GET /api/public/verify_domain', () => {
+  const verify = (query: string, base = stack.url) =>
+    request(base, 'GET', `/api/public/verify_domain${query}`);
+
+  it('without domain → 422 validation_failed', async () => {
+    expectValidationError(await verify(''), 'domain');
+    expectValidationError(await verify('?domain='), 'domain');
+  });
+
+  it.each([
+    'https://forms.example.com/',
+    'forms.example.com/path',
+    'not a domain',
+    '127.0.0.1',
+    'localhost',
+    '-bad-.example.com',
+    `${'a'.repeat(64)}.example.com`,
+    'user@example.com',
+  ])('an invalid domain %j → 422', async (domain) => {
+    expectValidationError(await verify(`?domain=${encodeURIComponent(domain)}`), 'domain');
+  });
+
+  it('a valid domain that does not exist → 200, not verified, with what to set up', async () => {
+    const res = await verify('?domain=Forms.Example.INVALID.');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      ok: true,
+      domain: 'forms.example.invalid',
+      verified: false,
+      method: null,
+      records: {
+        cname: { expected: '127.0.0.1', found: [], ok: false },
+        txt: { found: [], ok: false },
+      },
+    });
+    expect(res.body.records.txt.expected).toMatch(/^formward-verification=[\w-]{32}$/);
+    expect(res.body.missing).toHaveLength(2);
+    expect(Date.parse(res.body.checked_at)).not.toBeNaN();
+  });
+
+  it('the expected TXT value is stable per domain and differs between domains', async () => {
+    const first = await verify('?domain=a.example.invalid');
+    const again = await verify('?domain=a.example.invalid');
+    const other = await verify('?domain=b.example.invalid');
+    expect(first.body.records.txt.expected).toBe(again.body.records.txt.expected);
+    expect(first.body.records.txt.expected).not.toBe(other.body.records.txt.expected);
+  });
+
+  it('a DNS failure is reported in the body, not as a server error', async () => {
+    const unreachable = await startTestStack({ env: { DNS_SERVERS: '127.0.0.1:9' } });
+    try {
+      const res = await verify('?domain=forms.example.com', unreachable.url);
+      expect(res.status).toBe(200);
+      expect(res.body.verified).toBe(false);
+      expect(res.body.error).toMatch(/ECONNREFUSED|ETIMEOUT|ESERVFAIL/);
+    } finally {
+      await unreachable.stop();
+    }
+  });
+});
+
+describe('GET /api/public/verify_domain against real DNS answers', () => {
+  const INGEST_HOST = 'ingest.formward.test';
+  let dns: DnsServer;
+  let dnsStack: TestStack;
+  const verify = (domain: string) =>
+    request(dnsStack.url, 'GET', `/api/public/verify_domain?domain=${domain}`);
+  const expectedTxt = async (domain: string): Promise<string> =>
+    (await verify(domain)).body.records.txt.expected;
+
+  beforeAll(async () => {
+    dns = await startDnsServer({});
+    dnsStack = await startTestStack({
+      env: { DNS_SERVERS: dns.address, INGEST_URL: `https://${INGEST_HOST}` },
+    });
+    dns.setRecords({
+      'apex.customer.test': {
+        TXT: [[await expectedTxt('apex.customer.test')]],
+      },
+      '_formward.sub.customer.test': {
+        TXT: [['v=spf1 -all'], [await expectedTxt('sub.customer.test')]],
+      },
+      'sub.customer.test': { A: ['93.184.216.34'] },
+      'alias.customer.test': { CNAME: INGEST_HOST },
+      'wrong.customer.test': {
+        TXT: [['formward-verification=not-the-token']],
+        A: ['93.184.216.34'],
+      },
+      'elsewhere.customer.test': { CNAME: 'other-service.example' },
+    });
+  });
+
+  afterAll(async () => {
+    await dnsStack?.stop();
+    await dns?.close();
+  });
+
+  it('a TXT record on the domain verifies it', async () => {
+    const res = await verify('apex.customer.test');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ domain: 'apex.customer.test', verified: true, method: 'txt' });
+    expect(res.body.records.txt.ok).toBe(true);
+    expect(res.body.records.txt.found).toEqual([res.body.records.txt.expected]);
+    expect(res.body.missing).toEqual([]);
+  });
+
+  it('a TXT record on _formward.<domain> verifies it, among other TXT records', async () => {
+    const res = await verify('sub.customer.test');
+    expect(res.body).toMatchObject({ verified: true, method: 'txt' });
+    expect(res.body.records.txt.found).toContain('v=spf1 -all');
+  });
+
+  it('a CNAME to the ingest host verifies it', async () => {
+    const res = await verify('alias.customer.test');
+    expect(res.body).toMatchObject({ verified: true, method: 'cname' });
+    expect(res.body.records.cname).toEqual({
+      expected: INGEST_HOST,
+      found: [INGEST_HOST],
+      ok: true,
+    });
+  });
+
+  it('a wrong TXT value does not verify, and the body shows what was found', async () => {
+    const res = await verify('wrong.customer.test');
+    expect(res.body).toMatchObject({ verified: false, method: null });
+    expect(res.body.records.txt).toMatchObject({
+      found: ['formward-verification=not-the-token'],
+      ok: false,
+    });
+    expect(res.body.missing.join(' ')).toContain(res.body.records.txt.expected);
+  });
+
+  it('a CNAME to another host does not verify', async () => {
+    const res = await verify('elsewhere.customer.test');
+    expect(res.body.verified).toBe(false);
+    expect(res.body.records.cname).toEqual({
+      expected: INGEST_HOST,
+      found: ['other-service.example'],
+      ok: false,
+    });
+  });
+
+  it('a name the DNS does not know → 200, not verified, no error', async () => {
+    const res = await verify('unknown.customer.test');
+    expect(res.status).toBe(200);
+    expect(res.body.verified).toBe(false);
+    expect(res.body).not.toHaveProperty('error');
+  });
+});

@@ -1,0 +1,125 @@
+import { randomInt } from 'node:crypto';
+import { Connection, Client, WorkflowNotFoundError } from '@temporalio/client';
+
+type SqlRunner = {
+  sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+};
+
+/**
+ * Every test stack has its own database, so submission ids start at 1 in each, while the
+ * shared Temporal dev server has one `default` namespace: `submission-1` of another suite
+ * (often never run, as most stacks have no worker) would be "already started" for ours.
+ * Moving this database's id sequence to its own random range keeps workflow ids apart.
+ */
+export async function isolateSubmissionIds(stack: SqlRunner): Promise<number> {
+  const first = randomInt(1, 2 ** 31) * 1_000_000;
+  await stack.sql(`select setval(pg_get_serial_sequence('submissions', 'id'), ?, false)`, [first]);
+  return first;
+}
+
+/**
+ * Calls `probe` until it returns a truthy value (errors count as "not yet") and returns it;
+ * throws with the last error or value after `timeoutMs`.
+ */
+export async function eventually<T>(
+  probe: () => Promise<T | null | undefined | false>,
+  { timeoutMs = 20_000, intervalMs = 250, what = 'condition' } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+      last = value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      const detail = last instanceof Error ? last.message : JSON.stringify(last);
+      throw new Error(`${what} not reached within ${timeoutMs} ms (last: ${detail})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+export type WorkflowState = { status: string; taskQueue: string; result: unknown };
+
+/** The status (e.g. `COMPLETED`) of a workflow on a Temporal server, or null when it does not exist. */
+export async function describeWorkflow(
+  address: string,
+  workflowId: string,
+  namespace = 'default',
+): Promise<WorkflowState | null> {
+  const connection = await Connection.connect({ address, connectTimeout: '3s' });
+  try {
+    const handle = new Client({ connection, namespace }).workflow.getHandle(workflowId);
+    const description = await handle.describe();
+    const status = description.status.name;
+    return {
+      status,
+      taskQueue: description.taskQueue,
+      result: status === 'COMPLETED' ? await handle.result() : null,
+    };
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return null;
+    throw error;
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
+ * Waits until workflow `submission-{id}` has completed on the stack's Temporal server and
+ * task queue (so it is this stack's workflow) and returns its result.
+ */
+export async function completedSubmissionWorkflow(
+  stack: { temporalAddress: string; taskQueue: string },
+  submissionId: string,
+  timeoutMs = 20_000,
+): Promise<unknown> {
+  const state = await eventually(
+    async () => {
+      const found = await describeWorkflow(stack.temporalAddress, `submission-${submissionId}`);
+      if (found && found.taskQueue !== stack.taskQueue)
+        throw new Error(`it runs on task queue ${found.taskQueue}, not ${stack.taskQueue}`);
+      if (found?.status === 'COMPLETED') return found;
+      throw new Error(`status ${found?.status ?? 'not started'}`);
+    },
+    { timeoutMs, what: `workflow submission-${submissionId} COMPLETED` },
+  );
+  return state.result;
+}
+
+export type WorkflowMarks = { workflow_started_at: Date | null; spam_checked_at: Date | null };
+
+export async function workflowMarks(
+  stack: SqlRunner,
+  submissionId: string,
+): Promise<WorkflowMarks> {
+  const [row] = await stack.sql<Record<keyof WorkflowMarks, string | Date | null>>(
+    'select workflow_started_at, spam_checked_at from submissions where id = ?',
+    [submissionId],
+  );
+  if (!row) throw new Error(`submission ${submissionId} is not stored`);
+  const asDate = (value: string | Date | null) => (value === null ? null : new Date(value));
+  return {
+    workflow_started_at: asDate(row.workflow_started_at),
+    spam_checked_at: asDate(row.spam_checked_at),
+  };
+}
+
+/** Waits until the DB shows that the submission's workflow was started and its spam check ran. */
+export async function waitForWorkflowMarks(
+  stack: SqlRunner,
+  submissionId: string,
+  timeoutMs = 20_000,
+): Promise<WorkflowMarks> {
+  return eventually(
+    async () => {
+      const marks = await workflowMarks(stack, submissionId);
+      return marks.workflow_started_at && marks.spam_checked_at ? marks : null;
+    },
+    { timeoutMs, what: `workflow_started_at and spam_checked_at of submission ${submissionId}` },
+  );
+}
