@@ -5,6 +5,9 @@ import { link, type Link } from './links';
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 500;
 
+/** Far past any real list (the submission lists stop at 500 results), and a safe SQL offset. */
+const MAX_PAGE_NUMBER = 1_000_000;
+
 const positiveInt = (name: string) =>
   z
     .string()
@@ -13,7 +16,9 @@ const positiveInt = (name: string) =>
     .refine((n) => n >= 1, `${name} must be an integer >= 1`);
 
 export const paginationQuery = z.object({
-  page: positiveInt('page').optional(),
+  page: positiveInt('page')
+    .refine((n) => n <= MAX_PAGE_NUMBER, `page must be at most ${MAX_PAGE_NUMBER}`)
+    .optional(),
   per_page: positiveInt('per_page').optional(),
 });
 

@@ -82,6 +82,7 @@ describe('startEmbeddedPostgres', () => {
 
   it('takes over from a run that was SIGKILLed, leaving its PostgreSQL behind', LONG, async () => {
     // Our compiled module in a separate Node process, which we then kill without warning.
+    fs.mkdirSync(path.join(repoRoot, '.tmp'), { recursive: true });
     const build = fs.mkdtempSync(path.join(repoRoot, '.tmp', 'embedded-pg-'));
     try {
       execFileSync(

@@ -11,6 +11,8 @@ export async function signIn(
   email: string,
   password: string,
 ): Promise<{ token: string; session: Session } | null> {
+  // PostgreSQL text cannot hold NUL, so no stored e-mail contains one.
+  if (email.includes('\0')) return null;
   const rows = await em
     .getConnection()
     .execute<{ id: string }[]>('select id from users where lower(email) = lower(?)', [

@@ -14,3 +14,6 @@ export function newEndpointToken(): string {
 }
 
 export const isNumericId = (value: string) => /^\d{1,18}$/.test(value);
+
+/** True for strings shaped like `newEndpointToken()`'s: anything else cannot name a form. */
+export const isEndpointToken = (value: string) => /^[a-z][a-z0-9]{15}$/.test(value);

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Form } from '../../db/entities';
-import { isNumericId, newEndpointToken } from './endpoint-token';
+import { isEndpointToken, isNumericId, newEndpointToken } from './endpoint-token';
 
 export type FormChanges = Partial<{
   name: string;
@@ -16,16 +16,32 @@ export async function findAccountForm(
   accountId: string,
   idOrToken: string,
 ): Promise<Form | null> {
-  const where = isNumericId(idOrToken) ? { id: idOrToken } : { endpointToken: idOrToken };
-  return em.findOne(Form, { ...where, accountId });
+  if (isNumericId(idOrToken)) return em.findOne(Form, { id: idOrToken, accountId });
+  if (!isEndpointToken(idOrToken)) return null;
+  return em.findOne(Form, { endpointToken: idOrToken, accountId });
 }
 
 export async function findFormByToken(em: EntityManager, token: string): Promise<Form | null> {
+  if (!isEndpointToken(token)) return null;
   return em.findOne(Form, { endpointToken: token });
 }
 
-export async function listAccountForms(em: EntityManager, accountId: string): Promise<Form[]> {
-  return em.find(Form, { accountId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+/** One page of the account's forms, newest first, and how many there are in all. */
+export async function listAccountForms(
+  em: EntityManager,
+  accountId: string,
+  page: { page: number; perPage: number },
+): Promise<{ rows: Form[]; total: number }> {
+  const [rows, total] = await em.findAndCount(
+    Form,
+    { accountId },
+    {
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      limit: page.perPage,
+      offset: (page.page - 1) * page.perPage,
+    },
+  );
+  return { rows, total };
 }
 
 export async function createForm(

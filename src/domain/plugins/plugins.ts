@@ -2,8 +2,22 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Plugin } from '../../db/entities';
 import { newSigningSecret } from './signing-secret';
 
-export async function listFormPlugins(em: EntityManager, formId: string): Promise<Plugin[]> {
-  return em.find(Plugin, { formId, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+/** One page of a form's plugins, oldest first, and how many there are in all. */
+export async function listFormPlugins(
+  em: EntityManager,
+  formId: string,
+  page: { page: number; perPage: number },
+): Promise<{ rows: Plugin[]; total: number }> {
+  const [rows, total] = await em.findAndCount(
+    Plugin,
+    { formId, deletedAt: null },
+    {
+      orderBy: { createdAt: 'asc', id: 'asc' },
+      limit: page.perPage,
+      offset: (page.page - 1) * page.perPage,
+    },
+  );
+  return { rows, total };
 }
 
 export async function findFormPlugin(

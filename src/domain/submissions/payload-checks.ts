@@ -16,7 +16,11 @@ export function checkPayloadLimits(payload: Record<string, unknown>): {
       invalid.push(
         `${name.slice(0, 32)}…: field name longer than ${INGEST_LIMITS.fieldNameChars} characters`,
       );
-    const size = Buffer.byteLength(JSON.stringify(payload[name]) ?? '');
+    const value = payload[name];
+    // A string is measured as sent; other JSON values by their JSON text.
+    const size = Buffer.byteLength(
+      typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
+    );
     if (size > INGEST_LIMITS.fieldValueBytes)
       tooLarge.push(
         `${name.slice(0, 64)}: value larger than ${INGEST_LIMITS.fieldValueBytes / 1024} KiB`,

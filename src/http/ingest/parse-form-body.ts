@@ -30,10 +30,12 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
         defParamCharset: 'utf8',
         limits: {
           fieldNameSize: INGEST_LIMITS.fieldNameChars + 1,
-          fieldSize: INGEST_LIMITS.fieldValueBytes,
+          // One byte over each limit: busboy flags a value or file that reaches its limit
+          // as truncated, and one of exactly the limit is allowed.
+          fieldSize: INGEST_LIMITS.fieldValueBytes + 1,
           fields: INGEST_LIMITS.fields,
           files: INGEST_LIMITS.files,
-          fileSize: INGEST_LIMITS.fileBytes,
+          fileSize: INGEST_LIMITS.fileBytes + 1,
           parts: INGEST_LIMITS.fields + INGEST_LIMITS.files,
         },
       });
@@ -94,7 +96,7 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
 
     parser.on('field', (name, value, info) => {
       if (failure || !checkName(name, info.nameTruncated)) return;
-      if (info.valueTruncated)
+      if (info.valueTruncated || Buffer.byteLength(value) > INGEST_LIMITS.fieldValueBytes)
         return fail(
           tooLarge(`${name}: value larger than ${INGEST_LIMITS.fieldValueBytes / 1024} KiB`),
         );
@@ -104,15 +106,20 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
       if (failure || !checkName(name, false)) return stream.resume();
       pendingFiles++;
       const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () =>
-        fail(tooLarge(`${name}: file larger than ${INGEST_LIMITS.fileBytes / 1024 / 1024} MiB`)),
-      );
+      let size = 0;
+      const fileTooLarge = () =>
+        fail(tooLarge(`${name}: file larger than ${INGEST_LIMITS.fileBytes / 1024 / 1024} MiB`));
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > INGEST_LIMITS.fileBytes) fileTooLarge();
+        else chunks.push(chunk);
+      });
+      stream.on('limit', fileTooLarge);
       stream.on('close', () => {
         pendingFiles--;
         const content = Buffer.concat(chunks);
         // An empty file input sends a part with no name and no bytes: nothing was uploaded.
-        if (!stream.truncated && (info.filename || content.length > 0)) {
+        if (!failure && !stream.truncated && (info.filename || content.length > 0)) {
           files.push({
             fieldName: name,
             filename: (info.filename || 'upload').slice(0, 255),

@@ -19,6 +19,11 @@ function toHttpError(error: unknown): HttpError | null {
     case 'request.aborted':
       return new HttpError(400, 'validation_failed', 'the request was aborted');
   }
+  // PostgreSQL refuses NUL in text (22021) and in jsonb (22P05); inputs are checked for it
+  // first, so this only catches a path that was missed, as the client's error it is.
+  const code = (error as { code?: string })?.code;
+  if (code === '22021' || code === '22P05')
+    return new HttpError(422, 'validation_failed', 'text must not contain NUL characters');
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES, SCOPES, type Scope } from '../../domain/accounts/scopes';
 import { SESSION_COOKIE } from '../cookies';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, paginationQuery } from '../pagination';
 import { createFormBody, updateFormBody } from '../schemas/forms';
 import { ingestQuery, jsonSubmissionBody } from '../schemas/ingest';
 import { createPluginBody } from '../schemas/plugins';
@@ -498,8 +498,9 @@ const OPERATIONS: Operation[] = [
     id: 'listForms',
     tag: 'Forms',
     summary: 'List forms',
-    description: 'Every form of the account, newest first, in one page.',
+    description: `The account's forms, newest first, one page at a time (at most ${MAX_PER_PAGE} a page).`,
     access: 'any',
+    query: paginationQuery,
     answers: [
       {
         status: 200,
@@ -596,9 +597,17 @@ const OPERATIONS: Operation[] = [
     id: 'listPlugins',
     tag: 'Plugins',
     summary: "List a form's plugins",
-    description: 'Signing secrets are never included.',
+    description: 'Oldest first, one page at a time. Signing secrets are never included.',
     access: 'any',
-    answers: [{ status: 200, description: 'the plugins', body: res.pluginListEnvelope }],
+    query: paginationQuery,
+    answers: [
+      {
+        status: 200,
+        description: 'the plugins',
+        body: res.pluginListEnvelope,
+        headers: LIST_HEADERS,
+      },
+    ],
     errors: ['not_found'],
   },
   {

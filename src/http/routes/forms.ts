@@ -16,6 +16,7 @@ import { methodNotAllowed } from '../middleware/errors';
 import { jsonBody } from '../middleware/json-body';
 import { requireScope } from '../middleware/require-scope';
 import { createFormBody, updateFormBody, type UpdateFormBody } from '../schemas/forms';
+import { pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
 import { parseOrThrow } from '../validate';
 
 function toChanges(body: UpdateFormBody) {
@@ -41,23 +42,22 @@ export function formsRouter(ctx: AppContext): Router {
     .route('/api/forms')
     .get(async (req, res) => {
       const principal = req.principal!;
-      const forms = await listAccountForms(req.em, principal.accountId);
+      const page = toPage(parseOrThrow(paginationQuery, req.query, 'query'));
+      const { rows: forms, total } = await listAccountForms(req.em, principal.accountId, page);
       const counts = await countSubmissionsByForm(
         req.em,
         forms.map((f) => f.id),
       );
-      const links = [link('self', `${ctx.urls.base}/api/forms`)];
-      if (can(principal, 'can_create_forms'))
-        links.push(link('create', `${ctx.urls.base}/api/forms`, 'POST'));
+      const self = `${ctx.urls.base}/api/forms`;
+      const { meta, links } = pageMetaAndLinks(self, new URLSearchParams(), page, total);
+      if (can(principal, 'can_create_forms')) links.push(link('create', self, 'POST'));
       setLinkHeader(res, links);
       sendEnvelope(
         res,
         'forms',
         forms.map((f) => formView(f, counts(f.id), ctx.urls, principal)),
         links,
-        {
-          meta: { page: 1, per_page: forms.length, total: forms.length, total_pages: 1 },
-        },
+        { meta },
       );
     })
     .post(requireScope('can_create_forms'), jsonBody, async (req, res) => {

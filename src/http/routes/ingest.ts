@@ -5,6 +5,7 @@ import { originAllowed } from '../../domain/forms/allowed-domains';
 import { formUrls } from '../../domain/forms/form-urls';
 import { findFormByToken } from '../../domain/forms/forms';
 import { INGEST_LIMITS } from '../../domain/submissions/limits';
+import { fieldsWithNul } from '../../domain/submissions/nul-characters';
 import { checkPayloadLimits } from '../../domain/submissions/payload-checks';
 import {
   HONEYPOT_FIELD,
@@ -73,6 +74,9 @@ export function ingestRouter(ctx: AppContext): Router {
   ) => {
     const spam = honeypotFilled(payload[HONEYPOT_FIELD]);
     delete payload[HONEYPOT_FIELD];
+    const nul = fieldsWithNul(payload);
+    if (nul.length > 0)
+      throw validationFailed(nul.map((name) => `${name}: must not contain NUL characters`));
     const special = normalizeSpecialFields(payload);
     if (!special.ok) throw validationFailed(special.errors);
     const submission = await storeSubmission(

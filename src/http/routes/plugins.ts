@@ -11,13 +11,14 @@ import {
   rotateSigningSecret,
 } from '../../domain/plugins/plugins';
 import { validateWebhookUrl } from '../../domain/plugins/webhook-url';
-import { sendEnvelope } from '../envelope';
+import { sendEnvelope, setLinkHeader } from '../envelope';
 import { HttpError, notFound } from '../http-error';
 import { link } from '../links';
 import { methodNotAllowed } from '../middleware/errors';
 import { jsonBody } from '../middleware/json-body';
 import { requireScope } from '../middleware/require-scope';
 import { createPluginBody, webhookConfig } from '../schemas/plugins';
+import { pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
 import { parseOrThrow } from '../validate';
 
 /** `/api/forms/{form_id}/plugins`: list, create webhooks, delete, rotate signing secrets. */
@@ -40,14 +41,15 @@ export function pluginsRouter(ctx: AppContext): Router {
     .route('/api/forms/:formId/plugins')
     .get(async (req, res) => {
       const form = await formOf(req);
-      const plugins = await listFormPlugins(req.em, form.id);
+      const page = toPage(parseOrThrow(paginationQuery, req.query, 'query'));
+      const { rows: plugins, total } = await listFormPlugins(req.em, form.id, page);
       const self = `${ctx.urls.base}/api/forms/${form.id}/plugins`;
-      const links = [link('self', self), link('form', `${ctx.urls.base}/api/forms/${form.id}`)];
+      const { meta, links } = pageMetaAndLinks(self, new URLSearchParams(), page, total);
+      links.push(link('form', `${ctx.urls.base}/api/forms/${form.id}`));
       if (can(req.principal!, 'can_create_forms')) links.push(link('create', self, 'POST'));
+      setLinkHeader(res, links);
       const views = plugins.map((p) => pluginView(p, ctx.urls, req.principal!));
-      sendEnvelope(res, 'plugins', views, links, {
-        meta: { page: 1, per_page: views.length, total: views.length, total_pages: 1 },
-      });
+      sendEnvelope(res, 'plugins', views, links, { meta });
     })
     .post(requireScope('can_create_forms'), jsonBody, async (req, res) => {
       const form = await formOf(req);

@@ -87,11 +87,12 @@ export function submissionsRouter(ctx: AppContext): Router {
         { populate: ['content'] },
       );
       if (!file) throw notFound('file');
+      // attachment() guesses a type from the file name, so the stored type is set after it.
+      res.attachment(file.filename);
       res.setHeader('Content-Type', file.contentType);
       res.setHeader('Content-Length', String(file.content.length));
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-      res.attachment(file.filename);
       res.end(file.content);
     })
     .all(methodNotAllowed(['GET']));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 const hostnamePattern =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -19,7 +20,7 @@ const redirectUrl = z
   .max(2048);
 
 export const formFields = {
-  name: z.string().trim().min(1, 'must not be empty').max(200).describe('display name'),
+  name: text().trim().min(1, 'must not be empty').max(200).describe('display name'),
   success_redirect_url: redirectUrl
     .nullable()
     .describe('where browsers go after posting; null: our thank-you page'),

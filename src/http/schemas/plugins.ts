@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 export const createPluginBody = z
   .object({
@@ -6,7 +7,7 @@ export const createPluginBody = z
       .string({ error: 'is required' })
       .min(1, 'is required')
       .describe('only `webhook` can be created through the API'),
-    name: z.string().trim().min(1).max(200).optional().describe('default: "Webhook to <host>"'),
+    name: text().trim().min(1).max(200).optional().describe('default: "Webhook to <host>"'),
     enabled: z.boolean().optional().describe('default true'),
     config: z
       .record(z.string(), z.unknown())

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../pagination';
+import { text } from './text';
 
 export const RANGES = ['24h', '7d', '30d', 'all'] as const;
 export type Range = (typeof RANGES)[number];
@@ -13,7 +14,7 @@ export const submissionListQuery = paginationQuery
       .max(64)
       .optional()
       .describe('a form id or endpoint_token; `all` or omitted: every form'),
-    q: z.string().trim().max(200).optional().describe('full-text search over the payloads'),
+    q: text().trim().max(200).optional().describe('full-text search over the payloads'),
     range: z
       .enum(RANGES, { error: `must be one of ${RANGES.join(', ')}` })
       .default('24h')
