@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from './config/config';
+import type { FormCache } from './domain/forms/form-cache';
 import type { Orm } from './db/orm';
 import type { SubmissionWorkflowStarter } from './temporal/workflow-starter';
 import type { DnsResolver } from './domain/domains/resolver-type';
@@ -19,6 +20,8 @@ export type AppContext = {
   appSecret: string;
   /** WEBHOOK_ALLOW_PRIVATE, parsed. */
   webhookAllowList: AllowList;
+  /** Forms as ingest sees them, cached briefly. */
+  forms: FormCache;
   /** Resolves a host name to all its addresses (for webhook URL checks). */
   lookupHost: (hostname: string) => Promise<string[]>;
 };

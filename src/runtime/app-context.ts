@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context';
 import type { Config } from '../config/config';
 import { createOrm } from '../db/orm';
+import { FormCache } from '../domain/forms/form-cache';
 import { parseAllowList } from '../domain/plugins/address-policy';
 import { LazyTemporalClient } from '../temporal/client';
 import { createWorkflowStarter } from '../temporal/workflow-starter';
@@ -36,6 +37,7 @@ export async function createAppContext(
     workflows,
     resolver,
     lookupHost,
+    forms: new FormCache(),
     webhookAllowList: parseAllowList(config.webhook.allowPrivate),
     appSecret: resolveAppSecret(config.appSecret, config.dataDir),
     temporal,

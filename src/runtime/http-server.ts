@@ -45,6 +45,8 @@ export async function startHttpServer(
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      // Answered submissions whose start is still queued: start them before we go.
+      await ctx.workflows.drain();
     },
   };
 }

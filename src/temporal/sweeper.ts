@@ -1,11 +1,18 @@
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
-import type { SubmissionWorkflowStarter } from './workflow-starter';
+import { markWorkflowsStarted, type SubmissionWorkflowStarter } from './workflow-starter';
+
+/** How long a new submission is left to the ingest's own dispatcher before the sweeper acts. */
+const DEFAULT_GRACE_MS = 10_000;
+const BATCH = 200;
+// Any constant: the advisory lock that lets one sweeper at a time work across all processes.
+const SWEEPER_LOCK_KEY = 0x666f726d; // "form"
 
 /**
  * Starts the workflows of submissions whose start was missed (Temporal down, process killed
- * between commit and start). Several serve processes may sweep at once: workflow ids make
- * the starts idempotent and SKIP LOCKED keeps them off each other's rows.
+ * between commit and start). One serve process sweeps at a time (an advisory lock); it holds
+ * no row locks while it talks to Temporal, so ingest never waits for it. Workflow ids make
+ * a start that raced another idempotent.
  */
 export function startSweeper(deps: {
   orm: Orm;
@@ -15,39 +22,45 @@ export function startSweeper(deps: {
   graceMs?: number;
 }): { stop(): Promise<void>; sweepNow(): Promise<number> } {
   const { orm, workflows, logger, intervalMs } = deps;
-  const graceMs = deps.graceMs ?? 2000;
+  const graceMs = deps.graceMs ?? DEFAULT_GRACE_MS;
   let running: Promise<number> | null = null;
   let stopped = false;
 
   const sweep = async (): Promise<number> => {
-    let started = 0;
     const em = orm.em.fork();
-    await em.transactional(async (tx) => {
-      const rows = await tx.getConnection().execute<{ id: string }[]>(
+    const started = await em.transactional(async (tx) => {
+      const connection = tx.getConnection();
+      const context = tx.getTransactionContext();
+      const [lock] = await connection.execute<{ locked: boolean }[]>(
+        'select pg_try_advisory_xact_lock(?) as locked',
+        [SWEEPER_LOCK_KEY],
+        'all',
+        context,
+      );
+      if (!lock?.locked) return []; // another process is sweeping
+      const rows = await connection.execute<{ id: string }[]>(
         `select id from submissions
           where workflow_started_at is null and created_at < now() - (? * interval '1 millisecond')
-          order by id limit 200 for update skip locked`,
-        [graceMs],
+          order by id limit ?`,
+        [graceMs, BATCH],
         'all',
-        tx.getTransactionContext(),
+        context,
       );
-      const connection = tx.getConnection();
+      const ids: string[] = [];
       for (const row of rows) {
         if (stopped) break;
         // Temporal still down: leave the rest for the next round.
         if (!(await workflows.startUnmarked(String(row.id)))) break;
-        // Marked through this transaction: another connection would wait on our own row lock.
-        await connection.execute(
-          'update submissions set workflow_started_at = now() where id = ?',
-          [row.id],
-          'run',
-          tx.getTransactionContext(),
-        );
-        started++;
+        ids.push(String(row.id));
       }
+      if (ids.length > 0) {
+        await markWorkflowsStarted(connection, ids, context);
+      }
+      return ids;
     });
-    if (started > 0) logger.info({ started }, 'sweeper started missed submission workflows');
-    return started;
+    if (started.length > 0)
+      logger.info({ started: started.length }, 'sweeper started missed submission workflows');
+    return started.length;
   };
 
   const tick = () => {

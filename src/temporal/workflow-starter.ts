@@ -5,16 +5,40 @@ import type { SubmissionWorkflowResult } from '../../workflows/submission-workfl
 import type { LazyTemporalClient } from './client';
 import { submissionWorkflowId } from './workflow-ids';
 
+/** Workflow starts in flight at once from one process: enough to keep up, bounded under load. */
+const START_CONCURRENCY = 8;
+/** Ids waiting beyond this are left to the sweeper, so a Temporal outage cannot grow memory. */
+const MAX_QUEUED = 10_000;
+
 export interface SubmissionWorkflowStarter {
-  /** Starts `submission-{id}` once; true when it is running or already ran. Never throws. */
-  start(submissionId: string): Promise<boolean>;
   /**
-   * Starts `submission-{id}` in Temporal without marking the row; true when it runs or ran.
-   * For the sweeper, which marks the rows it holds locked in its own transaction.
+   * Queues `submission-{id}` to be started soon, off the request path, with bounded
+   * concurrency; started rows are marked in batches. What fails is left to the sweeper.
    */
+  enqueue(submissionId: string): void;
+  /** Starts `submission-{id}` in Temporal without marking the row; true when it runs or ran. */
   startUnmarked(submissionId: string): Promise<boolean>;
   /** Starts (or joins) the workflow and waits for its result, for `?test=true`. */
   runAndWait(submissionId: string, timeoutMs: number): Promise<SubmissionWorkflowResult>;
+  /** Waits for the queued starts to finish (or fail). */
+  drain(): Promise<void>;
+}
+
+type SqlConnection = ReturnType<Orm['em']['getConnection']>;
+
+/** Marks submissions whose workflow runs, in one statement (`ids` are numeric submission ids). */
+export function markWorkflowsStarted(
+  connection: SqlConnection,
+  ids: string[],
+  transaction?: Parameters<SqlConnection['execute']>[3],
+) {
+  // One array parameter ('{1,2,3}'): knex would expand a JS array into a list of parameters.
+  return connection.execute(
+    'update submissions set workflow_started_at = now() where id = any(?::bigint[]) and workflow_started_at is null',
+    [`{${ids.join(',')}}`],
+    'run',
+    transaction,
+  );
 }
 
 export function createWorkflowStarter(deps: {
@@ -24,14 +48,6 @@ export function createWorkflowStarter(deps: {
   logger: Logger;
 }): SubmissionWorkflowStarter {
   const { temporal, orm, taskQueue, logger } = deps;
-
-  const markStarted = (submissionId: string) =>
-    orm.em
-      .getConnection()
-      .execute(
-        'update submissions set workflow_started_at = now() where id = ? and workflow_started_at is null',
-        [submissionId],
-      );
 
   const startInTemporal = async (submissionId: string) => {
     try {
@@ -47,40 +63,88 @@ export function createWorkflowStarter(deps: {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
   };
-  const startOnce = async (submissionId: string) => {
-    await startInTemporal(submissionId);
-    await markStarted(submissionId);
+
+  const markStarted = (ids: string[]) => markWorkflowsStarted(orm.em.getConnection(), ids);
+
+  const startUnmarked = async (submissionId: string) => {
+    try {
+      await startInTemporal(submissionId);
+      return true;
+    } catch (error) {
+      logger.warn(
+        { submissionId, err: (error as Error).message },
+        'could not start the submission workflow; the sweeper will retry',
+      );
+      return false;
+    }
   };
-  const warnNotStarted = (submissionId: string, error: unknown) =>
-    logger.warn(
-      { submissionId, err: (error as Error).message },
-      'could not start the submission workflow; the sweeper will retry',
-    );
+
+  // The dispatcher: a queue, a few starters, and one batched update for what they started.
+  const queue: string[] = [];
+  let active = 0;
+  let started: string[] = [];
+  let marking: Promise<void> | null = null;
+  let idle: Array<() => void> = [];
+
+  const markPending = (): Promise<void> => {
+    if (marking || started.length === 0) return marking ?? Promise.resolve();
+    const batch = started;
+    started = [];
+    marking = markStarted(batch)
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          logger.warn({ err: (error as Error).message }, 'could not mark started workflows'),
+      )
+      .finally(() => {
+        marking = null;
+        if (started.length > 0) void markPending();
+        else settleIfIdle();
+      });
+    return marking;
+  };
+  const settleIfIdle = () => {
+    if (queue.length > 0 || active > 0 || marking || started.length > 0) return;
+    for (const resolve of idle) resolve();
+    idle = [];
+  };
+  const pump = () => {
+    while (active < START_CONCURRENCY && queue.length > 0) {
+      const submissionId = queue.shift()!;
+      active++;
+      void startUnmarked(submissionId)
+        .then((ok) => {
+          if (ok) started.push(submissionId);
+          else queue.length = 0; // Temporal unreachable: the sweeper takes over these
+        })
+        .finally(() => {
+          active--;
+          void markPending();
+          pump();
+          settleIfIdle();
+        });
+    }
+  };
 
   return {
-    async start(submissionId) {
-      try {
-        await startOnce(submissionId);
-        return true;
-      } catch (error) {
-        warnNotStarted(submissionId, error);
-        return false;
-      }
+    enqueue(submissionId) {
+      if (queue.length >= MAX_QUEUED) return;
+      queue.push(submissionId);
+      pump();
     },
-    async startUnmarked(submissionId) {
-      try {
-        await startInTemporal(submissionId);
-        return true;
-      } catch (error) {
-        warnNotStarted(submissionId, error);
-        return false;
-      }
-    },
+    startUnmarked,
     async runAndWait(submissionId, timeoutMs) {
-      await startOnce(submissionId);
+      await startInTemporal(submissionId);
+      await markStarted([submissionId]);
       return temporal.call(timeoutMs, (client) =>
         client.workflow.getHandle(submissionWorkflowId(submissionId)).result(),
       );
+    },
+    drain() {
+      return new Promise<void>((resolve) => {
+        idle.push(resolve);
+        settleIfIdle();
+      });
     },
   };
 }

@@ -30,30 +30,30 @@ export async function storeSubmission(
   em: EntityManager,
   input: NewSubmission,
   fileUrl: (submissionId: string, fileId: string) => string,
-): Promise<Submission> {
-  const create = (tx: EntityManager) =>
-    tx.create(Submission, {
-      formId: input.formId,
-      accountId: input.accountId,
-      payloadJson: input.payload,
-      specialNormalized: input.special,
-      sourceIp: input.sourceIp,
-      userAgent: input.userAgent,
-      referrer: input.referrer,
-      isSpam: input.spamReason !== null,
-      spamReason: input.spamReason,
-      spamCheckedAt: null,
-      workflowStartedAt: null,
-    });
+): Promise<{ id: string }> {
+  const row = {
+    formId: input.formId,
+    accountId: input.accountId,
+    payloadJson: input.payload,
+    specialNormalized: input.special,
+    sourceIp: input.sourceIp,
+    userAgent: input.userAgent,
+    referrer: input.referrer,
+    isSpam: input.spamReason !== null,
+    spamReason: input.spamReason,
+    spamCheckedAt: null,
+    workflowStartedAt: null,
+  };
 
   if (input.files.length === 0) {
-    const submission = create(em);
-    await em.flush();
-    return submission;
+    // The ingest hot path: one INSERT statement, without the unit of work's change sets and
+    // transaction round trips (em.insert is MikroORM's native insert).
+    const id = await em.insert(Submission, row);
+    return { id: String(id) };
   }
 
   return em.transactional(async (tx) => {
-    const submission = create(tx);
+    const submission = tx.create(Submission, row);
     await tx.flush();
     const stored = input.files.map((file) =>
       tx.create(SubmissionFile, {

@@ -91,6 +91,7 @@ export function formsRouter(ctx: AppContext): Router {
       if (!form) throw notFound('form');
       const body = parseOrThrow(updateFormBody, req.body);
       await updateForm(req.em, form, withoutUndefined(toChanges(body)));
+      ctx.forms.forget(form.endpointToken);
       const counts = await countSubmissionsByForm(req.em, [form.id]);
       const view = formView(form, counts(form.id), ctx.urls, req.principal!);
       sendEnvelope(res, 'form', view, view.links);

@@ -1,6 +1,6 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../../app-context';
-import type { Form } from '../../db/entities';
+import type { IngestForm } from '../../domain/forms/form-cache';
 import { originAllowed } from '../../domain/forms/allowed-domains';
 import { formUrls } from '../../domain/forms/form-urls';
 import { findFormByToken } from '../../domain/forms/forms';
@@ -38,8 +38,8 @@ export function ingestRouter(ctx: AppContext): Router {
   });
 
   /** Form checks shared by both endpoints, in the order a caller can fix them. */
-  const acceptingForm = async (req: Request): Promise<Form> => {
-    const form = await findFormByToken(req.em, String(req.params.token));
+  const acceptingForm = async (req: Request): Promise<IngestForm> => {
+    const form = await ctx.forms.byToken(req.em, String(req.params.token));
     if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
     if (!form.isActive)
       throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
@@ -68,7 +68,7 @@ export function ingestRouter(ctx: AppContext): Router {
   /** Validates, stores (committed before we answer) and returns the stored submission's id. */
   const accept = async (
     req: Request,
-    form: Form,
+    form: IngestForm,
     payload: Record<string, unknown>,
     files: UploadedFile[],
   ) => {
@@ -97,14 +97,14 @@ export function ingestRouter(ctx: AppContext): Router {
     return submission.id;
   };
 
-  const resultLinks = (form: Form, submissionId: string) => [
+  const resultLinks = (form: IngestForm, submissionId: string) => [
     link('submission', `${ctx.urls.base}/api/submissions/${submissionId}`),
     link('form', `${ctx.urls.base}/api/forms/${form.id}`),
   ];
 
   /** After the answer: the workflow start is not on the request path; the sweeper backs it up. */
   const startWorkflowAfter = (res: Response, submissionId: string) => {
-    res.on('finish', () => void ctx.workflows.start(submissionId));
+    res.on('finish', () => ctx.workflows.enqueue(submissionId));
   };
 
   router
