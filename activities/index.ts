@@ -1,7 +1,27 @@
+import type { Logger } from 'pino';
 import type { Orm } from '../src/db/orm';
+import type { Mailer } from '../src/domain/mail/mailer';
+import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import { createDeliveryTargetActivities } from './delivery-targets';
+import { createNotificationActivities } from './notification-email';
 import { createSpamActivities } from './spam';
+import { createWebhookActivities } from './webhook-delivery';
 
-/** Every activity the worker registers, bound to the process's ORM. */
-export function createActivities(deps: { orm: Orm }) {
-  return { ...createSpamActivities(deps.orm) };
+export type ActivityDeps = {
+  orm: Orm;
+  logger: Logger;
+  sender: WebhookSender;
+  mailer: Mailer;
+  /** Public API URL, for links in notification e-mails. */
+  baseUrl: string;
+};
+
+/** Every activity the worker registers, bound to the process's ORM, sender and mailer. */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createSpamActivities(deps.orm),
+    ...createDeliveryTargetActivities(deps.orm),
+    ...createWebhookActivities(deps),
+    ...createNotificationActivities(deps),
+  };
 }

@@ -1,5 +1,6 @@
 import { loadConfig } from './config/config';
 import { accountCreate, keyCreate, keyRevoke, migrateCommand } from './cli/admin-commands';
+import { mailboxCommand } from './cli/mailbox-commands';
 import { say, UsageError } from './cli/output';
 import { runStack } from './cli/start';
 import { EmailTakenError } from './domain/accounts/accounts';
@@ -13,6 +14,10 @@ const USAGE = `usage: formward <command>
   account create --email E --password P [--name N]
   key create --account ID (--role admin|readonly | --scopes a,b,c) [--name N]
   key revoke KEY_ID
+  mailbox [--limit N] [--json]
+                             the newest messages of the dev mailbox (mail kept when SMTP_URL is unset)
+  mailbox show FILE_OR_INDEX [--html|--raw]
+                             print one of them (1 is the newest)
 
 Configuration comes from the environment; see README.md.`;
 
@@ -36,6 +41,9 @@ export async function main(argv: string[]): Promise<void> {
         return await keyCreate(config, rest);
       case 'key revoke':
         return await keyRevoke(config, rest);
+      case 'mailbox':
+        // `mailbox` lists, `mailbox show X` prints one; the module tells the two apart.
+        return await mailboxCommand(config, argv.slice(1));
       case undefined:
       case 'help':
       case '--help':

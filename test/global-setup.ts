@@ -5,10 +5,17 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
 import { findTemporalCli } from '../src/embedded/temporal-cli';
 import { startTemporalDevServer } from '../src/embedded/temporal-server';
+import { createTestCertificates, type TestCertificates } from './support/test-ca';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stack: { databaseUrl: string; temporalAddress: string; temporalCli: string; dataDir: string };
+    stack: {
+      databaseUrl: string;
+      temporalAddress: string;
+      temporalCli: string;
+      dataDir: string;
+      certificates: TestCertificates;
+    };
   }
 }
 
@@ -16,6 +23,10 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-test-'));
   fs.chmodSync(dataDir, 0o755);
+  // Node reads NODE_EXTRA_CA_CERTS when a process starts: set here, before vitest forks the
+  // test processes, it makes them (and the workers they run) trust the test receivers.
+  const certificates = createTestCertificates(path.join(dataDir, 'tls'));
+  process.env.NODE_EXTRA_CA_CERTS = certificates.caCertFile;
   const postgres = await startEmbeddedPostgres({ dataDir });
   const temporalCli = await findTemporalCli(process.env.TEMPORAL_CLI);
   const temporal = await startTemporalDevServer({
@@ -28,6 +39,7 @@ export default async function setup(project: TestProject) {
     temporalAddress: temporal.address,
     temporalCli,
     dataDir,
+    certificates,
   });
   return async () => {
     await temporal.stop();

@@ -39,23 +39,24 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
     const applied = await migrate(ctx.orm);
     if (applied.length > 0) ctx.logger.info({ applied }, 'migrations applied');
 
-    let worker: RunningWorker | null = null;
-    if (parts.worker) {
-      worker = await runWorker({
-        address: temporal.address,
-        namespace: config.temporal.namespace,
-        taskQueue: config.temporal.taskQueue,
-        orm: ctx.orm,
-        logger: ctx.logger,
-      });
-      const running = worker;
-      stops.push(() => running.stop());
-    }
     let http: RunningHttpServer | null = null;
     if (parts.http) {
       http = await startHttpServer(ctx);
       const running = http;
       stops.push(() => running.close());
+    }
+    // After the HTTP server, whose bound port decides the links in notification e-mails.
+    let worker: RunningWorker | null = null;
+    if (parts.worker) {
+      worker = await runWorker({
+        config,
+        address: temporal.address,
+        orm: ctx.orm,
+        logger: ctx.logger,
+        baseUrl: ctx.urls.base,
+      });
+      const running = worker;
+      stops.push(() => running.stop());
     }
     if (database.embedded || temporal.embedded) {
       writeRuntimeFile(config.dataDir, {

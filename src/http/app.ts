@@ -5,6 +5,7 @@ import { authenticate } from './middleware/authenticate';
 import { entityManagerPerRequest } from './middleware/entity-manager';
 import { errorHandler, notFoundHandler } from './middleware/errors';
 import { apiRootRouter } from './routes/api-root';
+import { deliveriesRouter } from './routes/deliveries';
 import { docsRouter } from './routes/docs';
 import { formsRouter } from './routes/forms';
 import { healthRouter } from './routes/health';
@@ -36,6 +37,7 @@ export function createApp(
   app.use(formsRouter(ctx));
   app.use(pluginsRouter(ctx));
   app.use(submissionsRouter(ctx));
+  app.use(deliveriesRouter(ctx));
   app.use(statsRouter(ctx));
 
   app.use(notFoundHandler);

@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context';
 import type { Config } from '../config/config';
 import { createOrm } from '../db/orm';
+import { deliveryPolicy } from '../temporal/delivery-policy';
 import { FormCache } from '../domain/forms/form-cache';
 import { parseAllowList } from '../domain/plugins/address-policy';
 import { LazyTemporalClient } from '../temporal/client';
@@ -27,6 +28,7 @@ export async function createAppContext(
     orm,
     taskQueue: config.temporal.taskQueue,
     logger,
+    delivery: deliveryPolicy(config),
   });
   const { resolver, lookupHost } = createDns(config.dnsServers);
   return {

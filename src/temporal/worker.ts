@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities';
-import type { Orm } from '../db/orm';
+import { createActivities, type ActivityDeps } from '../../activities';
 
 /** The workflow bundle entry, as TypeScript under vitest or as compiled JavaScript in dist/. */
 function workflowsPath(): string {
@@ -10,20 +9,20 @@ function workflowsPath(): string {
   return fs.existsSync(`${base}.ts`) ? `${base}.ts` : `${base}.js`;
 }
 
-export async function createWorker(options: {
-  address: string;
-  namespace: string;
-  taskQueue: string;
-  orm: Orm;
-}): Promise<{ worker: Worker; connection: NativeConnection }> {
+/** Long enough for an in-flight webhook attempt (connect + read timeouts) to finish on shutdown. */
+const SHUTDOWN_GRACE = '30s';
+
+export async function createWorker(
+  options: { address: string; namespace: string; taskQueue: string } & ActivityDeps,
+): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: options.address });
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     workflowsPath: workflowsPath(),
-    activities: createActivities({ orm: options.orm }),
-    shutdownGraceTime: '30s',
+    activities: createActivities(options),
+    shutdownGraceTime: SHUTDOWN_GRACE,
   });
   return { worker, connection };
 }

@@ -1,9 +1,14 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
-import type { SubmissionWorkflowResult } from '../../workflows/submission-workflow';
+import { randomBytes } from 'node:crypto';
+import type {
+  DeliveryPolicy,
+  SubmissionWorkflowInput,
+  SubmissionWorkflowResult,
+} from '../../workflows/submission-workflow';
 import type { LazyTemporalClient } from './client';
-import { submissionWorkflowId } from './workflow-ids';
+import { replayWorkflowId, submissionWorkflowId } from './workflow-ids';
 
 /** Workflow starts in flight at once from one process: enough to keep up, bounded under load. */
 const START_CONCURRENCY = 8;
@@ -18,8 +23,10 @@ export interface SubmissionWorkflowStarter {
   enqueue(submissionId: string): void;
   /** Starts `submission-{id}` in Temporal without marking the row; true when it runs or ran. */
   startUnmarked(submissionId: string): Promise<boolean>;
-  /** Starts (or joins) the workflow and waits for its result, for `?test=true`. */
+  /** Starts (or joins) the workflow in test mode and waits for its result, for `?test=true`. */
   runAndWait(submissionId: string, timeoutMs: number): Promise<SubmissionWorkflowResult>;
+  /** Starts a new workflow that delivers the submission again; throws when Temporal is down. */
+  replay(submissionId: string): Promise<{ workflowId: string; runId: string }>;
   /** Waits for the queued starts to finish (or fail). */
   drain(): Promise<void>;
 }
@@ -46,19 +53,27 @@ export function createWorkflowStarter(deps: {
   orm: Orm;
   taskQueue: string;
   logger: Logger;
+  delivery: DeliveryPolicy;
 }): SubmissionWorkflowStarter {
   const { temporal, orm, taskQueue, logger } = deps;
 
-  const startInTemporal = async (submissionId: string) => {
+  const startWorkflow = (workflowId: string, input: SubmissionWorkflowInput) =>
+    temporal.call(5000, (client) =>
+      client.workflow.start('submissionWorkflow', {
+        taskQueue,
+        workflowId,
+        args: [input],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      }),
+    );
+
+  const startInTemporal = async (submissionId: string, mode: 'live' | 'test' = 'live') => {
     try {
-      await temporal.call(5000, (client) =>
-        client.workflow.start('submissionWorkflow', {
-          taskQueue,
-          workflowId: submissionWorkflowId(submissionId),
-          args: [{ submissionId }],
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        }),
-      );
+      await startWorkflow(submissionWorkflowId(submissionId), {
+        submissionId,
+        mode,
+        delivery: deps.delivery,
+      });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
@@ -133,8 +148,17 @@ export function createWorkflowStarter(deps: {
       pump();
     },
     startUnmarked,
+    async replay(submissionId) {
+      const workflowId = replayWorkflowId(submissionId, randomBytes(6).toString('hex'));
+      const handle = await startWorkflow(workflowId, {
+        submissionId,
+        mode: 'replay',
+        delivery: deps.delivery,
+      });
+      return { workflowId, runId: handle.firstExecutionRunId };
+    },
     async runAndWait(submissionId, timeoutMs) {
-      await startInTemporal(submissionId);
+      await startInTemporal(submissionId, 'test');
       await markStarted([submissionId]);
       return temporal.call(timeoutMs, (client) =>
         client.workflow.getHandle(submissionWorkflowId(submissionId)).result(),

@@ -11,6 +11,7 @@ import { createApiKey } from '../../src/domain/accounts/api-keys';
 import { ROLES, type Scope } from '../../src/domain/accounts/scopes';
 import { createAppContext } from '../../src/runtime/app-context';
 import { startHttpServer } from '../../src/runtime/http-server';
+import type { Dial } from '../../src/domain/webhooks/guarded-connector';
 import { runWorker, type RunningWorker } from '../../src/runtime/worker-runner';
 
 export type TestStackOptions = {
@@ -20,6 +21,8 @@ export type TestStackOptions = {
   env?: Record<string, string>;
   /** Point at another Temporal server than the shared one (e.g. one the test stops). */
   temporalAddress?: string;
+  /** Replaces the worker's TLS dialer for webhook deliveries (connect-timeout tests). */
+  dial?: Dial;
 };
 
 /** Creates an empty database on the shared PostgreSQL and returns its URL. */
@@ -63,11 +66,12 @@ export async function startTestStack(options: TestStackOptions = {}) {
   let worker: RunningWorker | null = null;
   if (options.worker) {
     worker = await runWorker({
+      config,
       address: temporalAddress,
-      namespace: config.temporal.namespace,
-      taskQueue,
       orm: ctx.orm,
       logger: ctx.logger,
+      baseUrl: http.url,
+      dial: options.dial,
     });
   }
 

@@ -107,13 +107,7 @@ describe('Temporal down during ingest', () => {
       const restartedAt = Date.now();
       temporal = await startOwnTemporal();
       expect(temporal.address).toBe(address);
-      worker = await runWorker({
-        address,
-        namespace: s.config.temporal.namespace,
-        taskQueue: s.taskQueue,
-        orm: s.ctx.orm,
-        logger: s.ctx.logger,
-      });
+      worker = await runWorker({ config: s.config, address, orm: s.ctx.orm, logger: s.ctx.logger });
 
       const result = await completedSubmissionWorkflow(s, id, 60_000);
       expect(result).toMatchObject({ submissionId: id, spam: { isSpam: false } });

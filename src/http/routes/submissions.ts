@@ -1,14 +1,11 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../../app-context';
-import { can } from '../../domain/accounts/principal';
 import { findAccountForm } from '../../domain/forms/forms';
-import {
-  findAccountSubmission,
-  listSubmissions,
-} from '../../domain/submissions/submission-queries';
+import { listSubmissions } from '../../domain/submissions/submission-queries';
 import { submissionView } from '../../domain/submissions/submission-view';
 import { SubmissionFile } from '../../db/entities';
 import { sendEnvelope, setLinkHeader } from '../envelope';
+import { findReadableSubmission } from '../submission-access';
 import { notFound } from '../http-error';
 import { methodNotAllowed } from '../middleware/errors';
 import { requireScope } from '../middleware/require-scope';
@@ -55,17 +52,7 @@ export function submissionsRouter(ctx: AppContext): Router {
     .get(requireScope('can_read_spam_submissions'), list(true))
     .all(methodNotAllowed(['GET']));
 
-  /** A spam submission stays invisible (404) to keys without the spam scope. */
-  const readable = async (req: Request) => {
-    const row = await findAccountSubmission(
-      req.em,
-      req.principal!.accountId,
-      String(req.params.id),
-    );
-    if (!row || (row.is_spam && !can(req.principal!, 'can_read_spam_submissions')))
-      throw notFound('submission');
-    return row;
-  };
+  const readable = findReadableSubmission;
 
   router
     .route('/api/submissions/:id')

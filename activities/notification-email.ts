@@ -1,0 +1,100 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Logger } from 'pino';
+import { Form, Submission, SubmissionFile } from '../src/db/entities';
+import type { Orm } from '../src/db/orm';
+import type { Mailer } from '../src/domain/mail/mailer';
+import { isPermanentSmtpRejection } from '../src/domain/mail/smtp-failure';
+import { buildSubmissionEmail, notificationRecipients } from '../src/domain/mail/submission-email';
+
+export type NotificationResult = {
+  sent: boolean;
+  /** The addresses the message went to (the server accepted). */
+  recipients: string[];
+  messageId: string | null;
+  /** Why nothing was sent: `no_recipients`, `spam`, `submission_missing` or `form_missing`. */
+  skipped?: string;
+  /** Addresses the server refused while accepting the message for the others. */
+  rejected?: string[];
+};
+
+export type NotificationActivities = {
+  sendNotificationEmail(submissionId: string): Promise<NotificationResult>;
+};
+
+/** The failure type a workflow sees when the SMTP server refused the message for good. */
+export const SMTP_REJECTED_FAILURE = 'SmtpPermanentRejection';
+
+export type NotificationDeps = { orm: Orm; mailer: Mailer; baseUrl: string; logger: Logger };
+
+/**
+ * The notification e-mail activity: one message about an accepted, non-spam submission to
+ * all of its form's `notification_email_addresses`. It reads the form's addresses at attempt
+ * time; its Message-ID is stable, so a retry after an unclear failure is the same message.
+ * Transient SMTP failures throw (Temporal retries); a 5xx refusal fails without retry.
+ */
+export function createNotificationActivities(deps: NotificationDeps): NotificationActivities {
+  const skip = (reason: string): NotificationResult => ({
+    sent: false,
+    recipients: [],
+    messageId: null,
+    skipped: reason,
+  });
+
+  return {
+    async sendNotificationEmail(submissionId) {
+      const em = deps.orm.em.fork();
+      const submission = await em.findOne(Submission, { id: submissionId });
+      if (!submission) return skip('submission_missing');
+      if (submission.isSpam) return skip('spam');
+      const form = await em.findOne(Form, { id: submission.formId });
+      if (!form) return skip('form_missing');
+      const recipients = notificationRecipients(form.notificationEmailAddresses);
+      if (recipients.length === 0) return skip('no_recipients');
+
+      // The file rows without their content (a lazy column), only to show what was uploaded.
+      const files = await em.find(
+        SubmissionFile,
+        { submissionId: submission.id },
+        { fields: ['id', 'fieldName', 'filename', 'contentType', 'size'], orderBy: { id: 'asc' } },
+      );
+      const mail = buildSubmissionEmail({
+        form,
+        submission,
+        files,
+        recipients,
+        baseUrl: deps.baseUrl,
+        senderDomain: deps.mailer.senderDomain,
+      });
+      const log = deps.logger.child({ submissionId, formId: form.id, messageId: mail.messageId });
+
+      try {
+        const receipt = await deps.mailer.send(mail);
+        if (receipt.rejected.length > 0) {
+          log.warn(
+            { rejected: receipt.rejected },
+            'notification e-mail refused for some addresses',
+          );
+        }
+        log.info({ recipients: receipt.accepted }, 'notification e-mail sent');
+        return {
+          sent: true,
+          recipients: receipt.accepted,
+          messageId: receipt.messageId,
+          ...(receipt.rejected.length > 0 ? { rejected: receipt.rejected } : {}),
+        };
+      } catch (error) {
+        if (isPermanentSmtpRejection(error)) {
+          log.error({ err: error }, 'notification e-mail refused by the SMTP server; not retrying');
+          const { responseCode, response } = error as { responseCode?: number; response?: string };
+          throw ApplicationFailure.nonRetryable(
+            `SMTP server refused the notification e-mail: ${(error as Error).message}`,
+            SMTP_REJECTED_FAILURE,
+            { responseCode: responseCode ?? null, response: response ?? null, recipients },
+          );
+        }
+        log.warn({ err: error }, 'notification e-mail not sent; the activity will be retried');
+        throw error;
+      }
+    },
+  };
+}

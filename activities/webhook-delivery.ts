@@ -1,0 +1,177 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Logger } from 'pino';
+import { Plugin } from '../src/db/entities';
+import type { Orm } from '../src/db/orm';
+import { recordAttempt } from '../src/domain/webhooks/delivery-records';
+import { serviceSignature, standardWebhookSignature } from '../src/domain/webhooks/signatures';
+import { webhookBody, type WebhookSource } from '../src/domain/webhooks/webhook-body';
+import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
+
+export type DeliveryMode = 'live' | 'test' | 'replay';
+
+export type WebhookDeliveryInput = {
+  submissionId: string;
+  pluginId: string;
+  deliveryId: string;
+  mode: DeliveryMode;
+  /** The retry policy's attempt limit, so the last failed attempt is recorded as `failed`. */
+  maxAttempts: number;
+};
+
+/** One delivery's outcome; also the details of the failure thrown when it did not succeed. */
+export type DeliveryOutcome = {
+  pluginId: string;
+  deliveryId: string;
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number | null;
+  attempt: number;
+};
+
+/** Failure types the workflow and Temporal see; a removed plugin is never retried. */
+export const PLUGIN_UNAVAILABLE = 'PluginUnavailable';
+export const DELIVERY_FAILED = 'DeliveryFailed';
+
+export type WebhookActivities = {
+  deliverWebhook(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;
+};
+
+async function loadSource(orm: Orm, submissionId: string): Promise<WebhookSource | null> {
+  const [row] = await orm.em.getConnection().execute<
+    {
+      id: string;
+      created_at: Date;
+      endpoint_token: string;
+      name: string;
+      source_ip: string | null;
+      user_agent: string | null;
+      referrer: string | null;
+      payload_json: Record<string, unknown>;
+    }[]
+  >(
+    `select s.id, s.created_at, f.endpoint_token, f.name, s.source_ip, s.user_agent, s.referrer, s.payload_json
+       from submissions s join forms f on f.id = s.form_id where s.id = ?`,
+    [submissionId],
+  );
+  if (!row) return null;
+  return {
+    submissionId: String(row.id),
+    createdAt: new Date(row.created_at),
+    formEndpointToken: row.endpoint_token,
+    formName: row.name,
+    sourceIp: row.source_ip,
+    userAgent: row.user_agent,
+    referrer: row.referrer,
+    payload: row.payload_json,
+  };
+}
+
+/**
+ * One attempt of a webhook delivery (decisions §7), run by Temporal with the retry policy
+ * of the workflow. The plugin's URL and secret are read now, so a rotation applies to the
+ * very next attempt and a deleted or disabled plugin stops its retries. The attempt records
+ * itself before it reports, whatever happened.
+ */
+export function createWebhookActivities(deps: {
+  orm: Orm;
+  sender: WebhookSender;
+  logger: Logger;
+}): WebhookActivities {
+  return {
+    async deliverWebhook(input) {
+      const info = Context.current().info;
+      const attempt = info.attempt;
+      const log = deps.logger.child({
+        submissionId: input.submissionId,
+        pluginId: input.pluginId,
+        deliveryId: input.deliveryId,
+        attempt,
+      });
+      const em = deps.orm.em.fork();
+      const plugin = await em.findOne(Plugin, { id: input.pluginId });
+      if (!plugin || plugin.deletedAt || !plugin.enabled || !plugin.signingSecret) {
+        log.info('plugin deleted or disabled: delivery stopped');
+        throw ApplicationFailure.nonRetryable(
+          'the plugin was deleted or disabled; delivery stopped',
+          PLUGIN_UNAVAILABLE,
+        );
+      }
+      const source = await loadSource(deps.orm, input.submissionId);
+      if (!source) {
+        throw ApplicationFailure.nonRetryable(
+          'the submission no longer exists',
+          PLUGIN_UNAVAILABLE,
+        );
+      }
+
+      const body = webhookBody(source);
+      const timestamp = Math.floor(Date.now() / 1000);
+      const secret = plugin.signingSecret;
+      const startedAt = new Date();
+      const result = await deps.sender.send({
+        url: String(plugin.config.url),
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Formward-Webhooks/1',
+          'x-service-signature': serviceSignature(secret, body),
+          'x-formward-delivery': input.deliveryId,
+          'x-formward-attempt': String(attempt),
+          'webhook-id': input.deliveryId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': standardWebhookSignature(secret, input.deliveryId, timestamp, body),
+        },
+      });
+
+      const final =
+        result.ok ||
+        input.mode === 'test' ||
+        result.failure === 'blocked_address' ||
+        attempt >= input.maxAttempts;
+      await recordAttempt(em, {
+        deliveryId: input.deliveryId,
+        submissionId: input.submissionId,
+        pluginId: input.pluginId,
+        attempt,
+        status: result.ok ? 'succeeded' : final ? 'failed' : 'pending_retry',
+        httpStatus: result.statusCode,
+        error: result.error,
+        durationMs: result.durationMs,
+        responseBody: result.responseBody,
+        isReplay: input.mode === 'replay',
+        isTest: input.mode === 'test',
+        workflowId: info.workflowExecution?.workflowId ?? '',
+        workflowRunId: info.workflowExecution?.runId ?? '',
+        startedAt,
+        finishedAt: new Date(),
+      });
+
+      const outcome: DeliveryOutcome = {
+        pluginId: input.pluginId,
+        deliveryId: input.deliveryId,
+        ok: result.ok,
+        statusCode: result.statusCode,
+        error: result.error,
+        durationMs: result.durationMs,
+        attempt,
+      };
+      if (result.ok) {
+        log.info(
+          { statusCode: result.statusCode, durationMs: result.durationMs },
+          'webhook delivered',
+        );
+        return outcome;
+      }
+      log.warn(
+        { statusCode: result.statusCode, error: result.error, final },
+        'webhook attempt failed',
+      );
+      const message = result.error ?? 'delivery failed';
+      throw final
+        ? ApplicationFailure.nonRetryable(message, DELIVERY_FAILED, outcome)
+        : ApplicationFailure.retryable(message, DELIVERY_FAILED, outcome);
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import type { LookupAddress, LookupOneOptions } from 'node:dns';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { buildConnector } from 'undici';
+import { cleanAddress, type AllowList } from '../plugins/address-policy';
+import { assertDialAllowed, BlockedAddressError } from '../plugins/webhook-url';
+
+/** Opens the TLS socket; tests inject one that never connects to exercise the timeout. */
+export type Dial = (options: tls.ConnectionOptions) => tls.TLSSocket;
+
+export class ConnectTimeoutError extends Error {
+  override name = 'ConnectTimeoutError';
+}
+
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/**
+ * A dns.lookup replacement for net.connect: resolves with `lookupHost` and hands net only the
+ * addresses the policy allows, so the address actually dialled is always a checked one
+ * (a DNS answer that changed since the plugin was created cannot reach an internal host).
+ */
+function guardedLookup(lookupHost: (host: string) => Promise<string[]>, allowList: AllowList) {
+  return (
+    hostname: string,
+    options: LookupOneOptions | { all?: boolean },
+    callback: LookupCallback,
+  ) => {
+    lookupHost(hostname).then(
+      (found) => {
+        const allowed: LookupAddress[] = [];
+        let refused: BlockedAddressError | null = null;
+        for (const raw of found) {
+          const address = cleanAddress(raw);
+          try {
+            assertDialAllowed(address, allowList);
+            allowed.push({ address, family: net.isIP(address) });
+          } catch (error) {
+            refused ??= error as BlockedAddressError;
+          }
+        }
+        if (allowed.length === 0) {
+          const error =
+            refused ??
+            Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' });
+          return callback(error as NodeJS.ErrnoException, '', 0);
+        }
+        if ('all' in options && options.all) return callback(null, allowed);
+        callback(null, allowed[0]!.address, allowed[0]!.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
+  };
+}
+
+/**
+ * The undici connector of webhook deliveries (decisions §7): TLS only, the connect timeout
+ * around the whole TCP + TLS set-up, and the private-address guard on every address dialled,
+ * literal or resolved, checked again on the connected socket's peer.
+ */
+export function guardedConnector(options: {
+  connectTimeoutMs: number;
+  allowList: AllowList;
+  lookupHost: (host: string) => Promise<string[]>;
+  dial?: Dial;
+}): buildConnector.connector {
+  const dial = options.dial ?? ((connectOptions) => tls.connect(connectOptions));
+  const lookup = guardedLookup(options.lookupHost, options.allowList);
+  return (target, callback) => {
+    const host = cleanAddress(target.hostname);
+    if (target.protocol !== 'https:') {
+      callback(new Error('webhooks are delivered over https only'), null);
+      return;
+    }
+    try {
+      if (net.isIP(host)) assertDialAllowed(host, options.allowList);
+    } catch (error) {
+      callback(error as Error, null);
+      return;
+    }
+    let settled = false;
+    const settle = (error: Error | null, socket: tls.TLSSocket | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        socket?.destroy();
+        callback(error, null);
+      } else callback(null, socket!);
+    };
+    const socket = dial({
+      host,
+      port: Number(target.port || 443),
+      servername: net.isIP(host) ? undefined : (target.servername ?? host),
+      lookup: lookup as unknown as net.LookupFunction,
+      ALPNProtocols: ['http/1.1'],
+    });
+    const timer = setTimeout(
+      () =>
+        settle(
+          new ConnectTimeoutError(`no connection within ${options.connectTimeoutMs} ms`),
+          socket,
+        ),
+      options.connectTimeoutMs,
+    );
+    socket.once('secureConnect', () => {
+      try {
+        assertDialAllowed(cleanAddress(socket.remoteAddress ?? ''), options.allowList);
+        settle(null, socket);
+      } catch (error) {
+        settle(error as Error, socket);
+      }
+    });
+    socket.once('error', (error) => settle(error, socket));
+  };
+}

@@ -1,0 +1,122 @@
+import { Agent, errors as undiciErrors, request } from 'undici';
+import type { AllowList } from '../plugins/address-policy';
+import { BlockedAddressError } from '../plugins/webhook-url';
+import { ConnectTimeoutError, guardedConnector, type Dial } from './guarded-connector';
+
+/** The receiver's answer is stored up to this many bytes (the specification's 4 KB). */
+export const STORED_RESPONSE_BYTES = 4096;
+
+export type FailureKind =
+  'http_status' | 'redirect' | 'connect_timeout' | 'read_timeout' | 'blocked_address' | 'network';
+
+export type SendResult = {
+  ok: boolean;
+  statusCode: number | null;
+  /** The response body, cut at STORED_RESPONSE_BYTES (NUL characters removed: text columns refuse them). */
+  responseBody: string | null;
+  error: string | null;
+  failure: FailureKind | null;
+  durationMs: number;
+};
+
+export type WebhookSender = {
+  send(request: {
+    url: string;
+    body: string;
+    headers: Record<string, string>;
+  }): Promise<SendResult>;
+  close(): Promise<void>;
+};
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= STORED_RESPONSE_BYTES) {
+      body.destroy(); // the rest is not kept; stop reading it
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, STORED_RESPONSE_BYTES);
+}
+
+function classify(error: unknown): { failure: FailureKind; message: string } {
+  const message = (error as Error)?.message ?? String(error);
+  if (error instanceof BlockedAddressError) return { failure: 'blocked_address', message };
+  if (error instanceof ConnectTimeoutError || error instanceof undiciErrors.ConnectTimeoutError)
+    return { failure: 'connect_timeout', message: `connect timeout: ${message}` };
+  if (
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError
+  )
+    return { failure: 'read_timeout', message: `read timeout: ${message}` };
+  const code = (error as { code?: string })?.code;
+  return {
+    failure: 'network',
+    message: code && !message.includes(code) ? `${code}: ${message}` : message,
+  };
+}
+
+/**
+ * Sends webhook requests (decisions §7): POST over HTTPS through the guarded connector,
+ * connect and read timeouts, redirects not followed (a 3xx is a failure), the answer kept
+ * up to 4 KB. Never throws: every outcome is a SendResult.
+ */
+export function createWebhookSender(options: {
+  connectTimeoutMs: number;
+  readTimeoutMs: number;
+  allowList: AllowList;
+  lookupHost: (host: string) => Promise<string[]>;
+  dial?: Dial;
+}): WebhookSender {
+  const agent = new Agent({
+    connect: guardedConnector(options),
+    headersTimeout: options.readTimeoutMs,
+    bodyTimeout: options.readTimeoutMs,
+    keepAliveTimeout: 4_000,
+  });
+  return {
+    async send({ url, body, headers }) {
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      try {
+        const response = await request(url, {
+          dispatcher: agent,
+          method: 'POST',
+          headers,
+          body,
+        });
+        const bytes = await readCapped(response.body);
+        const responseBody = bytes.toString('utf8').replaceAll('\0', '');
+        const statusCode = response.statusCode;
+        const ok = statusCode >= 200 && statusCode < 300;
+        const redirect = statusCode >= 300 && statusCode < 400;
+        return {
+          ok,
+          statusCode,
+          responseBody,
+          error: ok
+            ? null
+            : redirect
+              ? `redirect to ${String(response.headers.location ?? '(no location)')} not followed`
+              : `receiver answered ${statusCode}`,
+          failure: ok ? null : redirect ? 'redirect' : 'http_status',
+          durationMs: elapsed(),
+        };
+      } catch (error) {
+        const { failure, message } = classify(error);
+        return {
+          ok: false,
+          statusCode: null,
+          responseBody: null,
+          error: message,
+          failure,
+          durationMs: elapsed(),
+        };
+      }
+    },
+    close: () => agent.close(),
+  };
+}

@@ -1,0 +1,57 @@
+import { expect } from 'vitest';
+import type { ApiClient, Json } from '../support/api-client';
+import type { TestStack } from '../support/test-stack';
+
+export type AttemptRecord = {
+  delivery_id: string;
+  plugin_id: string;
+  attempt: number;
+  status: 'succeeded' | 'failed' | 'pending_retry';
+  http_status: number | null;
+  error: string | null;
+  response_body: string | null;
+  is_replay: boolean;
+  is_test: boolean;
+  workflow_id: string;
+};
+
+/** Adds a webhook to a form through the API; returns the plugin with its signing secret. */
+export async function addWebhook(api: ApiClient, formId: string, url: string): Promise<Json> {
+  const res = await api.post(`/api/forms/${formId}/plugins`, {
+    plugin_type: 'webhook',
+    config: { url },
+  });
+  expect(res.status, res.text).toBe(201);
+  expect(res.body.plugin.signing_secret).toMatch(/^whsec_/);
+  return res.body.plugin;
+}
+
+/** The delivery records of a submission, oldest attempt first. */
+export async function attemptsOf(stack: TestStack, submissionId: string): Promise<AttemptRecord[]> {
+  return stack.sql<AttemptRecord>(
+    `select delivery_id, plugin_id::text, attempt, status, http_status, error, response_body,
+            is_replay, is_test, workflow_id
+       from delivery_attempts where submission_id = ? order by started_at, id`,
+    [submissionId],
+  );
+}
+
+/** Waits until a submission has `count` delivery records, the last of them final. */
+export async function waitForAttempts(
+  stack: TestStack,
+  submissionId: string,
+  count: number,
+  timeoutMs = 30_000,
+): Promise<AttemptRecord[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const attempts = await attemptsOf(stack, submissionId);
+    if (attempts.length >= count && attempts.at(-1)?.status !== 'pending_retry') return attempts;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `submission ${submissionId}: ${attempts.length} attempts (${attempts.map((a) => a.status).join(', ')}), expected ${count}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,170 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { freePort } from '../../src/embedded/free-port';
+import { startTemporalDevServer, type TemporalDevServer } from '../../src/embedded/temporal-server';
+import { runWorker, type RunningWorker } from '../../src/runtime/worker-runner';
+import { newTenant, submitJson } from '../support/api-client';
+import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
+import { startTestStack, type TestStack } from '../support/test-stack';
+import { completedSubmissionWorkflow } from '../temporal/workflow-helpers';
+import { addWebhook, waitForAttempts } from './delivery-helpers';
+
+// Durability (issue 3): a worker killed in the middle of a delivery and Temporal stopped
+// while submissions arrive lose nothing.
+
+const repoRoot = path.resolve(__dirname, '../..');
+const KNOBS = {
+  WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
+  WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
+  WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
+  WEBHOOK_CONNECT_TIMEOUT: '1s',
+  WEBHOOK_READ_TIMEOUT: '1s',
+};
+const fields = { email: 'grace@example.com', message: 'durable' };
+
+describe('a worker process killed in the middle of a delivery', () => {
+  let build: string;
+  let stack: TestStack;
+  let receiver: HttpsReceiver;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    // The service compiled into a folder of its own, so a `formward worker` process can be
+    // killed without warning (the in-process worker of other suites cannot be).
+    fs.mkdirSync(path.join(repoRoot, '.tmp'), { recursive: true });
+    build = fs.mkdtempSync(path.join(repoRoot, '.tmp', 'durability-'));
+    execFileSync(
+      process.execPath,
+      [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', repoRoot, '--outDir', build],
+      { stdio: 'inherit' },
+    );
+    stack = await startTestStack({ worker: false, env: KNOBS });
+  });
+
+  afterAll(async () => {
+    for (const child of workers) child.kill('SIGKILL');
+    await receiver?.close();
+    await stack?.stop();
+    if (build) fs.rmSync(build, { recursive: true, force: true });
+  });
+
+  /** `formward worker` as its own process, on this stack's database and task queue. */
+  const startWorkerProcess = () => {
+    const child = spawn(
+      process.execPath,
+      ['-e', `require(${JSON.stringify(path.join(build, 'src/cli.js'))}).main(['worker'])`],
+      {
+        env: {
+          ...process.env,
+          ...KNOBS,
+          DATABASE_URL: stack.databaseUrl,
+          TEMPORAL_ADDRESS: stack.temporalAddress,
+          TEMPORAL_TASK_QUEUE: stack.taskQueue,
+          DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'formward-worker-')),
+          BASE_URL: stack.url,
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    workers.push(child);
+    return child;
+  };
+
+  it('the delivery is retried on another worker and completes', { timeout: 120_000 }, async () => {
+    let killed = false;
+    receiver = await startHttpsReceiver(inject('stack').certificates, async (_request, n) => {
+      // Hold the first request: its worker dies while waiting for the answer.
+      if (n === 1) return { status: 200, delayMs: 30_000 };
+      return { status: 200, body: 'second worker' };
+    });
+    const tenant = await newTenant(stack);
+    const form = await tenant.api.createForm('Killed worker');
+    await addWebhook(tenant.api, form.id, receiver.url);
+
+    const first = startWorkerProcess();
+    const id = await submitJson(stack.url, form.endpoint_token, fields);
+    const [held] = await receiver.waitFor(1, 60_000);
+    first.kill('SIGKILL');
+    killed = true;
+    startWorkerProcess();
+
+    const [, retried] = await receiver.waitFor(2, 60_000);
+    expect(killed).toBe(true);
+    expect(retried!.headers['webhook-id']).toBe(held!.headers['webhook-id']);
+    const attempts = await waitForAttempts(stack, id, 1, 60_000);
+    // The killed attempt left no record (its outcome is unknown); the retry is recorded.
+    expect(attempts.at(-1)).toMatchObject({
+      status: 'succeeded',
+      response_body: 'second worker',
+    });
+    expect(attempts.at(-1)!.attempt).toBeGreaterThanOrEqual(2);
+    const result = (await completedSubmissionWorkflow(stack, id, 60_000)) as {
+      deliveries: unknown[];
+    };
+    expect(result.deliveries).toEqual([expect.objectContaining({ ok: true, status_code: 200 })]);
+  });
+});
+
+describe('Temporal stopped while submissions arrive', () => {
+  let dataDir: string;
+  let ports: { port: number; uiPort: number };
+  let temporal: TemporalDevServer | null = null;
+  let stack: TestStack;
+  let receiver: HttpsReceiver;
+  let worker: RunningWorker | null = null;
+
+  const startOwnTemporal = () =>
+    startTemporalDevServer({ cliPath: inject('stack').temporalCli, dataDir, ...ports });
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-durable-temporal-'));
+    ports = { port: await freePort(), uiPort: await freePort() };
+    temporal = await startOwnTemporal();
+    stack = await startTestStack({ temporalAddress: temporal.address, env: KNOBS });
+    receiver = await startHttpsReceiver(inject('stack').certificates);
+  });
+
+  afterAll(async () => {
+    await worker?.stop();
+    await receiver?.close();
+    await stack?.stop();
+    await temporal?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'every submission is delivered, once per delivery id, after Temporal is back',
+    { timeout: 120_000 },
+    async () => {
+      const tenant = await newTenant(stack);
+      const form = await tenant.api.createForm('Temporal outage');
+      await addWebhook(tenant.api, form.id, receiver.url);
+
+      await temporal!.stop();
+      temporal = null;
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++)
+        ids.push(await submitJson(stack.url, form.endpoint_token, { ...fields, n: String(i) }));
+
+      temporal = await startOwnTemporal();
+      worker = await runWorker({
+        config: stack.config,
+        address: temporal.address,
+        orm: stack.ctx.orm,
+        logger: stack.ctx.logger,
+      });
+      const received = await receiver.waitFor(5, 90_000);
+      const deliveredIds = received.map((r) => JSON.parse(r.body).id as string).sort();
+      expect(deliveredIds).toEqual([...ids].sort());
+      expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(5);
+      for (const id of ids) {
+        const attempts = await waitForAttempts(stack, id, 1, 30_000);
+        expect(attempts.map((a) => a.status)).toEqual(['succeeded']);
+      }
+    },
+  );
+});
