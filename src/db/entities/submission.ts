@@ -21,6 +21,8 @@ export class Submission {
   isSpam!: boolean;
   spamReason!: string | null;
   spamCheckedAt!: Date | null;
+  /** How long the form took to fill (ms), from the embed markup's `_ts`; null when unknown. */
+  fillMs!: number | null;
   workflowStartedAt!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
@@ -41,6 +43,7 @@ export const SubmissionSchema = new EntitySchema<Submission>({
     isSpam: { type: 'boolean' },
     spamReason: { type: 'string', nullable: true },
     spamCheckedAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
+    fillMs: { type: 'integer', nullable: true },
     workflowStartedAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
     createdAt: createdAtProperty,
     updatedAt: updatedAtProperty,

@@ -1,9 +1,16 @@
 import { escapeHtml } from './html-escape';
 
+// Writes the page-load time into the form's `_ts` field, so ingest can tell how long the form
+// took to fill (docs/spam-rules.md). Without JavaScript `_ts` stays empty: "unknown", never spam.
+const FILL_STAMP_SCRIPT =
+  `<script>(function (s) { var f = s && s.closest && s.closest('form'); ` +
+  `var t = f && f.querySelector('input[name="_ts"]'); if (t) t.value = String(Date.now()); })(document.currentScript);</script>`;
+
 /**
  * Ready-to-paste markup: a plain HTML form posting to the ingest URL, with the hidden `_hp`
- * honeypot that people never see or fill. It works without JavaScript; the optional
- * autocomplete script (see the form's `autocomplete_script_url`) upgrades it to inline results.
+ * honeypot that people never see or fill and the hidden `_ts` page-load stamp. It works
+ * without JavaScript; the optional autocomplete script (see the form's
+ * `autocomplete_script_url`) upgrades it to inline results.
  */
 export function embedHtml(form: { name: string; token: string; submissionUrl: string }): string {
   const action = escapeHtml(form.submissionUrl);
@@ -13,6 +20,8 @@ export function embedHtml(form: { name: string; token: string; submissionUrl: st
     `  <label>Email <input type="email" name="email" autocomplete="email" required></label>`,
     `  <label>Message <textarea name="message" rows="5" required></textarea></label>`,
     `  <div style="position:absolute;left:-10000px" aria-hidden="true"><label>Leave this empty <input type="text" name="_hp" value="" tabindex="-1" autocomplete="off"></label></div>`,
+    `  <input type="hidden" name="_ts" value="">`,
+    `  ${FILL_STAMP_SCRIPT}`,
     `  <button type="submit">Send</button>`,
     `</form>`,
   ].join('\n');

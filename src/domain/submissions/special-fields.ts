@@ -6,6 +6,12 @@ const emailSchema = z.email();
 /** Fields with extra handling; `_hp` is the honeypot, a control field never stored in the payload. */
 export const HONEYPOT_FIELD = '_hp';
 
+/**
+ * The page-load time (`Date.now()`) the embed markup's script writes, a control field too:
+ * ingest turns it into `fill_ms` and never stores it in the payload.
+ */
+export const FILL_STAMP_FIELD = '_ts';
+
 const firstText = (value: unknown): string | undefined => {
   const single = Array.isArray(value) ? value[0] : value;
   return typeof single === 'string'

@@ -18,6 +18,8 @@ export type NewSubmission = {
   userAgent: string | null;
   referrer: string | null;
   spamReason: string | null;
+  /** How long the form took to fill (ms), or null when unknown. */
+  fillMs: number | null;
   files: UploadedFile[];
 };
 
@@ -42,6 +44,7 @@ export async function storeSubmission(
     isSpam: input.spamReason !== null,
     spamReason: input.spamReason,
     spamCheckedAt: null,
+    fillMs: input.fillMs,
     workflowStartedAt: null,
   };
 

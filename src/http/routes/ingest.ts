@@ -4,10 +4,12 @@ import type { IngestForm } from '../../domain/forms/form-cache';
 import { originAllowed } from '../../domain/forms/allowed-domains';
 import { formUrls } from '../../domain/forms/form-urls';
 import { findFormByToken } from '../../domain/forms/forms';
+import { fillMsFromStamp } from '../../domain/spam/fill-time';
 import { INGEST_LIMITS } from '../../domain/submissions/limits';
 import { fieldsWithNul } from '../../domain/submissions/nul-characters';
 import { checkPayloadLimits } from '../../domain/submissions/payload-checks';
 import {
+  FILL_STAMP_FIELD,
   HONEYPOT_FIELD,
   honeypotFilled,
   normalizeSpecialFields,
@@ -73,7 +75,9 @@ export function ingestRouter(ctx: AppContext): Router {
     files: UploadedFile[],
   ) => {
     const spam = honeypotFilled(payload[HONEYPOT_FIELD]);
+    const fillMs = fillMsFromStamp(payload[FILL_STAMP_FIELD], Date.now());
     delete payload[HONEYPOT_FIELD];
+    delete payload[FILL_STAMP_FIELD];
     const nul = fieldsWithNul(payload);
     if (nul.length > 0)
       throw validationFailed(nul.map((name) => `${name}: must not contain NUL characters`));
@@ -90,6 +94,7 @@ export function ingestRouter(ctx: AppContext): Router {
         userAgent: req.get('user-agent')?.slice(0, 1024) ?? null,
         referrer: req.get('referer')?.slice(0, 2048) ?? null,
         spamReason: spam ? 'honeypot' : null,
+        fillMs,
         files,
       },
       (submissionId, fileId) => `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,

@@ -1,0 +1,14 @@
+/**
+ * Why a submission was judged spam, as stored in `submissions.spam_reason` and counted by
+ * `/api/public/spam_metrics`. `honeypot` is decided at ingest; the others by the spam activity.
+ */
+export const SPAM_REASONS = [
+  'honeypot',
+  'too_many_links',
+  'spam_phrase',
+  'markup',
+  'too_fast',
+  'burst',
+] as const;
+
+export type SpamReason = (typeof SPAM_REASONS)[number];
