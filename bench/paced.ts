@@ -16,21 +16,37 @@ export type PacedResult = {
   errors: number;
 };
 
+/** One answer, for callers that need more than the timing (e.g. the id ingest returned). */
+export type Answer = { index: number; status: number; body: string; at: number };
+
+export type PacedOptions = {
+  /** The body of request `index` (default: the case's fixed body). */
+  bodyOf?: (index: number) => string;
+  /** Called with each answer and performance.now() when it had fully arrived. */
+  onAnswer?: (answer: Answer) => void;
+};
+
 /**
  * Open-loop load: one request every 1/rate s, evenly spaced, whatever the answers do
  * (autocannon's overallRate instead lets every connection burst its share at each second).
  */
-export async function runPaced(c: Case, rate: number, durationS: number): Promise<PacedResult> {
+export async function runPaced(
+  c: Case,
+  rate: number,
+  durationS: number,
+  options: PacedOptions = {},
+): Promise<PacedResult> {
   const url = new URL(c.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const body = Buffer.from(c.body);
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
   let errors = 0;
   let maxSendLagMs = 0;
 
-  const send = () =>
+  const send = (index: number) =>
     new Promise<void>((resolve) => {
+      const body = Buffer.from(options.bodyOf ? options.bodyOf(index) : c.body);
+      const chunks: Buffer[] = [];
       const sentAt = performance.now();
       const request = http.request(
         {
@@ -42,11 +58,15 @@ export async function runPaced(c: Case, rate: number, durationS: number): Promis
           headers: { ...c.headers, 'content-length': String(body.length) },
         },
         (response) => {
-          response.resume();
+          if (options.onAnswer) response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          else response.resume();
           response.on('end', () => {
-            latencies.push(performance.now() - sentAt);
+            const at = performance.now();
+            latencies.push(at - sentAt);
             const code = String(response.statusCode);
             statusCodes[code] = (statusCodes[code] ?? 0) + 1;
+            const status = response.statusCode ?? 0;
+            options.onAnswer?.({ index, status, body: Buffer.concat(chunks).toString(), at });
             resolve();
           });
         },
@@ -66,7 +86,7 @@ export async function runPaced(c: Case, rate: number, durationS: number): Promis
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     maxSendLagMs = Math.max(maxSendLagMs, performance.now() - due);
-    pending.push(send());
+    pending.push(send(i));
   }
   await Promise.all(pending);
   const elapsedS = (performance.now() - start) / 1000;

@@ -19,7 +19,12 @@ export function repoRoot(): string {
 
 export type Shutdown = { graceful: boolean; seconds: number };
 
-export type RuntimeInfo = { pid: number; databaseUrl: string; baseUrl: string };
+export type RuntimeInfo = {
+  pid: number;
+  databaseUrl: string;
+  temporalAddress: string;
+  baseUrl: string;
+};
 
 export type Formward = {
   url: string;
@@ -27,6 +32,8 @@ export type Formward = {
   dataDir: string;
   logFile: string;
   runtime: RuntimeInfo;
+  /** The environment the child was started with (for more processes on the same stack). */
+  env: NodeJS.ProcessEnv;
   /** Runs `formward ARGS` against the running instance and parses its JSON answer. */
   cli(args: string[]): Promise<Record<string, unknown>>;
   /** SIGTERM, wait for the exit (SIGKILL to the whole process group after a minute). */
@@ -43,7 +50,12 @@ function temporalCli(): string | undefined {
  * `node bin/formward.js start` on a fresh DATA_DIR and a free port: embedded PostgreSQL,
  * embedded Temporal dev server, worker and HTTP, in its own process group.
  */
-export async function startFormward(options: { logFile: string; nodeFlags?: string[] }) {
+export async function startFormward(options: {
+  logFile: string;
+  nodeFlags?: string[];
+  /** Added to the child's environment (e.g. NODE_EXTRA_CA_CERTS, WEBHOOK_ALLOW_PRIVATE). */
+  env?: Record<string, string>;
+}) {
   const root = repoRoot();
   const bin = path.join(root, 'bin', 'formward.js');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-bench-'));
@@ -56,6 +68,7 @@ export async function startFormward(options: { logFile: string; nodeFlags?: stri
     INGEST_RATE_LIMIT: '0',
     LOG_LEVEL: 'warn',
     TEMPORAL_CLI: temporalCli(),
+    ...options.env,
   };
   for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'BASE_URL', 'INGEST_URL'])
     delete env[name];
@@ -117,7 +130,16 @@ export async function startFormward(options: { logFile: string; nodeFlags?: stri
       const { stdout } = await execFileAsync(process.execPath, [bin, ...args], { cwd: root, env });
       return JSON.parse(stdout.trim().split('\n').pop() ?? '') as Record<string, unknown>;
     };
-    const formward: Formward = { url, pid, dataDir, logFile: options.logFile, runtime, cli, stop };
+    const formward: Formward = {
+      url,
+      pid,
+      dataDir,
+      logFile: options.logFile,
+      runtime,
+      env,
+      cli,
+      stop,
+    };
     return formward;
   } catch (error) {
     await stop();

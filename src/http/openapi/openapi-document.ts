@@ -65,6 +65,8 @@ const TAGS = {
   Forms: 'Create, read and update the forms of the account.',
   Submissions: 'Read stored submissions (non-spam and spam) and their uploaded files.',
   Plugins: 'Delivery targets of a form. Only webhooks can be created through the API.',
+  Deliveries:
+    'Every webhook delivery attempt, recorded by the delivery engine, and replay of a submission.',
   Stats: 'Counts for the account (dashboard sessions only) and for one form.',
   Public: 'Unauthenticated endpoints: platform spam metrics and custom-domain checks.',
   Dashboard: 'The browser sign-in that gives a session cookie.',
@@ -302,6 +304,13 @@ const htmlFormSubmission = z
       .string()
       .optional()
       .describe('honeypot: render it hidden and empty; filled means spam (never stored)'),
+    _ts: z
+      .string()
+      .optional()
+      .describe(
+        'page-load time in ms since the epoch, filled by the embed markup; a form sent less ' +
+          'than 3 s after it is spam (`too_fast`); never stored',
+      ),
     email: z.string().optional().describe('when present, must be an e-mail address'),
     name: z.string().optional(),
     message: z.string().optional(),
@@ -574,6 +583,41 @@ const OPERATIONS: Operation[] = [
   },
   {
     method: 'get',
+    path: '/api/submissions/{id}/deliveries',
+    id: 'listSubmissionDeliveries',
+    tag: 'Deliveries',
+    summary: "A submission's delivery log",
+    description:
+      'Every delivery attempt of the submission to its plugins, newest first: status, HTTP ' +
+      'status, error, duration and the answer cut at 4 KB.',
+    access: 'can_read_submissions',
+    query: paginationQuery,
+    answers: [
+      {
+        status: 200,
+        description: 'one page of attempts',
+        body: res.deliveryListEnvelope,
+        headers: LIST_HEADERS,
+      },
+    ],
+    errors: ['not_found'],
+  },
+  {
+    method: 'post',
+    path: '/api/submissions/{id}/replay',
+    id: 'replaySubmission',
+    tag: 'Deliveries',
+    summary: 'Deliver a submission again',
+    description:
+      'Starts a new workflow that delivers the submission to every enabled plugin of its form ' +
+      'again, with the same retry policy; its attempts are recorded with `is_replay`. Spam ' +
+      'submissions are not delivered and cannot be replayed.',
+    access: 'can_create_forms',
+    answers: [{ status: 202, description: 'the replay started', body: res.replayEnvelope }],
+    errors: ['not_found', 'validation_failed', 'unavailable'],
+  },
+  {
+    method: 'get',
     path: '/api/submissions/{id}/files/{file_id}',
     id: 'downloadSubmissionFile',
     tag: 'Submissions',
@@ -650,6 +694,25 @@ const OPERATIONS: Operation[] = [
     description: 'Its delivery records are kept.',
     access: 'can_create_forms',
     answers: [{ status: 200, description: 'plugin removed', body: res.pluginDeletedSchema }],
+    errors: ['not_found'],
+  },
+  {
+    method: 'get',
+    path: '/api/forms/{form_id}/plugins/{id}/deliveries',
+    id: 'listPluginDeliveries',
+    tag: 'Deliveries',
+    summary: "A plugin's delivery log",
+    description: 'Every delivery attempt to this plugin, newest first.',
+    access: 'can_read_submissions',
+    query: paginationQuery,
+    answers: [
+      {
+        status: 200,
+        description: 'one page of attempts',
+        body: res.deliveryListEnvelope,
+        headers: LIST_HEADERS,
+      },
+    ],
     errors: ['not_found'],
   },
   {

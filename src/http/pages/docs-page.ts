@@ -390,6 +390,7 @@ ${codeBlock(examples.fetch)}
 <h3>Special fields</h3>
 <ul>
 <li><code>_hp</code> is the honeypot: render it hidden and empty. When it is filled the submission is stored as spam, nothing is delivered, and the answer looks exactly like success. It is never stored in <code>payload_json</code>.</li>
+<li><code>_ts</code> is the page-load time (ms since the epoch) that the embed markup fills in. A form sent less than 3 seconds after it loaded is spam (<code>too_fast</code>). It is never stored in <code>payload_json</code>; empty or missing means unknown.</li>
 <li><code>email</code>, when present, must be a valid address (else 422 <code>validation_failed</code>).</li>
 <li><code>special_normalized</code> holds the trimmed <code>name</code> and <code>message</code> and the trimmed, lower-cased <code>email</code>; null when none came.</li>
 </ul>

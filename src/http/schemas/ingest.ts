@@ -10,5 +10,8 @@ export const ingestQuery = z.object({
 /** JSON ingest takes one object of arbitrary fields. */
 export const jsonSubmissionBody = z
   .record(z.string(), z.unknown(), { error: 'the body must be a JSON object of fields' })
-  .describe('any fields; `email`, `name`, `message` and the honeypot `_hp` are handled specially')
+  .describe(
+    'any fields; `email`, `name`, `message`, the honeypot `_hp` and the fill timestamp `_ts` ' +
+      'are handled specially',
+  )
   .meta({ id: 'JsonSubmission' });

@@ -75,6 +75,10 @@ export const ERROR_CODES = {
     status: 500,
     when: 'something failed on our side; it is logged, never a stack trace in the body',
   },
+  unavailable: {
+    status: 503,
+    when: 'the delivery engine (Temporal) is unreachable, so a replay cannot start; see `Retry-After`',
+  },
 } as const satisfies Record<string, { status: number; when: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -255,7 +259,9 @@ export const deliveryResultSchema = z
     ok: z.boolean(),
     status_code: z.number().int().nullable().describe("the receiver's HTTP status"),
     error: z.string().nullable(),
-    duration_ms: z.number().int().min(0),
+    duration_ms: z.number().int().min(0).nullable(),
+    attempts: z.number().int().min(0).describe('attempts made (1 in a test run)'),
+    delivery_id: z.string().nullable().describe('the `webhook-id` the receiver saw'),
   })
   .describe('One plugin delivery of a `?test=true` run.')
   .meta({ id: 'DeliveryResult' });
@@ -373,3 +379,49 @@ export const readinessSchema = z
 export const signedOutSchema = z
   .object({ ok: z.literal(true), message: z.literal('signed out') })
   .meta({ id: 'SignedOut' });
+
+export const deliveryAttemptSchema = z
+  .object({
+    id: idString('the attempt record'),
+    delivery_id: z
+      .string()
+      .describe('the same for every attempt of one delivery; the `webhook-id` header'),
+    submission_id: idString('the submission delivered'),
+    plugin_id: idString('the plugin delivered to'),
+    plugin_type: z.string(),
+    attempt: z.number().int().min(1).describe('1 for the first try, up to 4'),
+    status: z
+      .enum(['succeeded', 'failed', 'pending_retry'])
+      .describe('`pending_retry`: failed, another attempt follows; `failed`: the last one failed'),
+    http_status: z.number().int().nullable().describe("the receiver's status; null: no answer"),
+    error: z.string().nullable().describe('why the attempt failed (status, timeout, network)'),
+    duration_ms: z.number().int().nullable(),
+    response_body: z.string().nullable().describe("the receiver's answer, cut at 4096 bytes"),
+    is_replay: z.boolean().describe('made by a replay'),
+    is_test: z.boolean().describe('made by a `?test=true` ingest'),
+    workflow_id: z.string().nullable().describe('the Temporal workflow that made it'),
+    workflow_run_id: z.string().nullable(),
+    started_at: dateTime('when the attempt began'),
+    finished_at: dateTime('when it ended').nullable(),
+    links: links('rels `submission` and `plugin`'),
+  })
+  .meta({ id: 'DeliveryAttempt' });
+
+export const deliveryListEnvelope = listEnvelope(
+  'DeliveryListEnvelope',
+  'deliveries',
+  deliveryAttemptSchema,
+);
+
+export const replayEnvelope = envelope(
+  'ReplayEnvelope',
+  'replay',
+  z
+    .object({
+      submission_id: idString('the submission delivered again'),
+      workflow_id: z.string().describe('`submission-{id}-replay-…`'),
+      run_id: z.string(),
+      links: links('rels `deliveries` and `submission`'),
+    })
+    .meta({ id: 'Replay' }),
+);

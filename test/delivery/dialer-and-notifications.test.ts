@@ -1,0 +1,105 @@
+import net from 'node:net';
+import type tls from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMimeMessage, headerValue } from '../../src/domain/mail/mime-reader';
+import { newTenant, submitJson, type Tenant } from '../support/api-client';
+import { startTestStack, type TestStack } from '../support/test-stack';
+import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
+import { completedSubmissionWorkflow } from '../temporal/workflow-helpers';
+import { addWebhook, attemptsOf } from './delivery-helpers';
+
+// A worker whose TLS dialer never connects (the connect timeout, without dialling any real
+// unreachable address) and whose notification e-mails go to a real SMTP sink.
+
+let stack: TestStack;
+let tenant: Tenant;
+let sink: SmtpSink;
+let dials = 0;
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  stack = await startTestStack({
+    worker: true,
+    // A socket that is never connected: neither 'secureConnect' nor 'error' ever comes.
+    dial: () => {
+      dials++;
+      return new net.Socket() as unknown as tls.TLSSocket;
+    },
+    env: {
+      WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
+      WEBHOOK_CONNECT_TIMEOUT: '400ms',
+      SMTP_URL: sink.url(),
+      MAIL_FROM: 'Formward <forms@formward.test>',
+    },
+  });
+  tenant = await newTenant(stack);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await sink?.close();
+});
+
+describe('the connect timeout', () => {
+  it('a receiver that never accepts the connection fails after WEBHOOK_CONNECT_TIMEOUT', async () => {
+    const form = await tenant.api.createForm('Unreachable receiver');
+    const plugin = await addWebhook(tenant.api, form.id, 'https://127.0.0.1:9443/hook');
+    const before = dials;
+    const res = await fetch(`${stack.url}/json/${form.endpoint_token}?test=true`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'is anyone there?' }),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      id: string;
+      deliveries: { plugin_id: string; ok: boolean; error: string; duration_ms: number }[];
+    };
+    expect(body.deliveries).toEqual([
+      expect.objectContaining({ plugin_id: plugin.id, ok: false, status_code: null }),
+    ]);
+    expect(body.deliveries[0]!.error).toMatch(/connect timeout/);
+    expect(body.deliveries[0]!.duration_ms).toBeGreaterThanOrEqual(380);
+    expect(dials - before).toBe(1);
+    const [attempt] = await attemptsOf(stack, body.id);
+    expect(attempt).toMatchObject({ status: 'failed', http_status: null, is_test: true });
+  });
+});
+
+describe('notification e-mails from the workflow', () => {
+  it('every accepted submission is e-mailed to the form addresses through SMTP_URL', async () => {
+    const form = await tenant.api.createForm('Contact', {
+      notification_email_addresses: ['ops@example.com', 'sales@example.com'],
+    });
+    const before = sink.messages.length;
+    const id = await submitJson(stack.url, form.endpoint_token, {
+      email: 'jane@example.com',
+      message: 'Hello from the workflow',
+    });
+    const result = (await completedSubmissionWorkflow(stack, id)) as {
+      notification: { sent: boolean; recipients: string[] };
+    };
+    expect(result.notification).toMatchObject({
+      sent: true,
+      recipients: ['ops@example.com', 'sales@example.com'],
+    });
+    expect(sink.messages.length - before).toBe(1);
+    const message = sink.messages.at(-1)!;
+    expect(message.rcptTo.sort()).toEqual(['ops@example.com', 'sales@example.com']);
+    expect(message.mailFrom).toBe('forms@formward.test');
+    const parsed = readMimeMessage(message.raw);
+    expect(headerValue(parsed, 'subject')).toBe('New submission to "Contact"');
+    expect(message.raw.toString('utf8')).toContain('Hello from the workflow');
+  });
+
+  it('a spam submission is not e-mailed', async () => {
+    const form = await tenant.api.createForm('Spammed', {
+      notification_email_addresses: ['ops@example.com'],
+    });
+    const before = sink.messages.length;
+    const id = await submitJson(stack.url, form.endpoint_token, { message: 'x', _hp: 'bot' });
+    const result = (await completedSubmissionWorkflow(stack, id)) as { notification: unknown };
+    expect(result.notification).toBeNull();
+    expect(sink.messages.length).toBe(before);
+  });
+});
