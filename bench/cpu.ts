@@ -32,23 +32,36 @@ function readProcs(): Proc[] {
   return procs;
 }
 
-/** CPU used so far by the Formward process tree (grouped by program) and by this process. */
-export function sampleCpu(rootPid: number): CpuSample {
-  const procs = readProcs();
-  const inTree = new Set([rootPid]);
+/** The pids of `rootPid` and all its descendants. */
+function treeOf(procs: Proc[], rootPid: number): Set<number> {
+  const tree = new Set([rootPid]);
   for (let grew = true; grew;) {
     grew = false;
     for (const p of procs) {
-      if (inTree.has(p.pid) || !inTree.has(p.ppid)) continue;
-      inTree.add(p.pid);
+      if (tree.has(p.pid) || !tree.has(p.ppid)) continue;
+      tree.add(p.pid);
       grew = true;
     }
   }
+  return tree;
+}
+
+/**
+ * CPU used so far by the Formward process tree (grouped by program), by each of `others`
+ * (a label and the root pid of another process tree, e.g. a second worker) and by this process.
+ */
+export function sampleCpu(rootPid: number, others: Record<string, number> = {}): CpuSample {
+  const procs = readProcs();
+  const inTree = treeOf(procs, rootPid);
   const seconds: Record<string, number> = {};
   for (const p of procs) {
     if (!inTree.has(p.pid)) continue;
     const part = p.pid === rootPid ? 'formward' : p.comm;
     seconds[part] = (seconds[part] ?? 0) + p.cpu;
+  }
+  for (const [label, pid] of Object.entries(others)) {
+    const tree = treeOf(procs, pid);
+    seconds[label] = procs.filter((p) => tree.has(p.pid)).reduce((sum, p) => sum + p.cpu, 0);
   }
   const self = process.cpuUsage();
   seconds.bench = (self.user + self.system) / 1e6;

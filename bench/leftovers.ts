@@ -11,12 +11,9 @@ const isZombie = (pid: string) => {
   }
 };
 
-function lookOnce(pid: number, dataDir: string): string[] {
+function lookOnce(patterns: string[][]): string[] {
   const found = new Set<string>();
-  for (const args of [
-    ['-ag', String(pid)], // the process group of `formward start`
-    ['-af', dataDir], // postgres -D DATA_DIR/postgres, temporal --db-filename DATA_DIR/...
-  ]) {
+  for (const args of patterns) {
     try {
       execFileSync('pgrep', args, { encoding: 'utf8' })
         .split('\n')
@@ -29,11 +26,24 @@ function lookOnce(pid: number, dataDir: string): string[] {
   return [...found];
 }
 
-/** Processes of our run still alive after up to 5 s (exited children may take a moment). */
-export async function processesLeft(pid: number, dataDir: string): Promise<string[]> {
+/** Matching processes still alive after up to 5 s (exited children may take a moment). */
+async function leftAfterWaiting(patterns: string[][]): Promise<string[]> {
   for (let attempt = 0; ; attempt++) {
-    const left = lookOnce(pid, dataDir);
+    const left = lookOnce(patterns);
     if (left.length === 0 || attempt === 10) return left;
     await sleep(500);
   }
+}
+
+/** Processes of our run still alive: the process group of `formward start`, and any on DATA_DIR. */
+export function processesLeft(pid: number, dataDir: string): Promise<string[]> {
+  return leftAfterWaiting([
+    ['-ag', String(pid)], // the process group of `formward start`
+    ['-af', dataDir], // postgres -D DATA_DIR/postgres, temporal --db-filename DATA_DIR/...
+  ]);
+}
+
+/** Processes still alive in the process group led by `pid` (a process spawned detached). */
+export function groupLeft(pid: number): Promise<string[]> {
+  return leftAfterWaiting([['-ag', String(pid)]]);
 }

@@ -1,0 +1,114 @@
+import type { E2eResult } from './e2e';
+import { cores, statuses, table } from './table';
+
+export type Target = { name: string; measured: number; limit: string; holds: boolean };
+
+export const E2E_P50_MAX_MS = 150;
+export const E2E_P99_MAX_MS = 1000;
+
+/** Latency at the paced rate, and no delivery lost, duplicated or badly signed in any phase. */
+export function evaluateE2eTargets(e2e: E2eResult): Target[] {
+  const paced = e2e.phases[0];
+  const sum = (pick: (p: E2eResult['phases'][number]) => number) =>
+    e2e.phases.reduce((total, p) => total + pick(p), 0);
+  const lost = sum((p) => p.deliveries.lost);
+  const duplicated = sum((p) => p.deliveries.duplicated);
+  const badSignatures = sum((p) => p.deliveries.badSignatures);
+  const rate = `at ${e2e.settings.rate} submissions/s`;
+  return [
+    {
+      name: `e2e delivery p50 ${rate} ms`,
+      measured: paced.deliveries.latencyMs.p50,
+      limit: `< ${E2E_P50_MAX_MS}`,
+      holds: paced.deliveries.latencyMs.p50 < E2E_P50_MAX_MS,
+    },
+    {
+      name: `e2e delivery p99 ${rate} ms`,
+      measured: paced.deliveries.latencyMs.p99,
+      limit: `< ${E2E_P99_MAX_MS}`,
+      holds: paced.deliveries.latencyMs.p99 < E2E_P99_MAX_MS,
+    },
+    { name: 'e2e deliveries lost (all phases)', measured: lost, limit: '= 0', holds: lost === 0 },
+    {
+      name: 'e2e duplicated under another webhook-id (all phases)',
+      measured: duplicated,
+      limit: '= 0',
+      holds: duplicated === 0,
+    },
+    {
+      name: 'e2e bad X-Service-Signature (all phases)',
+      measured: badSignatures,
+      limit: '= 0',
+      holds: badSignatures === 0,
+    },
+  ];
+}
+
+export function e2eLines(e2e: E2eResult): string[] {
+  const s = e2e.settings;
+  const out = [
+    `\nEnd to end: ingest -> Temporal workflow -> signed HTTPS webhook to a receiver on 127.0.0.1 (latency = receipt - ingest answer)`,
+    table([
+      ['phase', 'workers', 'sent', 'ingest/s', 'received', 'lost', 'dup', 'redeliv', 'bad sig']
+        .concat(['p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'deliveries/s']),
+      ...e2e.phases.map((p) => {
+        const d = p.deliveries;
+        return [
+          p.name,
+          String(p.workers),
+          String(p.ingest.requests ?? d.submitted),
+          p.ingestRate.toFixed(1),
+          String(d.received),
+          String(d.lost),
+          String(d.duplicated),
+          String(d.redelivered),
+          String(d.badSignatures),
+          d.latencyMs.p50.toFixed(0),
+          d.latencyMs.p90.toFixed(0),
+          d.latencyMs.p99.toFixed(0),
+          d.latencyMs.max.toFixed(0),
+          d.deliveriesPerS.toFixed(1),
+        ];
+      }),
+    ]),
+  ];
+  for (const p of e2e.phases) {
+    const ingest = p.ingest;
+    const answers =
+      'latencyMs' in ingest
+        ? `ingest answers p50 ${ingest.latencyMs.p50} ms, p99 ${ingest.latencyMs.p99} ms, generator max lag ${ingest.maxSendLagMs} ms`
+        : `ingest took the burst in ${ingest.seconds} s`;
+    out.push(
+      `  ${p.name} (${p.workers} worker${p.workers > 1 ? 's' : ''}): ${answers}; statuses ${statuses(ingest.statusCodes)}` +
+        `${ingest.errors || p.rejected ? `, errors ${ingest.errors}, without id ${p.rejected}` : ''}; ` +
+        `deliveries over ${p.deliveries.spanS} s; ${p.complete ? 'all arrived' : 'NOT all arrived'} ${p.waitedS} s after the last answer`,
+    );
+    out.push(`    CPU cores ${cores(p.cores)}`);
+    if (p.deliveries.lost > 0)
+      out.push(
+        `    lost: ${JSON.stringify(p.lostReasons)}; e.g. ids ${p.deliveries.lostIds.slice(0, 5).join(', ')}`,
+      );
+  }
+  const byStatus = Object.entries(e2e.attempts.byStatus)
+    .map(([status, n]) => `${status} ${n}`)
+    .join(', ');
+  out.push(
+    `  delivery log: ${byStatus || 'no attempts'}` +
+      (Object.keys(e2e.attempts.errors).length
+        ? `; errors ${JSON.stringify(e2e.attempts.errors)}`
+        : ''),
+  );
+  out.push(
+    `  receiver: ${e2e.receiver.requests} requests over ${e2e.receiver.tlsConnections} TLS connections, ${e2e.receiver.strays} not from this run's submissions`,
+  );
+  const w = e2e.extraWorker;
+  if (w)
+    out.push(
+      `  second worker: ready ${w.startS} s after spawn; stopped ${w.seconds} s after SIGTERM` +
+        `${w.graceful ? '' : ' (killed)'}; ${w.leftovers.length ? `LEFT BEHIND: ${w.leftovers.join('; ')}` : 'no process left'}`,
+    );
+  out.push(
+    `  settings: ${s.rate}/s for ${s.durationS} s after ${s.warmupS} s warm-up; bursts of ${s.burst} with ${s.burstConcurrency} connections`,
+  );
+  return out;
+}

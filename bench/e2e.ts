@@ -1,0 +1,231 @@
+import type { Pool } from 'pg';
+import { runBurst, type BurstResult } from './burst';
+import type { Certificates } from './certificates';
+import { coresBetween, sampleCpu } from './cpu';
+import {
+  deliveryStats,
+  distinctBody,
+  submissionLog,
+  waitForDeliveries,
+  type DeliveryStats,
+  type Submitted,
+} from './deliveries';
+import { attemptSummary, lostReasons, type AttemptSummary } from './delivery-log';
+import { startExtraWorker, type ExtraWorker } from './extra-worker';
+import { addWebhook, createForm } from './formward-api';
+import { startReceiver, type Receiver } from './https-receiver';
+import type { Case } from './load';
+import { runPaced, type PacedResult } from './paced';
+import type { Formward, Shutdown } from './stack';
+import { sleep } from './util';
+
+export const E2E_SETTINGS = {
+  /** Submissions per second of the paced run, and how long it lasts. */
+  rate: Number(process.env.BENCH_E2E_RATE || 50),
+  durationS: Number(process.env.BENCH_E2E_DURATION || 20),
+  warmupS: 3,
+  /** Submissions per burst (once with the stack's worker, once with a second one). */
+  burst: Number(process.env.BENCH_E2E_BURST || 1000),
+  burstConcurrency: 20,
+  /** How long to wait for the deliveries of the paced run, after its last answer. */
+  waitS: 120,
+  /** Pause after everything arrived, so late redeliveries are counted too. */
+  graceS: 5,
+};
+export type E2eSettings = typeof E2E_SETTINGS;
+
+/** The formward environment the receiver needs: trust its CA, allow 127.0.0.1 as a target. */
+export const e2eEnvironment = (certificates: Certificates) => ({
+  NODE_EXTRA_CA_CERTS: certificates.caCertFile,
+  WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
+});
+
+export type E2ePhase = {
+  name: string;
+  workers: number;
+  /** Submissions per second ingest took (the generator's achieved rate). */
+  ingestRate: number;
+  ingest: PacedResult | BurstResult;
+  /** Answers without a submission id (not 200, or not the expected JSON). */
+  rejected: number;
+  deliveries: DeliveryStats;
+  /** For lost submissions: their state in the database, counted. */
+  lostReasons: Record<string, number>;
+  /** Whether every delivery had arrived when the wait ended, and how long it took. */
+  complete: boolean;
+  waitedS: number;
+  cores: Record<string, number>;
+};
+
+export type E2eResult = {
+  settings: E2eSettings;
+  phases: E2ePhase[];
+  receiver: { requests: number; tlsConnections: number; strays: number };
+  attempts: AttemptSummary;
+  extraWorker: (Shutdown & { startS: number; leftovers: string[] }) | null;
+};
+
+type Context = {
+  formward: Formward;
+  db: Pool;
+  key: string;
+  certificates: Certificates;
+  /** Where the second worker's log goes. */
+  workerLogFile: string;
+  say: (line: string) => void;
+};
+
+type Measured = Omit<E2ePhase, 'deliveries' | 'lostReasons'> & { submitted: Submitted[] };
+
+/**
+ * End to end: a form with one webhook plugin pointing at an HTTPS receiver in this process;
+ * submissions at a fixed rate (latency from the ingest answer to the receipt), then bursts
+ * with one worker and with two (deliveries per second at the receiver).
+ */
+export async function runE2e(ctx: Context): Promise<E2eResult> {
+  const { formward, say } = ctx;
+  const s = E2E_SETTINGS;
+  const receiver = await startReceiver(ctx.certificates);
+  let extra: ExtraWorker | null = null;
+  let extraStopped: E2eResult['extraWorker'] = null;
+  try {
+    const form = await createForm(formward.url, ctx.key, 'E2E');
+    const plugin = await addWebhook(formward.url, ctx.key, form.id, receiver.url);
+    receiver.secret = plugin.signingSecret;
+    const c: Case = {
+      name: 'POST /json/{token} (e2e)',
+      url: `${formward.url}/json/${form.token}`,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: '',
+      expectStatus: 200,
+      verifyBody: (body) => body.includes('"ok":true'),
+    };
+    const all: Submitted[] = [];
+
+    say(`e2e: probe (one submission through to ${receiver.url})`);
+    const probe = await burst(ctx, receiver, c, 'probe', 1, 60);
+    if (!probe.complete) throw new Error(`e2e: the probe was not delivered: ${await why(ctx, probe)}`);
+    say(`e2e: warm-up ${s.warmupS} s at ${s.rate}/s`);
+    const warm = await paced(ctx, receiver, c, 'warmup', s.warmupS);
+    all.push(...probe.submitted, ...warm.submitted);
+
+    say(`e2e: ${s.durationS} s paced at ${s.rate} submissions/s`);
+    const measured: Measured[] = [await paced(ctx, receiver, c, 'paced', s.durationS)];
+    say(`e2e: burst of ${s.burst}, 1 worker`);
+    measured.push(await burst(ctx, receiver, c, 'burst-1', s.burst, burstWaitS()));
+
+    say('e2e: starting a second worker (formward worker)');
+    extra = await startExtraWorker(formward, ctx.workerLogFile);
+    say(`e2e: second worker ready in ${extra.startS} s (pid ${extra.pid})`);
+    await sleep(3000); // its pollers reach Temporal
+    say(`e2e: burst of ${s.burst}, 2 workers`);
+    measured.push(await burst(ctx, receiver, c, 'burst-2', s.burst, burstWaitS(), extra));
+    say('e2e: stopping the second worker (SIGTERM)');
+    const stopped = await extra.stop();
+    extraStopped = { ...stopped, startS: extra.startS };
+    extra = null;
+
+    await sleep(s.graceS * 1000);
+    const phases: E2ePhase[] = [];
+    for (const m of measured) {
+      all.push(...m.submitted);
+      const { submitted, ...rest } = m;
+      const deliveries = deliveryStats(submitted, receiver.receipts);
+      const reasons = await lostReasons(ctx.db, deliveries.lostIds);
+      phases.push({
+        ...rest,
+        deliveries: { ...deliveries, lostIds: deliveries.lostIds.slice(0, 20) },
+        lostReasons: reasons,
+      });
+    }
+    const known = new Set(all.map((x) => x.id));
+    return {
+      settings: s,
+      phases,
+      receiver: {
+        requests: receiver.receipts.length,
+        tlsConnections: receiver.connections(),
+        strays: receiver.receipts.filter((r) => !r.submissionId || !known.has(r.submissionId))
+          .length,
+      },
+      attempts: await attemptSummary(ctx.db, plugin.id),
+      extraWorker: extraStopped,
+    };
+  } finally {
+    if (extra) await extra.stop().catch((e: Error) => say(`second worker stop: ${e.message}`));
+    await receiver.close();
+  }
+}
+
+const burstWaitS = () => Math.max(E2E_SETTINGS.waitS, E2E_SETTINGS.burst / 5);
+
+async function why(ctx: Context, m: Measured): Promise<string> {
+  const reasons = await lostReasons(
+    ctx.db,
+    m.submitted.map((x) => x.id),
+  );
+  return `${JSON.stringify(reasons)} (answers without id: ${m.rejected})`;
+}
+
+function pidsOf(extra?: ExtraWorker): Record<string, number> {
+  return extra ? { 'worker 2': extra.pid } : {};
+}
+
+async function paced(
+  ctx: Context,
+  receiver: Receiver,
+  c: Case,
+  phase: string,
+  durationS: number,
+): Promise<Measured> {
+  const s = E2E_SETTINGS;
+  const log = submissionLog();
+  const before = sampleCpu(ctx.formward.pid);
+  const ingest = await runPaced(c, s.rate, durationS, {
+    bodyOf: distinctBody(phase),
+    onAnswer: log.onAnswer,
+  });
+  const ids = log.submitted.map((x) => x.id);
+  const wait = await waitForDeliveries(receiver, ids, s.waitS * 1000);
+  return {
+    name: `paced ${s.rate}/s for ${durationS} s`,
+    workers: 1,
+    ingestRate: ingest.achievedRate,
+    ingest,
+    rejected: log.rejected,
+    submitted: log.submitted,
+    complete: wait.complete,
+    waitedS: wait.waitedS,
+    cores: coresBetween(before, sampleCpu(ctx.formward.pid)),
+  };
+}
+
+async function burst(
+  ctx: Context,
+  receiver: Receiver,
+  c: Case,
+  phase: string,
+  count: number,
+  waitS: number,
+  extra?: ExtraWorker,
+): Promise<Measured> {
+  const log = submissionLog();
+  const before = sampleCpu(ctx.formward.pid, pidsOf(extra));
+  const ingest = await runBurst(c, count, E2E_SETTINGS.burstConcurrency, {
+    bodyOf: distinctBody(phase),
+    onAnswer: log.onAnswer,
+  });
+  const ids = log.submitted.map((x) => x.id);
+  const wait = await waitForDeliveries(receiver, ids, waitS * 1000);
+  return {
+    name: `burst of ${count}`,
+    workers: extra ? 2 : 1,
+    ingestRate: ingest.rate,
+    ingest,
+    rejected: log.rejected,
+    submitted: log.submitted,
+    complete: wait.complete,
+    waitedS: wait.waitedS,
+    cores: coresBetween(before, sampleCpu(ctx.formward.pid, pidsOf(extra))),
+  };
+}
