@@ -5,6 +5,7 @@ import { createAppContext } from '../runtime/app-context';
 import { openDatabase, type Database } from '../runtime/database';
 import { startHttpServer, type RunningHttpServer } from '../runtime/http-server';
 import { openTemporal, type TemporalService } from '../runtime/temporal-service';
+import { startWorkerHealthServer } from '../runtime/worker-health-server';
 import { runWorker, type RunningWorker } from '../runtime/worker-runner';
 import { say } from './output';
 import { onShutdownSignal } from './signals';
@@ -57,6 +58,10 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
       });
       const running = worker;
       stops.push(() => running.stop());
+      if (!http) {
+        const health = await startWorkerHealthServer(ctx, running);
+        stops.push(() => health.close());
+      }
     }
     if (database.embedded || temporal.embedded) {
       writeRuntimeFile(config.dataDir, {
@@ -80,6 +85,8 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
       say(`  Sign in:      ${ctx.urls.base}/login`);
     }
     if (worker) say(`  Worker:       task queue "${config.temporal.taskQueue}"`);
+    if (worker && !http)
+      say(`  Health:       http://${config.host}:${config.port}/healthz and /readyz`);
     say(
       `  PostgreSQL:   ${database.embedded ? `embedded, data in ${config.dataDir}/postgres` : 'DATABASE_URL'}`,
     );

@@ -9,7 +9,12 @@ import { installTemporalRuntimeLogger } from '../temporal/runtime-logger';
 import { createWorker } from '../temporal/worker';
 import { createDns } from './dns';
 
-export type RunningWorker = { stop(): Promise<void>; done: Promise<void> };
+export type RunningWorker = {
+  stop(): Promise<void>;
+  done: Promise<void>;
+  /** The SDK worker's state: RUNNING while it polls. */
+  state(): string;
+};
 
 /**
  * Runs the Temporal worker until `stop()`: it stops polling, lets in-flight activities finish
@@ -60,6 +65,7 @@ export async function runWorker(options: {
   logger.info({ taskQueue: config.temporal.taskQueue }, 'temporal worker running');
   return {
     done,
+    state: () => worker.getState(),
     async stop() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await done.catch(() => undefined);

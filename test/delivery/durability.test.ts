@@ -52,7 +52,7 @@ describe('a worker process killed in the middle of a delivery', () => {
   });
 
   /** `formward worker` as its own process, on this stack's database and task queue. */
-  const startWorkerProcess = () => {
+  const startWorkerProcess = (port = 0) => {
     const child = spawn(
       process.execPath,
       ['-e', `require(${JSON.stringify(path.join(build, 'src/cli.js'))}).main(['worker'])`],
@@ -66,6 +66,7 @@ describe('a worker process killed in the middle of a delivery', () => {
           DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'formward-worker-')),
           BASE_URL: stack.url,
           LOG_LEVEL: 'warn',
+          PORT: String(port),
         },
         stdio: ['ignore', 'ignore', 'inherit'],
       },
@@ -107,6 +108,95 @@ describe('a worker process killed in the middle of a delivery', () => {
     };
     expect(result.deliveries).toEqual([expect.objectContaining({ ok: true, status_code: 200 })]);
   });
+});
+
+describe('a worker process told to stop in the middle of a delivery', () => {
+  let build: string;
+  let stack: TestStack;
+  let receiver: HttpsReceiver;
+  let child: ChildProcess | null = null;
+
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(repoRoot, '.tmp'), { recursive: true });
+    build = fs.mkdtempSync(path.join(repoRoot, '.tmp', 'graceful-'));
+    execFileSync(
+      process.execPath,
+      [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', repoRoot, '--outDir', build],
+      { stdio: 'inherit' },
+    );
+    stack = await startTestStack({ worker: false, env: KNOBS });
+  });
+
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await receiver?.close();
+    await stack?.stop();
+    if (build) fs.rmSync(build, { recursive: true, force: true });
+  });
+
+  it(
+    'finishes the delivery, then exits; its health endpoint answered while it ran',
+    { timeout: 120_000 },
+    async () => {
+      // The answer comes 600 ms after the request (within the 1 s read timeout).
+      receiver = await startHttpsReceiver(inject('stack').certificates, () => ({
+        status: 200,
+        body: 'finished before exit',
+        delayMs: 600,
+      }));
+      const tenant = await newTenant(stack);
+      const form = await tenant.api.createForm('Graceful worker');
+      await addWebhook(tenant.api, form.id, receiver.url);
+
+      const port = await freePort();
+      child = spawn(
+        process.execPath,
+        ['-e', `require(${JSON.stringify(path.join(build, 'src/cli.js'))}).main(['worker'])`],
+        {
+          env: {
+            ...process.env,
+            ...KNOBS,
+            DATABASE_URL: stack.databaseUrl,
+            TEMPORAL_ADDRESS: stack.temporalAddress,
+            TEMPORAL_TASK_QUEUE: stack.taskQueue,
+            DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'formward-worker-')),
+            PORT: String(port),
+            LOG_LEVEL: 'warn',
+          },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        },
+      );
+      const exited = new Promise<number | null>((resolve) =>
+        child!.once('exit', (code) => resolve(code)),
+      );
+      const readyz = async () => {
+        for (let i = 0; i < 300; i++) {
+          const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
+          if (res?.ok) return res.json();
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        throw new Error('the worker never became ready');
+      };
+      expect(await readyz()).toMatchObject({
+        ok: true,
+        checks: { postgres: 'ok', temporal: 'ok' },
+      });
+
+      const id = await submitJson(stack.url, form.endpoint_token, fields);
+      await receiver.waitFor(1, 60_000);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const attempts = await waitForAttempts(stack, id, 1, 10_000);
+      expect(attempts).toEqual([
+        expect.objectContaining({
+          attempt: 1,
+          status: 'succeeded',
+          response_body: 'finished before exit',
+        }),
+      ]);
+      expect(receiver.received).toHaveLength(1);
+    },
+  );
 });
 
 describe('Temporal stopped while submissions arrive', () => {

@@ -1,0 +1,37 @@
+import http from 'node:http';
+import express from 'express';
+import type { AppContext } from '../app-context';
+import { entityManagerPerRequest } from '../http/middleware/entity-manager';
+import { healthRouter } from '../http/routes/health';
+import type { RunningWorker } from './worker-runner';
+
+/**
+ * `formward worker` has no API; this answers `/healthz` and `/readyz` on PORT so an
+ * orchestrator can probe it: ready while PostgreSQL answers and the worker is polling.
+ */
+export async function startWorkerHealthServer(
+  ctx: AppContext,
+  worker: RunningWorker,
+): Promise<{ close(): Promise<void> }> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(entityManagerPerRequest(ctx.orm));
+  app.use(
+    healthRouter(ctx, async () => {
+      const state = worker.state();
+      if (state !== 'RUNNING') throw new Error(`the worker is ${state.toLowerCase()}`);
+    }),
+  );
+  const server = http.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(ctx.config.port, ctx.config.host, () => resolve());
+  });
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
