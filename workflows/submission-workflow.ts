@@ -59,7 +59,8 @@ export type SubmissionWorkflowResult = {
   notification: NotificationResult | { sent: false; error: string } | null;
 };
 
-const { checkSpam } = proxyActivities<SpamActivities>({
+/** Database-only steps: quick, and retried patiently through a database restart. */
+const databaseStep = {
   startToCloseTimeout: '30s',
   retry: {
     initialInterval: '1s',
@@ -67,17 +68,9 @@ const { checkSpam } = proxyActivities<SpamActivities>({
     maximumInterval: '1m',
     maximumAttempts: 20,
   },
-});
-
-const { listDeliveryTargets } = proxyActivities<DeliveryTargetActivities>({
-  startToCloseTimeout: '30s',
-  retry: {
-    initialInterval: '1s',
-    backoffCoefficient: 2,
-    maximumInterval: '1m',
-    maximumAttempts: 20,
-  },
-});
+} as const;
+const { checkSpam } = proxyActivities<SpamActivities>(databaseStep);
+const { listDeliveryTargets } = proxyActivities<DeliveryTargetActivities>(databaseStep);
 
 // Room for the mailer's SMTP timeouts (connect, greeting, idle).
 const notificationTimeouts = { startToCloseTimeout: '2m' } as const;

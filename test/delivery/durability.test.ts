@@ -1,4 +1,4 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,13 +9,13 @@ import { runWorker, type RunningWorker } from '../../src/runtime/worker-runner';
 import { newTenant, submitJson } from '../support/api-client';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { startTestStack, type TestStack } from '../support/test-stack';
+import { compileService, spawnWorkerProcess } from '../support/worker-process';
 import { completedSubmissionWorkflow } from '../temporal/workflow-helpers';
 import { addWebhook, waitForAttempts } from './delivery-helpers';
 
 // Durability (issue 3): a worker killed in the middle of a delivery and Temporal stopped
 // while submissions arrive lose nothing.
 
-const repoRoot = path.resolve(__dirname, '../..');
 const KNOBS = {
   WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
   WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
@@ -26,21 +26,14 @@ const KNOBS = {
 const fields = { email: 'grace@example.com', message: 'durable' };
 
 describe('a worker process killed in the middle of a delivery', () => {
-  let build: string;
+  let build: ReturnType<typeof compileService>;
   let stack: TestStack;
   let receiver: HttpsReceiver;
   const workers: ChildProcess[] = [];
 
   beforeAll(async () => {
-    // The service compiled into a folder of its own, so a `formward worker` process can be
-    // killed without warning (the in-process worker of other suites cannot be).
-    fs.mkdirSync(path.join(repoRoot, '.tmp'), { recursive: true });
-    build = fs.mkdtempSync(path.join(repoRoot, '.tmp', 'durability-'));
-    execFileSync(
-      process.execPath,
-      [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', repoRoot, '--outDir', build],
-      { stdio: 'inherit' },
-    );
+    // A separate process, so it can be killed without warning (an in-process worker cannot).
+    build = compileService('durability');
     stack = await startTestStack({ worker: false, env: KNOBS });
   });
 
@@ -48,29 +41,11 @@ describe('a worker process killed in the middle of a delivery', () => {
     for (const child of workers) child.kill('SIGKILL');
     await receiver?.close();
     await stack?.stop();
-    if (build) fs.rmSync(build, { recursive: true, force: true });
+    build?.remove();
   });
 
-  /** `formward worker` as its own process, on this stack's database and task queue. */
-  const startWorkerProcess = (port = 0) => {
-    const child = spawn(
-      process.execPath,
-      ['-e', `require(${JSON.stringify(path.join(build, 'src/cli.js'))}).main(['worker'])`],
-      {
-        env: {
-          ...process.env,
-          ...KNOBS,
-          DATABASE_URL: stack.databaseUrl,
-          TEMPORAL_ADDRESS: stack.temporalAddress,
-          TEMPORAL_TASK_QUEUE: stack.taskQueue,
-          DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'formward-worker-')),
-          BASE_URL: stack.url,
-          LOG_LEVEL: 'warn',
-          PORT: String(port),
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
+  const startWorkerProcess = () => {
+    const child = spawnWorkerProcess(build.dir, stack, KNOBS);
     workers.push(child);
     return child;
   };
@@ -111,19 +86,13 @@ describe('a worker process killed in the middle of a delivery', () => {
 });
 
 describe('a worker process told to stop in the middle of a delivery', () => {
-  let build: string;
+  let build: ReturnType<typeof compileService>;
   let stack: TestStack;
   let receiver: HttpsReceiver;
   let child: ChildProcess | null = null;
 
   beforeAll(async () => {
-    fs.mkdirSync(path.join(repoRoot, '.tmp'), { recursive: true });
-    build = fs.mkdtempSync(path.join(repoRoot, '.tmp', 'graceful-'));
-    execFileSync(
-      process.execPath,
-      [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', repoRoot, '--outDir', build],
-      { stdio: 'inherit' },
-    );
+    build = compileService('graceful');
     stack = await startTestStack({ worker: false, env: KNOBS });
   });
 
@@ -131,7 +100,7 @@ describe('a worker process told to stop in the middle of a delivery', () => {
     child?.kill('SIGKILL');
     await receiver?.close();
     await stack?.stop();
-    if (build) fs.rmSync(build, { recursive: true, force: true });
+    build?.remove();
   });
 
   it(
@@ -149,23 +118,7 @@ describe('a worker process told to stop in the middle of a delivery', () => {
       await addWebhook(tenant.api, form.id, receiver.url);
 
       const port = await freePort();
-      child = spawn(
-        process.execPath,
-        ['-e', `require(${JSON.stringify(path.join(build, 'src/cli.js'))}).main(['worker'])`],
-        {
-          env: {
-            ...process.env,
-            ...KNOBS,
-            DATABASE_URL: stack.databaseUrl,
-            TEMPORAL_ADDRESS: stack.temporalAddress,
-            TEMPORAL_TASK_QUEUE: stack.taskQueue,
-            DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'formward-worker-')),
-            PORT: String(port),
-            LOG_LEVEL: 'warn',
-          },
-          stdio: ['ignore', 'ignore', 'inherit'],
-        },
-      );
+      child = spawnWorkerProcess(build.dir, stack, { ...KNOBS, PORT: String(port) });
       const exited = new Promise<number | null>((resolve) =>
         child!.once('exit', (code) => resolve(code)),
       );
