@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Orm } from '../src/db/orm';
 import type { Mailer } from '../src/domain/mail/mailer';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import { createDeliveryTargetActivities } from './delivery-targets';
+import { createDeliveryPlanActivities } from './delivery-plan';
 import { createNotificationActivities } from './notification-email';
 import { createSpamActivities } from './spam';
 import { createWebhookActivities } from './webhook-delivery';
@@ -20,7 +20,7 @@ export type ActivityDeps = {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSpamActivities(deps.orm),
-    ...createDeliveryTargetActivities(deps.orm),
+    ...createDeliveryPlanActivities(deps.orm),
     ...createWebhookActivities(deps),
     ...createNotificationActivities(deps),
   };

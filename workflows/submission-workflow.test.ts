@@ -11,7 +11,7 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import type { DeliveryTarget, DeliveryTargetActivities } from '../activities/delivery-targets';
+import type { DeliveryTarget, DeliveryPlanActivities } from '../activities/delivery-plan';
 import type { NotificationActivities, NotificationResult } from '../activities/notification-email';
 import type { SpamActivities, SpamVerdict } from '../activities/spam';
 import type {
@@ -88,13 +88,15 @@ type DeliverBehaviour = (input: WebhookDeliveryInput, attempt: number) => Promis
 type MockOptions = {
   spam?: SpamVerdict;
   targets?: DeliveryTarget[];
+  /** Whether the form has notification addresses (default true). */
+  notify?: boolean;
   deliver?: DeliverBehaviour;
   email?: (submissionId: string) => Promise<NotificationResult>;
 };
 
 type Calls = {
   checkSpam: string[];
-  listDeliveryTargets: string[];
+  planDeliveries: string[];
   /** Every attempt, with the attempt number Temporal reported to the activity. */
   deliverWebhook: Array<{ input: WebhookDeliveryInput; attempt: number }>;
   sendNotificationEmail: string[];
@@ -130,21 +132,21 @@ const succeeds: DeliverBehaviour = async (input, attempt) =>
 function mockActivities(options: MockOptions = {}) {
   const calls: Calls = {
     checkSpam: [],
-    listDeliveryTargets: [],
+    planDeliveries: [],
     deliverWebhook: [],
     sendNotificationEmail: [],
   };
   const activities: SpamActivities &
-    DeliveryTargetActivities &
+    DeliveryPlanActivities &
     WebhookActivities &
     NotificationActivities = {
     async checkSpam(submissionId) {
       calls.checkSpam.push(submissionId);
       return options.spam ?? { isSpam: false, reason: null };
     },
-    async listDeliveryTargets(submissionId) {
-      calls.listDeliveryTargets.push(submissionId);
-      return options.targets ?? [];
+    async planDeliveries(submissionId) {
+      calls.planDeliveries.push(submissionId);
+      return { targets: options.targets ?? [], notify: options.notify ?? true };
     },
     async deliverWebhook(input) {
       const attempt = Context.current().info.attempt;
@@ -205,7 +207,7 @@ describe('submissionWorkflow', () => {
       notification: null,
     });
     expect(calls.checkSpam).toEqual(['7']);
-    expect(calls.listDeliveryTargets).toEqual([]);
+    expect(calls.planDeliveries).toEqual([]);
     expect(calls.deliverWebhook).toEqual([]);
     expect(calls.sendNotificationEmail).toEqual([]);
   });
@@ -222,7 +224,7 @@ describe('submissionWorkflow', () => {
     const { result, runId } = await runWorkflow(activities, { submissionId: '42' });
 
     expect(calls.checkSpam).toEqual(['42']);
-    expect(calls.listDeliveryTargets).toEqual(['42']);
+    expect(calls.planDeliveries).toEqual(['42']);
     expect(calls.sendNotificationEmail).toEqual(['42']);
     expect(calls.deliverWebhook).toHaveLength(3);
     const inputs = calls.deliverWebhook.map((call) => call.input);
@@ -507,7 +509,7 @@ describe('submissionWorkflow', () => {
 
     expect(calls.checkSpam).toEqual([]);
     expect(calls.sendNotificationEmail).toEqual([]);
-    expect(calls.listDeliveryTargets).toEqual(['42']);
+    expect(calls.planDeliveries).toEqual(['42']);
     expect(
       calls.deliverWebhook
         .map((call) => call.input)
@@ -559,6 +561,19 @@ describe('submissionWorkflow', () => {
         delivery_id: deliveryIdOf(runId, 'p2'),
       },
     ]);
+  });
+
+  it('does not schedule the e-mail when the form has no notification addresses', async () => {
+    const { activities, calls } = mockActivities({ targets: [webhook('p1')], notify: false });
+    const { result } = await runWorkflow(activities);
+    expect(calls.sendNotificationEmail).toEqual([]);
+    expect(result.notification).toEqual({
+      sent: false,
+      recipients: [],
+      messageId: null,
+      skipped: 'no_recipients',
+    });
+    expect(result.deliveries).toEqual([expect.objectContaining({ plugin_id: 'p1', ok: true })]);
   });
 
   it('completes when the notification e-mail fails, reporting it as not sent', async () => {

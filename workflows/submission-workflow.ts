@@ -2,10 +2,11 @@ import {
   ActivityFailure,
   ApplicationFailure,
   proxyActivities,
+  proxyLocalActivities,
   workflowInfo,
 } from '@temporalio/workflow';
 // Only types cross into workflow code, plus pure helpers: activities run outside the sandbox.
-import type { DeliveryTargetActivities } from '../activities/delivery-targets';
+import type { DeliveryPlanActivities } from '../activities/delivery-plan';
 import type { NotificationActivities, NotificationResult } from '../activities/notification-email';
 import type { SpamActivities, SpamVerdict } from '../activities/spam';
 import type {
@@ -59,7 +60,10 @@ export type SubmissionWorkflowResult = {
   notification: NotificationResult | { sent: false; error: string } | null;
 };
 
-/** Database-only steps: quick, and retried patiently through a database restart. */
+/**
+ * Database-only steps run as local activities: in the worker, without a round trip through
+ * the Temporal server each, and retried patiently through a database restart.
+ */
 const databaseStep = {
   startToCloseTimeout: '30s',
   retry: {
@@ -69,8 +73,8 @@ const databaseStep = {
     maximumAttempts: 20,
   },
 } as const;
-const { checkSpam } = proxyActivities<SpamActivities>(databaseStep);
-const { listDeliveryTargets } = proxyActivities<DeliveryTargetActivities>(databaseStep);
+const { checkSpam } = proxyLocalActivities<SpamActivities>(databaseStep);
+const { planDeliveries } = proxyLocalActivities<DeliveryPlanActivities>(databaseStep);
 
 // Room for the mailer's SMTP timeouts (connect, greeting, idle).
 const notificationTimeouts = { startToCloseTimeout: '2m' } as const;
@@ -89,6 +93,14 @@ const { sendNotificationEmail: sendTestNotificationEmail } =
     ...notificationTimeouts,
     retry: { maximumAttempts: 1 },
   });
+
+/** The form has no notification addresses: the e-mail activity is not scheduled at all. */
+const NOBODY_TO_NOTIFY: NotificationResult = {
+  sent: false,
+  recipients: [],
+  messageId: null,
+  skipped: 'no_recipients',
+};
 
 /** The failure an activity threw, with the details it attached (its DeliveryOutcome). */
 function outcomeOf(error: unknown): { message: string; outcome: DeliveryOutcome | null } {
@@ -129,7 +141,7 @@ export async function submissionWorkflow(
     },
   });
 
-  const targets = await listDeliveryTargets(submissionId);
+  const { targets, notify } = await planDeliveries(submissionId);
   const { runId } = workflowInfo();
   const deliveries = targets.map(async (target): Promise<DeliverySummary> => {
     const summary = { plugin_id: target.pluginId, plugin_type: target.pluginType };
@@ -179,12 +191,14 @@ export async function submissionWorkflow(
   const notification =
     mode === 'replay'
       ? null
-      : (mode === 'test' ? sendTestNotificationEmail : sendNotificationEmail)(submissionId).catch(
-          (error: unknown) => ({
-            sent: false as const,
-            error: outcomeOf(error).message,
-          }),
-        );
+      : !notify
+        ? NOBODY_TO_NOTIFY
+        : (mode === 'test' ? sendTestNotificationEmail : sendNotificationEmail)(submissionId).catch(
+            (error: unknown) => ({
+              sent: false as const,
+              error: outcomeOf(error).message,
+            }),
+          );
 
   return {
     submissionId,
