@@ -26,8 +26,12 @@ export function createCertificates(dir: string): Certificates {
     dir,
   );
   openssl(
-    ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1']
-      .concat(['-keyout', 'server.key', '-out', 'server.csr']),
+    ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1'].concat([
+      '-keyout',
+      'server.key',
+      '-out',
+      'server.csr',
+    ]),
     dir,
   );
   fs.writeFileSync(
@@ -35,8 +39,17 @@ export function createCertificates(dir: string): Certificates {
     'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n',
   );
   openssl(
-    ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial']
-      .concat(['-days', '2', '-out', 'server.crt', '-extfile', 'server.ext']),
+    [
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+    ].concat(['-days', '2', '-out', 'server.crt', '-extfile', 'server.ext']),
     dir,
   );
   return {

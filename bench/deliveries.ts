@@ -36,21 +36,31 @@ export function submissionLog() {
   return log;
 }
 
-/** Waits until every id has reached the receiver at least once, or until `timeoutMs`. */
+/**
+ * Waits until every id has reached the receiver at least once, or until `timeoutMs`;
+ * tells `progress` how many are still missing every 15 s.
+ */
 export async function waitForDeliveries(
   receiver: Receiver,
   ids: string[],
   timeoutMs: number,
+  progress: (missing: number) => void = () => undefined,
 ): Promise<{ complete: boolean; waitedS: number }> {
   const started = performance.now();
   const missing = new Set(ids);
   let seen = 0;
+  let told = started;
   while (missing.size > 0 && performance.now() - started < timeoutMs) {
     for (; seen < receiver.receipts.length; seen++) {
       const id = receiver.receipts[seen].submissionId;
       if (id !== null) missing.delete(id);
     }
-    if (missing.size > 0) await sleep(100);
+    if (missing.size === 0) break;
+    if (performance.now() - told >= 15_000) {
+      told = performance.now();
+      progress(missing.size);
+    }
+    await sleep(100);
   }
   return { complete: missing.size === 0, waitedS: round((performance.now() - started) / 1000, 1) };
 }

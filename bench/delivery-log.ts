@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { percentile } from './util';
 
 export type AttemptSummary = {
   /** Attempts recorded by the worker(s), by status (succeeded, pending_retry, failed). */
@@ -45,4 +46,45 @@ export async function lostReasons(db: Pool, ids: string[]): Promise<Record<strin
     [ids],
   );
   return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+}
+
+const STAGES = {
+  workflowStarted: 's.workflow_started_at',
+  spamChecked: 's.spam_checked_at',
+  attemptStarted: 'a.started_at',
+  attemptFinished: 'a.finished_at',
+} as const;
+
+/** p50 and p99 (ms) of the time from a submission's insert to each stage of its delivery. */
+export type StageLatencies = Record<keyof typeof STAGES, { p50: number; p99: number }>;
+
+/**
+ * Where the time went, from the database's own timestamps: workflow start (marked in batches
+ * after it, so an upper bound), spam check done, first delivery attempt started and finished.
+ */
+export async function stageLatencies(db: Pool, ids: string[]): Promise<StageLatencies> {
+  const columns = Object.entries(STAGES).map(
+    ([name, column]) => `extract(epoch from ${column} - s.created_at) * 1000 as "${name}"`,
+  );
+  const { rows } = await db.query<Record<keyof typeof STAGES, number | null>>(
+    `select ${columns.join(', ')}
+       from submissions s
+       left join lateral (select min(started_at) as started_at, min(finished_at) as finished_at
+                            from delivery_attempts d where d.submission_id = s.id) a on true
+      where s.id = any($1::bigint[])`,
+    [ids],
+  );
+  const stage = (name: keyof typeof STAGES) => {
+    const values = rows
+      .map((r) => r[name])
+      .filter((v): v is number => v !== null)
+      .map(Number);
+    return { p50: Math.round(percentile(values, 50)), p99: Math.round(percentile(values, 99)) };
+  };
+  return {
+    workflowStarted: stage('workflowStarted'),
+    spamChecked: stage('spamChecked'),
+    attemptStarted: stage('attemptStarted'),
+    attemptFinished: stage('attemptFinished'),
+  };
 }

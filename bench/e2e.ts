@@ -10,7 +10,13 @@ import {
   type DeliveryStats,
   type Submitted,
 } from './deliveries';
-import { attemptSummary, lostReasons, type AttemptSummary } from './delivery-log';
+import {
+  attemptSummary,
+  lostReasons,
+  stageLatencies,
+  type AttemptSummary,
+  type StageLatencies,
+} from './delivery-log';
 import { startExtraWorker, type ExtraWorker } from './extra-worker';
 import { addWebhook, createForm } from './formward-api';
 import { startReceiver, type Receiver } from './https-receiver';
@@ -51,6 +57,8 @@ export type E2ePhase = {
   deliveries: DeliveryStats;
   /** For lost submissions: their state in the database, counted. */
   lostReasons: Record<string, number>;
+  /** Time from the insert to each stage, from the database's timestamps. */
+  stages: StageLatencies;
   /** Whether every delivery had arrived when the wait ended, and how long it took. */
   complete: boolean;
   waitedS: number;
@@ -63,6 +71,8 @@ export type E2eResult = {
   receiver: { requests: number; tlsConnections: number; strays: number };
   attempts: AttemptSummary;
   extraWorker: (Shutdown & { startS: number; leftovers: string[] }) | null;
+  /** How the e2e stack's `formward start` stopped (filled in after the run). */
+  shutdown?: Shutdown | null;
 };
 
 type Context = {
@@ -75,7 +85,9 @@ type Context = {
   say: (line: string) => void;
 };
 
-type Measured = Omit<E2ePhase, 'deliveries' | 'lostReasons'> & { submitted: Submitted[] };
+type Measured = Omit<E2ePhase, 'deliveries' | 'lostReasons' | 'stages'> & {
+  submitted: Submitted[];
+};
 
 /**
  * End to end: a form with one webhook plugin pointing at an HTTPS receiver in this process;
@@ -104,7 +116,8 @@ export async function runE2e(ctx: Context): Promise<E2eResult> {
 
     say(`e2e: probe (one submission through to ${receiver.url})`);
     const probe = await burst(ctx, receiver, c, 'probe', 1, 60);
-    if (!probe.complete) throw new Error(`e2e: the probe was not delivered: ${await why(ctx, probe)}`);
+    if (!probe.complete)
+      throw new Error(`e2e: the probe was not delivered: ${await why(ctx, probe)}`);
     say(`e2e: warm-up ${s.warmupS} s at ${s.rate}/s`);
     const warm = await paced(ctx, receiver, c, 'warmup', s.warmupS);
     all.push(...probe.submitted, ...warm.submitted);
@@ -136,6 +149,10 @@ export async function runE2e(ctx: Context): Promise<E2eResult> {
         ...rest,
         deliveries: { ...deliveries, lostIds: deliveries.lostIds.slice(0, 20) },
         lostReasons: reasons,
+        stages: await stageLatencies(
+          ctx.db,
+          submitted.map((x) => x.id),
+        ),
       });
     }
     const known = new Set(all.map((x) => x.id));
@@ -186,7 +203,9 @@ async function paced(
     onAnswer: log.onAnswer,
   });
   const ids = log.submitted.map((x) => x.id);
-  const wait = await waitForDeliveries(receiver, ids, s.waitS * 1000);
+  const wait = await waitForDeliveries(receiver, ids, s.waitS * 1000, (missing) =>
+    ctx.say(`e2e: ${phase}: ${missing} of ${ids.length} not delivered yet`),
+  );
   return {
     name: `paced ${s.rate}/s for ${durationS} s`,
     workers: 1,
@@ -216,7 +235,9 @@ async function burst(
     onAnswer: log.onAnswer,
   });
   const ids = log.submitted.map((x) => x.id);
-  const wait = await waitForDeliveries(receiver, ids, waitS * 1000);
+  const wait = await waitForDeliveries(receiver, ids, waitS * 1000, (missing) =>
+    ctx.say(`e2e: ${phase}: ${missing} of ${ids.length} not delivered yet`),
+  );
   return {
     name: `burst of ${count}`,
     workers: extra ? 2 : 1,

@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Drain } from './drain';
+import type { E2eResult } from './e2e';
+import { e2eLines } from './e2e-report';
 import type { LoadResult } from './load';
 import type { PacedResult } from './paced';
+import { cores, statuses, table } from './table';
 import { round } from './util';
 
 export type CaseResult = LoadResult & {
@@ -11,14 +14,24 @@ export type CaseResult = LoadResult & {
   drainAfter: Drain | null;
 };
 
-export type Results = {
-  startedAt: string;
-  environment: Record<string, unknown>;
+export type Target = { name: string; measured: number; limit: string; holds: boolean };
+
+/** The ingest cases against the baseline (left out with BENCH_ONLY=e2e). */
+export type IngestResults = {
   settings: { durationS: number; warmupS: number; connections: number; fixedRate: number };
   cases: CaseResult[];
   fixedRate: LoadResult & { cores: Record<string, number>; drainAfter: Drain | null };
   paced: PacedResult & { cores: Record<string, number>; drainAfter: Drain | null };
-  targets: { name: string; measured: number; limit: string; holds: boolean }[];
+};
+
+export type Results = Partial<IngestResults> & {
+  startedAt: string;
+  environment: Record<string, unknown>;
+  /** BENCH_ONLY, when only some cases ran. */
+  only: string | null;
+  /** Delivery end to end (left out with BENCH_ONLY=ingest). */
+  e2e?: E2eResult;
+  targets: Target[];
   /** How `formward start` stopped (filled in after the run). */
   shutdown?: { graceful: boolean; seconds: number };
 };
@@ -27,7 +40,7 @@ export const THROUGHPUT_RATIO_MIN = 0.6;
 export const P99_AT_RATE_MAX_MS = 50;
 
 /** The two targets: ingest req/s >= 0.6 x baseline, p99 < 50 ms at the fixed rate. */
-export function evaluateTargets(results: Omit<Results, 'targets'>): Results['targets'] {
+export function evaluateTargets(results: IngestResults): Target[] {
   const ingest = results.cases.filter((c) => c.case !== 'baseline');
   return [
     ...ingest.map((c) => ({
@@ -66,12 +79,6 @@ const problems = (r: {
   return parts.filter(Boolean).join(', ');
 };
 
-const cores = (c: Record<string, number>) =>
-  Object.entries(c)
-    .sort((a, b) => b[1] - a[1])
-    .map(([part, n]) => `${part} ${n}`)
-    .join(', ');
-
 const drain = (d: Drain | null) => {
   if (!d || d.backlog === 0) return 'no workflow backlog';
   if (d.drained) return `workflow backlog ${d.backlog} drained in ${d.seconds} s`;
@@ -82,7 +89,7 @@ const drain = (d: Drain | null) => {
 };
 
 /** The busy sessions seen the first time the workflow backlog did not drain. */
-function stuckSessions(results: Results): string[] {
+function stuckSessions(results: IngestResults): string[] {
   const drains = [...results.cases.map((c) => c.drainAfter), results.fixedRate.drainAfter];
   const first = [...drains, results.paced.drainAfter].find((d) => d && !d.drained);
   if (!first?.stuck?.length) return [];
@@ -96,15 +103,7 @@ function stuckSessions(results: Results): string[] {
   ];
 }
 
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows
-    .map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))))
-    .map((r) => r.join('  '))
-    .join('\n');
-}
-
-export function printReport(results: Results): void {
+function ingestLines(results: IngestResults): string[] {
   const { settings } = results;
   const out: string[] = [];
   out.push(
@@ -119,9 +118,7 @@ export function printReport(results: Results): void {
         c.latencyMs.p50.toFixed(2),
         c.latencyMs.p99.toFixed(2),
         c.ratioToBaseline.toFixed(2),
-        Object.entries(c.statusCodes)
-          .map(([code, n]) => `${code}:${n}`)
-          .join(' '),
+        statuses(c.statusCodes),
         `${problems(c)} (autocannon non2xx ${c.non2xx})`,
       ]),
     ]),
@@ -164,6 +161,15 @@ export function printReport(results: Results): void {
   );
 
   out.push(...stuckSessions(results));
+  return out;
+}
+
+export function printReport(results: Results): void {
+  const { settings, cases, fixedRate, paced } = results;
+  const out: string[] = [];
+  if (settings && cases && fixedRate && paced)
+    out.push(...ingestLines({ settings, cases, fixedRate, paced }));
+  if (results.e2e) out.push(...e2eLines(results.e2e));
   out.push('\nTargets');
   for (const t of results.targets)
     out.push(`  ${t.holds ? 'OK  ' : 'MISS'} ${t.name}: ${t.measured} (target ${t.limit})`);
