@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { runBurst, type BurstResult } from './burst';
-import type { Certificates } from './certificates';
+import type { TestCertificates as Certificates } from '../test/support/test-ca';
 import { coresBetween, sampleCpu } from './cpu';
 import {
   deliveryStats,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { Certificates } from './certificates';
+import type { TestCertificates as Certificates } from '../test/support/test-ca';
 
 /** One webhook request as the receiver saw it. */
 export type Receipt = {

@@ -1,4 +1,4 @@
-// `node .tmp/bench/dist/profile-summary.js [--busiest S] DIR|FILE...`: where the CPU time of V8
+// `node .tmp/bench/dist/bench/profile-summary.js [--busiest S] DIR|FILE...`: where the CPU time of V8
 // .cpuprofile files (from BENCH_CPU_PROF=1) went, by package / source folder and by function.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createCertificates } from './certificates';
+import { createTestCertificates } from '../test/support/test-ca';
 import { e2eEnvironment, runE2e } from './e2e';
 import { evaluateE2eTargets } from './e2e-report';
 import { runIngest } from './ingest';
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   if (ONLY !== 'ingest' && !failure) {
     const caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-bench-ca-'));
     try {
-      const certificates = createCertificates(caDir);
+      const certificates = createTestCertificates(caDir);
       const logFile = path.join(outDir, 'formward-e2e.log');
       const workerLogFile = path.join(outDir, 'worker-2.log');
       const env = e2eEnvironment(certificates);

@@ -5,6 +5,8 @@ import { markWorkflowsStarted, type SubmissionWorkflowStarter } from './workflow
 /** How long a new submission is left to the ingest's own dispatcher before the sweeper acts. */
 const DEFAULT_GRACE_MS = 10_000;
 const BATCH = 200;
+/** A round stops starting workflows after this long, so its transaction stays short. */
+const ROUND_MS = 5_000;
 // Any constant: the advisory lock that lets one sweeper at a time work across all processes.
 const SWEEPER_LOCK_KEY = 0x666f726d; // "form"
 
@@ -47,8 +49,9 @@ export function startSweeper(deps: {
         context,
       );
       const ids: string[] = [];
+      const deadline = Date.now() + ROUND_MS;
       for (const row of rows) {
-        if (stopped) break;
+        if (stopped || Date.now() > deadline) break;
         // Temporal still down: leave the rest for the next round.
         if (!(await workflows.startUnmarked(String(row.id)))) break;
         ids.push(String(row.id));
