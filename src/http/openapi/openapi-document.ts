@@ -383,6 +383,32 @@ const submissionList = (spam: boolean): Operation => ({
   errors: ['not_found'],
 });
 
+/** A page of delivery attempts (decisions §7), of a submission or of a plugin. */
+const deliveryLog = (
+  path: string,
+  id: string,
+  summary: string,
+  description: string,
+): Operation => ({
+  method: 'get',
+  path,
+  id,
+  tag: 'Deliveries',
+  summary,
+  description,
+  access: 'can_read_submissions',
+  query: paginationQuery,
+  answers: [
+    {
+      status: 200,
+      description: 'one page of attempts',
+      body: res.deliveryListEnvelope,
+      headers: LIST_HEADERS,
+    },
+  ],
+  errors: ['not_found'],
+});
+
 const OPERATIONS: Operation[] = [
   {
     method: 'post',
@@ -581,27 +607,13 @@ const OPERATIONS: Operation[] = [
     answers: [{ status: 200, description: 'the submission', body: res.submissionEnvelope }],
     errors: ['not_found'],
   },
-  {
-    method: 'get',
-    path: '/api/submissions/{id}/deliveries',
-    id: 'listSubmissionDeliveries',
-    tag: 'Deliveries',
-    summary: "A submission's delivery log",
-    description:
-      'Every delivery attempt of the submission to its plugins, newest first: status, HTTP ' +
+  deliveryLog(
+    '/api/submissions/{id}/deliveries',
+    'listSubmissionDeliveries',
+    "A submission's delivery log",
+    'Every delivery attempt of the submission to its plugins, newest first: status, HTTP ' +
       'status, error, duration and the answer cut at 4 KB.',
-    access: 'can_read_submissions',
-    query: paginationQuery,
-    answers: [
-      {
-        status: 200,
-        description: 'one page of attempts',
-        body: res.deliveryListEnvelope,
-        headers: LIST_HEADERS,
-      },
-    ],
-    errors: ['not_found'],
-  },
+  ),
   {
     method: 'post',
     path: '/api/submissions/{id}/replay',
@@ -696,25 +708,12 @@ const OPERATIONS: Operation[] = [
     answers: [{ status: 200, description: 'plugin removed', body: res.pluginDeletedSchema }],
     errors: ['not_found'],
   },
-  {
-    method: 'get',
-    path: '/api/forms/{form_id}/plugins/{id}/deliveries',
-    id: 'listPluginDeliveries',
-    tag: 'Deliveries',
-    summary: "A plugin's delivery log",
-    description: 'Every delivery attempt to this plugin, newest first.',
-    access: 'can_read_submissions',
-    query: paginationQuery,
-    answers: [
-      {
-        status: 200,
-        description: 'one page of attempts',
-        body: res.deliveryListEnvelope,
-        headers: LIST_HEADERS,
-      },
-    ],
-    errors: ['not_found'],
-  },
+  deliveryLog(
+    '/api/forms/{form_id}/plugins/{id}/deliveries',
+    'listPluginDeliveries',
+    "A plugin's delivery log",
+    'Every delivery attempt to this plugin, newest first.',
+  ),
   {
     method: 'post',
     path: '/api/forms/{form_id}/plugins/{id}/rotate_secret',
