@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  completedSubmissionWorkflow,
-  isolateSubmissionIds,
-  waitForWorkflowMarks,
-} from '../temporal/workflow-helpers';
+import { completedSubmissionWorkflow, waitForWorkflowMarks } from '../temporal/workflow-helpers';
 import {
   contactFields,
   expectIngestResult,
@@ -19,7 +15,6 @@ let form: FormView;
 
 beforeAll(async () => {
   h = await startIngestHarness({ worker: true });
-  await isolateSubmissionIds(h.stack);
   form = await h.createForm();
 });
 afterAll(async () => {

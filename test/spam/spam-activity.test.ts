@@ -10,7 +10,7 @@ import {
   type FormView,
   type IngestHarness,
 } from '../ingest/helpers';
-import { eventually, isolateSubmissionIds } from '../temporal/workflow-helpers';
+import { eventually } from '../temporal/workflow-helpers';
 
 // The spam activity on the real stack: submissions go through ingest, the worker runs their
 // workflows, and the verdicts are read back from the database and the API.
@@ -22,7 +22,6 @@ beforeAll(async () => {
   // TRUST_PROXY lets each test submit from its own address (X-Forwarded-For), so the burst
   // rule sees only what a test means it to see.
   h = await startIngestHarness({ worker: true, env: { TRUST_PROXY: 'loopback' } });
-  await isolateSubmissionIds(h.stack);
   form = await h.createForm({ name: 'Spam rules' });
 });
 afterAll(async () => {

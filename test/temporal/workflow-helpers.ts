@@ -1,21 +1,8 @@
-import { randomInt } from 'node:crypto';
 import { Connection, Client, WorkflowNotFoundError } from '@temporalio/client';
 
 type SqlRunner = {
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
 };
-
-/**
- * Every test stack has its own database, so submission ids start at 1 in each, while the
- * shared Temporal dev server has one `default` namespace: `submission-1` of another suite
- * (often never run, as most stacks have no worker) would be "already started" for ours.
- * Moving this database's id sequence to its own random range keeps workflow ids apart.
- */
-export async function isolateSubmissionIds(stack: SqlRunner): Promise<number> {
-  const first = randomInt(1, 2 ** 31) * 1_000_000;
-  await stack.sql(`select setval(pg_get_serial_sequence('submissions', 'id'), ?, false)`, [first]);
-  return first;
-}
 
 /**
  * Calls `probe` until it returns a truthy value (errors count as "not yet") and returns it;
