@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import type { AppContext } from '../app-context';
 import { createMailer } from '../domain/mail/mailer';
 import type { Dial } from '../domain/webhooks/guarded-connector';

@@ -7,7 +7,10 @@ import { formDailyCounts, formTotals } from '../../db/sql/submission-counts';
  * last 24 hours / 7 days / 30 days, the last submission, and a 30-day daily series (UTC days).
  */
 export async function formStats(em: EntityManager, form: Form) {
-  const [totals, daily] = await Promise.all([formTotals(em, form.id), formDailyCounts(em, form.id)]);
+  const [totals, daily] = await Promise.all([
+    formTotals(em, form.id),
+    formDailyCounts(em, form.id),
+  ]);
   return {
     form_id: form.id,
     endpoint_token: form.endpointToken,
