@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
-import { tryAdvisoryTransactionLock } from '../db/sql/database';
+import { tryAdvisoryTransactionLock } from '../db/sql/server';
 import { markWorkflowsStarted, selectUnstartedSubmissionIds } from '../db/sql/submissions';
 import type { SubmissionWorkflowStarter } from './workflow-starter';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { bigintArray, selectRows } from './execute';
 
-/** Aggregates over submissions, for the forms list and the stats endpoints. */
+// Aggregates over submissions, for the forms list and the stats endpoints.
 
 export type FormSubmissionCounts = {
   formId: string;

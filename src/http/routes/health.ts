@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../../app-context';
-import { ping } from '../../db/sql/database';
+import { ping } from '../../db/sql/server';
 
 /** Liveness (`/healthz`: the process answers) and readiness (`/readyz`: PostgreSQL and Temporal reachable). */
 export function healthRouter(ctx: AppContext, checkTemporal: () => Promise<void>): Router {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { selectRows } from './execute';
 
-/** Statements about the database itself rather than a table. */
+// Statements about the PostgreSQL server itself rather than a table.
 
 /** Resolves when PostgreSQL answers a trivial query (readiness). */
 export async function ping(em: EntityManager): Promise<void> {
