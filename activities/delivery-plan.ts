@@ -1,4 +1,6 @@
 import type { Orm } from '../src/db/orm';
+import { formOfSubmissionNotifies } from '../src/db/sql/forms';
+import { enabledPluginsOfSubmission } from '../src/db/sql/plugins';
 
 export type DeliveryTarget = { pluginId: string; pluginType: string };
 
@@ -13,22 +15,14 @@ export type DeliveryPlanActivities = {
 export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
   return {
     async planDeliveries(submissionId) {
-      const connection = orm.em.fork().getConnection();
-      const [plugins, forms] = await Promise.all([
-        connection.execute<{ id: string; plugin_type: string }[]>(
-          `select p.id, p.plugin_type from plugins p join submissions s on s.form_id = p.form_id
-            where s.id = ? and p.enabled and p.deleted_at is null order by p.id`,
-          [submissionId],
-        ),
-        connection.execute<{ notify: boolean }[]>(
-          `select cardinality(f.notification_email_addresses) > 0 as notify
-             from forms f join submissions s on s.form_id = f.id where s.id = ?`,
-          [submissionId],
-        ),
+      const em = orm.em.fork();
+      const [plugins, notify] = await Promise.all([
+        enabledPluginsOfSubmission(em, submissionId),
+        formOfSubmissionNotifies(em, submissionId),
       ]);
       return {
-        targets: plugins.map((row) => ({ pluginId: String(row.id), pluginType: row.plugin_type })),
-        notify: forms[0]?.notify ?? false,
+        targets: plugins.map((plugin) => ({ pluginId: plugin.id, pluginType: plugin.pluginType })),
+        notify,
       };
     },
   };

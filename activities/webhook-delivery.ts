@@ -1,9 +1,11 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { Plugin } from '../src/db/entities';
 import type { Orm } from '../src/db/orm';
-import { recordAttempt } from '../src/domain/webhooks/delivery-records';
+import { findWebhookSourceRow } from '../src/db/sql/submissions';
+import { upsertAttempt } from '../src/db/sql/delivery-attempts';
 import { serviceSignature, standardWebhookSignature } from '../src/domain/webhooks/signatures';
 import { webhookBody, type WebhookSource } from '../src/domain/webhooks/webhook-body';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
@@ -38,23 +40,8 @@ export type WebhookActivities = {
   deliverWebhook(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;
 };
 
-async function loadSource(orm: Orm, submissionId: string): Promise<WebhookSource | null> {
-  const [row] = await orm.em.getConnection().execute<
-    {
-      id: string;
-      created_at: Date;
-      endpoint_token: string;
-      name: string;
-      source_ip: string | null;
-      user_agent: string | null;
-      referrer: string | null;
-      payload_json: Record<string, unknown>;
-    }[]
-  >(
-    `select s.id, s.created_at, f.endpoint_token, f.name, s.source_ip, s.user_agent, s.referrer, s.payload_json
-       from submissions s join forms f on f.id = s.form_id where s.id = ?`,
-    [submissionId],
-  );
+async function loadSource(em: EntityManager, submissionId: string): Promise<WebhookSource | null> {
+  const row = await findWebhookSourceRow(em, submissionId);
   if (!row) return null;
   return {
     submissionId: String(row.id),
@@ -98,7 +85,7 @@ export function createWebhookActivities(deps: {
           PLUGIN_UNAVAILABLE,
         );
       }
-      const source = await loadSource(deps.orm, input.submissionId);
+      const source = await loadSource(em, input.submissionId);
       if (!source) {
         throw ApplicationFailure.nonRetryable(
           'the submission no longer exists',
@@ -130,7 +117,7 @@ export function createWebhookActivities(deps: {
         input.mode === 'test' ||
         result.failure === 'blocked_address' ||
         attempt >= input.maxAttempts;
-      await recordAttempt(em, {
+      await upsertAttempt(em, {
         deliveryId: input.deliveryId,
         submissionId: input.submissionId,
         pluginId: input.pluginId,

@@ -1,26 +1,16 @@
 import type { Config } from '../config/config';
 import { createOrm, migrate, type Orm } from '../db/orm';
-import { readRuntimeFile } from '../embedded/runtime-file';
 import { openDatabase } from '../runtime/database';
 
 /**
- * Runs an administrative command against the database: DATABASE_URL, else the embedded
- * PostgreSQL of a running `formward start`, else one started just for this command.
+ * Runs an administrative command against the database `openDatabase` finds: DATABASE_URL,
+ * else the embedded PostgreSQL of a running `formward start`, else one started just for
+ * this command (and stopped after it).
  */
 export async function withDatabase<T>(config: Config, fn: (orm: Orm) => Promise<T>): Promise<T> {
-  let url = config.databaseUrl;
-  let stop = async () => undefined as void;
-  if (!url) {
-    const running = readRuntimeFile(config.dataDir);
-    if (running) url = running.databaseUrl;
-    else {
-      const database = await openDatabase(config, () => undefined);
-      url = database.url;
-      stop = () => database.stop();
-    }
-  }
+  const database = await openDatabase(config, () => undefined);
   try {
-    const orm = await createOrm(url!, { poolMax: 2 });
+    const orm = await createOrm(database.url, { poolMax: 2 });
     try {
       await migrate(orm);
       return await fn(orm);
@@ -28,6 +18,6 @@ export async function withDatabase<T>(config: Config, fn: (orm: Orm) => Promise<
       await orm.close();
     }
   } finally {
-    await stop();
+    await database.stop();
   }
 }

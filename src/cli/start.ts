@@ -49,13 +49,7 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
     // After the HTTP server, whose bound port decides the links in notification e-mails.
     let worker: RunningWorker | null = null;
     if (parts.worker) {
-      worker = await runWorker({
-        config,
-        address: temporal.address,
-        orm: ctx.orm,
-        logger: ctx.logger,
-        baseUrl: ctx.urls.base,
-      });
+      worker = await runWorker(ctx, { address: temporal.address });
       const running = worker;
       stops.push(() => running.stop());
       if (!http) {

@@ -1,13 +1,9 @@
-import type { Logger } from 'pino';
-import type { Config } from '../config/config';
-import type { Orm } from '../db/orm';
+import type { AppContext } from '../app-context';
 import { createMailer } from '../domain/mail/mailer';
-import { parseAllowList } from '../domain/plugins/address-policy';
 import type { Dial } from '../domain/webhooks/guarded-connector';
 import { createWebhookSender } from '../domain/webhooks/webhook-sender';
 import { installTemporalRuntimeLogger } from '../temporal/runtime-logger';
 import { createWorker } from '../temporal/worker';
-import { createDns } from './dns';
 
 export type RunningWorker = {
   stop(): Promise<void>;
@@ -16,28 +12,33 @@ export type RunningWorker = {
   state(): string;
 };
 
+/** What the worker takes from the application context: the same DNS and allow list as the API. */
+export type WorkerContext = Pick<
+  AppContext,
+  'config' | 'orm' | 'logger' | 'urls' | 'lookupHost' | 'webhookAllowList'
+>;
+
 /**
  * Runs the Temporal worker until `stop()`: it stops polling, lets in-flight activities finish
- * within the grace time (or hands them back to Temporal), then closes its connections.
+ * within the grace time (or hands them back to Temporal), then closes its connections. Links
+ * in notification e-mails use `ctx.urls.base` as it is when the worker starts.
  */
-export async function runWorker(options: {
-  config: Config;
-  /** The Temporal frontend actually in use (embedded or TEMPORAL_ADDRESS). */
-  address: string;
-  orm: Orm;
-  logger: Logger;
-  /** Public API URL for links in e-mails; defaults to BASE_URL. */
-  baseUrl?: string;
-  /** Replaces the TLS dialer of webhook deliveries (tests of the connect timeout). */
-  dial?: Dial;
-}): Promise<RunningWorker> {
-  const { config, logger } = options;
+export async function runWorker(
+  ctx: WorkerContext,
+  options: {
+    /** The Temporal frontend actually in use (embedded or TEMPORAL_ADDRESS). */
+    address: string;
+    /** Replaces the TLS dialer of webhook deliveries (tests of the connect timeout). */
+    dial?: Dial;
+  },
+): Promise<RunningWorker> {
+  const { config, logger } = ctx;
   installTemporalRuntimeLogger(logger);
   const sender = createWebhookSender({
     connectTimeoutMs: config.webhook.connectTimeoutMs,
     readTimeoutMs: config.webhook.readTimeoutMs,
-    allowList: parseAllowList(config.webhook.allowPrivate),
-    lookupHost: createDns(config.dnsServers).lookupHost,
+    allowList: ctx.webhookAllowList,
+    lookupHost: ctx.lookupHost,
     dial: options.dial,
   });
   const mailer = createMailer(config, logger);
@@ -45,11 +46,11 @@ export async function runWorker(options: {
     address: options.address,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    orm: options.orm,
+    orm: ctx.orm,
     logger,
     sender,
     mailer,
-    baseUrl: options.baseUrl ?? config.baseUrl,
+    baseUrl: ctx.urls.base,
   });
   const done = worker
     .run()

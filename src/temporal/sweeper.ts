@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
-import { markWorkflowsStarted, type SubmissionWorkflowStarter } from './workflow-starter';
+import { tryAdvisoryTransactionLock } from '../db/sql/server';
+import { markWorkflowsStarted, selectUnstartedSubmissionIds } from '../db/sql/submissions';
+import type { SubmissionWorkflowStarter } from './workflow-starter';
 
 /** How long a new submission is left to the ingest's own dispatcher before the sweeper acts. */
 const DEFAULT_GRACE_MS = 10_000;
@@ -31,34 +33,19 @@ export function startSweeper(deps: {
   const sweep = async (): Promise<number> => {
     const em = orm.em.fork();
     const started = await em.transactional(async (tx) => {
-      const connection = tx.getConnection();
-      const context = tx.getTransactionContext();
-      const [lock] = await connection.execute<{ locked: boolean }[]>(
-        'select pg_try_advisory_xact_lock(?) as locked',
-        [SWEEPER_LOCK_KEY],
-        'all',
-        context,
-      );
-      if (!lock?.locked) return []; // another process is sweeping
-      const rows = await connection.execute<{ id: string }[]>(
-        `select id from submissions
-          where workflow_started_at is null and created_at < now() - (? * interval '1 millisecond')
-          order by id limit ?`,
-        [graceMs, BATCH],
-        'all',
-        context,
-      );
+      // Lock, select and mark in one transaction: the lock is held until the marks commit.
+      const locked = await tryAdvisoryTransactionLock(tx, SWEEPER_LOCK_KEY);
+      if (!locked) return []; // another process is sweeping
+      const unstarted = await selectUnstartedSubmissionIds(tx, graceMs, BATCH);
       const ids: string[] = [];
       const deadline = Date.now() + ROUND_MS;
-      for (const row of rows) {
+      for (const id of unstarted) {
         if (stopped || Date.now() > deadline) break;
         // Temporal still down: leave the rest for the next round.
-        if (!(await workflows.startUnmarked(String(row.id)))) break;
-        ids.push(String(row.id));
+        if (!(await workflows.startUnmarked(id))) break;
+        ids.push(id);
       }
-      if (ids.length > 0) {
-        await markWorkflowsStarted(connection, ids, context);
-      }
+      if (ids.length > 0) await markWorkflowsStarted(tx, ids);
       return ids;
     });
     if (started.length > 0)

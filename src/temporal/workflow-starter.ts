@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
+import { markWorkflowsStarted } from '../db/sql/submissions';
 import { randomBytes } from 'node:crypto';
 import type {
   DeliveryPolicy,
@@ -29,23 +30,6 @@ export interface SubmissionWorkflowStarter {
   replay(submissionId: string): Promise<{ workflowId: string; runId: string }>;
   /** Waits for the queued starts to finish (or fail). */
   drain(): Promise<void>;
-}
-
-type SqlConnection = ReturnType<Orm['em']['getConnection']>;
-
-/** Marks submissions whose workflow runs, in one statement (`ids` are numeric submission ids). */
-export function markWorkflowsStarted(
-  connection: SqlConnection,
-  ids: string[],
-  transaction?: Parameters<SqlConnection['execute']>[3],
-) {
-  // One array parameter ('{1,2,3}'): knex would expand a JS array into a list of parameters.
-  return connection.execute(
-    'update submissions set workflow_started_at = now() where id = any(?::bigint[]) and workflow_started_at is null',
-    [`{${ids.join(',')}}`],
-    'run',
-    transaction,
-  );
 }
 
 export function createWorkflowStarter(deps: {
@@ -79,7 +63,7 @@ export function createWorkflowStarter(deps: {
     }
   };
 
-  const markStarted = (ids: string[]) => markWorkflowsStarted(orm.em.getConnection(), ids);
+  const markStarted = (ids: string[]) => markWorkflowsStarted(orm.em.fork(), ids);
 
   const startUnmarked = async (submissionId: string) => {
     try {

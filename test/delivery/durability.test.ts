@@ -194,12 +194,7 @@ describe('Temporal stopped while submissions arrive', () => {
         ids.push(await submitJson(stack.url, form.endpoint_token, { ...fields, n: String(i) }));
 
       temporal = await startOwnTemporal();
-      worker = await runWorker({
-        config: stack.config,
-        address: temporal.address,
-        orm: stack.ctx.orm,
-        logger: stack.ctx.logger,
-      });
+      worker = await runWorker(stack.ctx, { address: temporal.address });
       const received = await receiver.waitFor(5, 90_000);
       const deliveredIds = received.map((r) => JSON.parse(r.body).id as string).sort();
       expect(deliveredIds).toEqual([...ids].sort());

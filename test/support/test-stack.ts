@@ -71,14 +71,7 @@ export async function startTestStack(options: TestStackOptions = {}) {
   const http = await startHttpServer(ctx);
   let worker: RunningWorker | null = null;
   if (options.worker) {
-    worker = await runWorker({
-      config,
-      address: temporalAddress,
-      orm: ctx.orm,
-      logger: ctx.logger,
-      baseUrl: http.url,
-      dial: options.dial,
-    });
+    worker = await runWorker(ctx, { address: temporalAddress, dial: options.dial });
   }
 
   const createKey = async (accountId: string, scopes: Scope[] | 'admin' | 'readonly') => {

@@ -107,7 +107,7 @@ describe('Temporal down during ingest', () => {
       const restartedAt = Date.now();
       temporal = await startOwnTemporal();
       expect(temporal.address).toBe(address);
-      worker = await runWorker({ config: s.config, address, orm: s.ctx.orm, logger: s.ctx.logger });
+      worker = await runWorker(s.ctx, { address });
 
       const result = await completedSubmissionWorkflow(s, id, 60_000);
       expect(result).toMatchObject({ submissionId: id, spam: { isSpam: false } });

@@ -1,8 +1,13 @@
 import { Migration20261122000000Initial } from './Migration20261122000000Initial';
 import { Migration20261123000100SpamRules } from './Migration20261123000100SpamRules';
+import { Migration20261124000000ListOrderIndexes } from './Migration20261124000000ListOrderIndexes';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
   { name: 'Migration20261122000000Initial', class: Migration20261122000000Initial },
   { name: 'Migration20261123000100SpamRules', class: Migration20261123000100SpamRules },
+  {
+    name: 'Migration20261124000000ListOrderIndexes',
+    class: Migration20261124000000ListOrderIndexes,
+  },
 ];

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, User } from '../../db/entities';
+import { findUserIdByEmail } from '../../db/sql/users';
 import { hashPassword } from './passwords';
 
 export class EmailTakenError extends Error {
@@ -14,10 +15,7 @@ export async function createAccount(
   input: { email: string; password: string; name?: string },
 ): Promise<{ account: Account; user: User }> {
   const email = input.email.trim().toLowerCase();
-  const existing = await em
-    .getConnection()
-    .execute<{ id: string }[]>('select id from users where lower(email) = ?', [email]);
-  if (existing.length > 0) throw new EmailTakenError(email);
+  if ((await findUserIdByEmail(em, email)) !== null) throw new EmailTakenError(email);
   const passwordHash = await hashPassword(input.password);
   return em.transactional(async (tx) => {
     const account = tx.create(Account, { name: input.name ?? email });

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Session, User } from '../../db/entities';
+import { findUserIdByEmail } from '../../db/sql/users';
 import { verifyPassword } from './passwords';
 import { randomToken, sha256Hex } from './secrets';
 
@@ -13,12 +14,8 @@ export async function signIn(
 ): Promise<{ token: string; session: Session } | null> {
   // PostgreSQL text cannot hold NUL, so no stored e-mail contains one.
   if (email.includes('\0')) return null;
-  const rows = await em
-    .getConnection()
-    .execute<{ id: string }[]>('select id from users where lower(email) = lower(?)', [
-      email.trim(),
-    ]);
-  const user = rows[0] ? await em.findOne(User, { id: String(rows[0].id) }) : null;
+  const userId = await findUserIdByEmail(em, email.trim());
+  const user = userId ? await em.findOne(User, { id: userId }) : null;
   // Hash anyway when the user is unknown so timing does not tell which e-mails exist.
   const valid = await verifyPassword(password, user?.passwordHash ?? 'scrypt$AAAA$AAAA');
   if (!user || !valid) return null;

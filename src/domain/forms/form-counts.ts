@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { submissionCountsPerForm } from '../../db/sql/submission-counts';
 
 export type FormCounts = { submissions: number; spam: number; lastSubmissionAt: Date | null };
 
@@ -11,22 +12,11 @@ export async function countSubmissionsByForm(
 ): Promise<(formId: string) => FormCounts> {
   const counts = new Map<string, FormCounts>();
   if (formIds.length > 0) {
-    const rows = await em
-      .getConnection()
-      .execute<{ form_id: string; submissions: string; spam: string; last_at: Date | null }[]>(
-        `select form_id,
-              count(*) filter (where not is_spam) as submissions,
-              count(*) filter (where is_spam) as spam,
-              max(created_at) filter (where not is_spam) as last_at
-         from submissions where form_id = any(?::bigint[]) group by form_id`,
-        // A PostgreSQL array literal: knex would expand a JS array into a value list.
-        [`{${formIds.join(',')}}`],
-      );
-    for (const row of rows) {
-      counts.set(String(row.form_id), {
-        submissions: Number(row.submissions),
-        spam: Number(row.spam),
-        lastSubmissionAt: row.last_at ? new Date(row.last_at) : null,
+    for (const row of await submissionCountsPerForm(em, formIds)) {
+      counts.set(row.formId, {
+        submissions: row.submissions,
+        spam: row.spam,
+        lastSubmissionAt: row.lastAt,
       });
     }
   }

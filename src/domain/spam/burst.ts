@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { countIdenticalBefore } from '../../db/sql/submissions';
 
 /** This many identical submissions (the current one included) within the window is a burst. */
 export const BURST_COUNT = 3;
@@ -12,19 +13,5 @@ export const BURST_WINDOW_MINUTES = 10;
  * check gives the same verdict. Without a source address there is nothing to group by.
  */
 export async function completesBurst(em: EntityManager, submissionId: string): Promise<boolean> {
-  const [row] = await em.getConnection().execute<{ identical: number }[]>(
-    `select count(*)::int as identical
-       from submissions this
-       join submissions other
-         on other.form_id = this.form_id
-        -- both values, so the (form_id, is_spam, created_at) list index serves the range
-        and other.is_spam in (false, true)
-        and other.created_at > this.created_at - make_interval(mins => ?)
-        and other.id <= this.id
-        and other.source_ip = this.source_ip
-        and other.payload_json = this.payload_json
-      where this.id = ?`,
-    [BURST_WINDOW_MINUTES, submissionId],
-  );
-  return (row?.identical ?? 0) >= BURST_COUNT;
+  return (await countIdenticalBefore(em, submissionId, BURST_WINDOW_MINUTES)) >= BURST_COUNT;
 }

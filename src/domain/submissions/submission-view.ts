@@ -1,22 +1,7 @@
 import type { PublicUrls } from '../../app-context';
+import type { SubmissionRow } from '../../db/sql/submissions';
 import { link } from '../../http/links';
 import { can, type Principal } from '../accounts/principal';
-
-/** A submission row as read for the API (joined with its form's token). */
-export type SubmissionRow = {
-  id: string;
-  form_id: string;
-  form_endpoint_token: string;
-  payload_json: Record<string, unknown>;
-  special_normalized: Record<string, string> | null;
-  source_ip: string | null;
-  user_agent: string | null;
-  referrer: string | null;
-  is_spam: boolean;
-  spam_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-};
 
 export function submissionView(row: SubmissionRow, urls: PublicUrls, principal: Principal) {
   const self = `${urls.base}/api/submissions/${row.id}`;

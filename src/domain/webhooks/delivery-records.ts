@@ -1,107 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DeliveryStatus } from '../../db/entities/delivery-attempt';
+import {
+  countAttempts,
+  selectAttempts,
+  type AttemptFilter,
+  type AttemptRow,
+} from '../../db/sql/delivery-attempts';
 
-export type AttemptRecord = {
-  deliveryId: string;
-  submissionId: string;
-  pluginId: string;
-  attempt: number;
-  status: DeliveryStatus;
-  httpStatus: number | null;
-  error: string | null;
-  durationMs: number | null;
-  responseBody: string | null;
-  isReplay: boolean;
-  isTest: boolean;
-  workflowId: string;
-  workflowRunId: string;
-  startedAt: Date;
-  finishedAt: Date;
-};
-
-/**
- * Writes one attempt's record. Idempotent per (delivery, attempt): an activity that runs
- * again for the same attempt (a worker that died after sending) overwrites its own row.
- */
-export async function recordAttempt(em: EntityManager, r: AttemptRecord): Promise<void> {
-  await em.getConnection().execute(
-    `insert into delivery_attempts (delivery_id, submission_id, plugin_id, attempt, status, http_status,
-        error, duration_ms, response_body, is_replay, is_test, workflow_id, workflow_run_id, started_at, finished_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     on conflict (delivery_id, attempt) do update set
-       status = excluded.status, http_status = excluded.http_status, error = excluded.error,
-       duration_ms = excluded.duration_ms, response_body = excluded.response_body,
-       started_at = excluded.started_at, finished_at = excluded.finished_at`,
-    [
-      r.deliveryId,
-      r.submissionId,
-      r.pluginId,
-      r.attempt,
-      r.status,
-      r.httpStatus,
-      r.error,
-      r.durationMs,
-      r.responseBody,
-      r.isReplay,
-      r.isTest,
-      r.workflowId,
-      r.workflowRunId,
-      r.startedAt,
-      r.finishedAt,
-    ],
-  );
-}
-
-/** A delivery attempt as the API shows it. */
-export type AttemptRow = {
-  id: string;
-  delivery_id: string;
-  submission_id: string;
-  form_id: string;
-  plugin_id: string;
-  plugin_type: string;
-  attempt: number;
-  status: DeliveryStatus;
-  http_status: number | null;
-  error: string | null;
-  duration_ms: number | null;
-  response_body: string | null;
-  is_replay: boolean;
-  is_test: boolean;
-  workflow_id: string | null;
-  workflow_run_id: string | null;
-  started_at: Date;
-  finished_at: Date | null;
-};
+export type { AttemptRow } from '../../db/sql/delivery-attempts';
 
 /** One page of attempts of a submission or a plugin, newest first, within one account. */
 export async function listAttempts(
   em: EntityManager,
-  filter: { accountId: string; submissionId?: string; pluginId?: string },
+  filter: AttemptFilter,
   page: { page: number; perPage: number },
 ): Promise<{ rows: AttemptRow[]; total: number }> {
-  const where = ['s.account_id = ?'];
-  const params: unknown[] = [filter.accountId];
-  if (filter.submissionId) {
-    where.push('d.submission_id = ?');
-    params.push(filter.submissionId);
-  }
-  if (filter.pluginId) {
-    where.push('d.plugin_id = ?');
-    params.push(filter.pluginId);
-  }
-  const from = `from delivery_attempts d join submissions s on s.id = d.submission_id
-    join plugins p on p.id = d.plugin_id where ${where.join(' and ')}`;
-  const connection = em.getConnection();
-  const [rows, counted] = await Promise.all([
-    connection.execute<AttemptRow[]>(
-      `select d.id, d.delivery_id, d.submission_id, s.form_id, d.plugin_id, p.plugin_type, d.attempt, d.status,
-              d.http_status, d.error, d.duration_ms, d.response_body, d.is_replay, d.is_test,
-              d.workflow_id, d.workflow_run_id, d.started_at, d.finished_at
-         ${from} order by d.started_at desc, d.id desc limit ? offset ?`,
-      [...params, page.perPage, (page.page - 1) * page.perPage],
-    ),
-    connection.execute<{ total: string }[]>(`select count(*) as total ${from}`, params),
+  const [rows, total] = await Promise.all([
+    selectAttempts(em, filter, page),
+    countAttempts(em, filter),
   ]);
-  return { rows, total: Number(counted[0]?.total ?? 0) };
+  return { rows, total };
 }

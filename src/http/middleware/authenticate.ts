@@ -3,6 +3,7 @@ import { findActiveApiKey, scopesOf } from '../../domain/accounts/api-keys';
 import { SCOPES } from '../../domain/accounts/scopes';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
 import { findSession } from '../../domain/accounts/sessions';
+import { touchApiKey } from '../../db/sql/api-keys';
 import type { PublicUrls } from '../../app-context';
 import { readCookie, SESSION_COOKIE } from '../cookies';
 import { HttpError } from '../http-error';
@@ -87,7 +88,5 @@ function touchKey(
   lastUsedAt: Date | null,
 ) {
   if (lastUsedAt && Date.now() - lastUsedAt.getTime() < 60_000) return;
-  em.getConnection()
-    .execute('update api_keys set last_used_at = now() where id = ?', [id])
-    .catch(() => undefined);
+  touchApiKey(em, id).catch(() => undefined);
 }

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../../app-context';
+import { ping } from '../../db/sql/server';
 
 /** Liveness (`/healthz`: the process answers) and readiness (`/readyz`: PostgreSQL and Temporal reachable). */
 export function healthRouter(ctx: AppContext, checkTemporal: () => Promise<void>): Router {
@@ -7,9 +8,7 @@ export function healthRouter(ctx: AppContext, checkTemporal: () => Promise<void>
   router.get('/healthz', (_req, res) => void res.json({ ok: true }));
   router.get('/readyz', async (req, res) => {
     const checks: Record<string, string> = {};
-    await req.em
-      .getConnection()
-      .execute('select 1')
+    await ping(req.em)
       .then(() => (checks.postgres = 'ok'))
       .catch((error: Error) => (checks.postgres = error.message));
     await checkTemporal()

@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * The one place raw statements reach PostgreSQL. A statement runs on the entity manager's
+ * connection, inside its transaction when it is a transactional one (the `tx` of
+ * `em.transactional`), like the entity manager's own queries. Pass forks, not the global
+ * `orm.em`: a fork's transaction is its own, never one borrowed from the async context.
+ */
+export function selectRows<Row>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<Row[]> {
+  return em.getConnection().execute<Row[]>(sql, [...params], 'all', em.getTransactionContext());
+}
+
+/** Runs a statement that returns no rows; resolves to the number of rows it changed. */
+export async function runStatement(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<number> {
+  const result = await em
+    .getConnection()
+    .execute<{ affectedRows: number }>(sql, [...params], 'run', em.getTransactionContext());
+  return result.affectedRows;
+}
+
+/**
+ * A PostgreSQL array literal ('{1,2,3}') of numeric ids, to bind as one `?::bigint[]`
+ * parameter: knex would expand a JS array into a list of parameters.
+ */
+export function bigintArray(ids: readonly string[]): string {
+  return `{${ids.join(',')}}`;
+}

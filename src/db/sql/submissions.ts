@@ -1,0 +1,206 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { bigintArray, runStatement, selectRows } from './execute';
+
+const RANGE_INTERVALS = {
+  '24h': '24 hours',
+  '7d': '7 days',
+  '30d': '30 days',
+  all: null,
+} as const;
+
+/** How far back a list reaches. */
+export type SubmissionRange = keyof typeof RANGE_INTERVALS;
+
+export type SubmissionFilter = {
+  accountId: string;
+  spam: boolean;
+  formId?: string;
+  /** Full-text query in websearch syntax. */
+  q?: string;
+  range: SubmissionRange;
+};
+
+/** A submission row as read for the API (joined with its form's token). */
+export type SubmissionRow = {
+  id: string;
+  form_id: string;
+  form_endpoint_token: string;
+  payload_json: Record<string, unknown>;
+  special_normalized: Record<string, string> | null;
+  source_ip: string | null;
+  user_agent: string | null;
+  referrer: string | null;
+  is_spam: boolean;
+  spam_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const COLUMNS = `s.id, s.form_id, f.endpoint_token as form_endpoint_token, s.payload_json, s.special_normalized,
+  s.source_ip, s.user_agent, s.referrer, s.is_spam, s.spam_reason, s.created_at, s.updated_at`;
+
+function whereClause(filter: SubmissionFilter): { sql: string; params: unknown[] } {
+  // Account (or form) and spam flag first: the submissions_*_list_idx indexes, in list order.
+  const parts = ['s.account_id = ?', 's.is_spam = ?'];
+  const params: unknown[] = [filter.accountId, filter.spam];
+  if (filter.formId) {
+    parts.push('s.form_id = ?');
+    params.push(filter.formId);
+  }
+  const interval = RANGE_INTERVALS[filter.range];
+  if (interval) parts.push(`s.created_at >= now() - interval '${interval}'`);
+  if (filter.q) {
+    // websearch syntax: words, "quoted phrases", -exclusions, OR. Served by the GIN index.
+    parts.push(`s.search_vector @@ websearch_to_tsquery('simple', ?)`);
+    params.push(filter.q);
+  }
+  return { sql: parts.join(' and '), params };
+}
+
+/** One page of the filter's submissions, newest first. */
+export function selectSubmissions(
+  em: EntityManager,
+  filter: SubmissionFilter,
+  page: { page: number; perPage: number },
+): Promise<SubmissionRow[]> {
+  const where = whereClause(filter);
+  return selectRows<SubmissionRow>(
+    em,
+    `select ${COLUMNS} from submissions s join forms f on f.id = s.form_id
+      where ${where.sql} order by s.created_at desc, s.id desc limit ? offset ?`,
+    [...where.params, page.perPage, (page.page - 1) * page.perPage],
+  );
+}
+
+export async function countSubmissions(
+  em: EntityManager,
+  filter: SubmissionFilter,
+): Promise<number> {
+  const where = whereClause(filter);
+  const [row] = await selectRows<{ total: string }>(
+    em,
+    `select count(*) as total from submissions s where ${where.sql}`,
+    where.params,
+  );
+  return Number(row?.total ?? 0);
+}
+
+/** The submission `id` if it belongs to the account; `id` must be numeric. */
+export async function findAccountSubmissionRow(
+  em: EntityManager,
+  accountId: string,
+  id: string,
+): Promise<SubmissionRow | null> {
+  const [row] = await selectRows<SubmissionRow>(
+    em,
+    `select ${COLUMNS} from submissions s join forms f on f.id = s.form_id where s.id = ? and s.account_id = ?`,
+    [id, accountId],
+  );
+  return row ?? null;
+}
+
+/** What a webhook tells about a submission: its own columns and its form's name and token. */
+export type WebhookSourceRow = {
+  id: string;
+  created_at: Date;
+  endpoint_token: string;
+  name: string;
+  source_ip: string | null;
+  user_agent: string | null;
+  referrer: string | null;
+  payload_json: Record<string, unknown>;
+};
+
+export async function findWebhookSourceRow(
+  em: EntityManager,
+  submissionId: string,
+): Promise<WebhookSourceRow | null> {
+  const [row] = await selectRows<WebhookSourceRow>(
+    em,
+    `select s.id, s.created_at, f.endpoint_token, f.name, s.source_ip, s.user_agent, s.referrer, s.payload_json
+       from submissions s join forms f on f.id = s.form_id where s.id = ?`,
+    [submissionId],
+  );
+  return row ?? null;
+}
+
+/**
+ * How many submissions to the same form from the same source_ip with the same payload_json
+ * (compared as jsonb, so key order does not matter) were stored within `windowMinutes`
+ * before this one, this one included. Only lower ids count, so the answer never changes
+ * when more arrive later. No source address, nothing to group by: 0.
+ */
+export async function countIdenticalBefore(
+  em: EntityManager,
+  submissionId: string,
+  windowMinutes: number,
+): Promise<number> {
+  const [row] = await selectRows<{ identical: number }>(
+    em,
+    `select count(*)::int as identical
+       from submissions this
+       join submissions other
+         on other.form_id = this.form_id
+        -- both values, so the (form_id, is_spam, created_at) list index serves the range
+        and other.is_spam in (false, true)
+        and other.created_at > this.created_at - make_interval(mins => ?)
+        and other.id <= this.id
+        and other.source_ip = this.source_ip
+        and other.payload_json = this.payload_json
+      where this.id = ?`,
+    [windowMinutes, submissionId],
+  );
+  return row?.identical ?? 0;
+}
+
+/**
+ * Stores a spam verdict unless one is already stored and returns the stored verdict (null
+ * when the submission is gone). One statement: its conditions see the row as it is when
+ * the row lock is taken, so of two concurrent runs only the first writes.
+ */
+export async function recordSpamVerdict(
+  em: EntityManager,
+  submissionId: string,
+  reason: string | null,
+): Promise<{ isSpam: boolean; reason: string | null } | null> {
+  const [stored] = await selectRows<{ is_spam: boolean; spam_reason: string | null }>(
+    em,
+    `update submissions set
+        is_spam = case when not is_spam and spam_checked_at is null then ? else is_spam end,
+        spam_reason = case when not is_spam and spam_checked_at is null then ? else spam_reason end,
+        spam_checked_at = coalesce(spam_checked_at, now()),
+        updated_at = case when spam_checked_at is null then now() else updated_at end
+      where id = ?
+      returning is_spam, spam_reason`,
+    [reason !== null, reason, submissionId],
+  );
+  return stored ? { isSpam: stored.is_spam, reason: stored.spam_reason } : null;
+}
+
+/**
+ * Up to `limit` submissions, by id, whose workflow was never marked started and which are
+ * older than `graceMs` (the partial index submissions_unstarted_idx holds exactly these).
+ */
+export async function selectUnstartedSubmissionIds(
+  em: EntityManager,
+  graceMs: number,
+  limit: number,
+): Promise<string[]> {
+  const rows = await selectRows<{ id: string }>(
+    em,
+    `select id from submissions
+      where workflow_started_at is null and created_at < now() - (? * interval '1 millisecond')
+      order by id limit ?`,
+    [graceMs, limit],
+  );
+  return rows.map((row) => String(row.id));
+}
+
+/** Marks submissions whose workflow runs, in one statement (`ids` are numeric submission ids). */
+export async function markWorkflowsStarted(em: EntityManager, ids: string[]): Promise<void> {
+  await runStatement(
+    em,
+    'update submissions set workflow_started_at = now() where id = any(?::bigint[]) and workflow_started_at is null',
+    [bigintArray(ids)],
+  );
+}
