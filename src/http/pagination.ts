@@ -22,9 +22,11 @@ export const paginationQuery = z.object({
   per_page: positiveInt('per_page').optional(),
 });
 
+export type PageQuery = z.output<typeof paginationQuery>;
+
 export type Page = { page: number; perPage: number; clamped: boolean; requestedPerPage: number };
 
-export function toPage(query: z.output<typeof paginationQuery>): Page {
+export function toPage(query: PageQuery): Page {
   const requested = query.per_page ?? DEFAULT_PER_PAGE;
   return {
     page: query.page ?? 1,

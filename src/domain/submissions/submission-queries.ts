@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Range } from '../../http/schemas/submissions';
-import type { SubmissionRow } from './submission-view';
+import type { Range } from './range';
+import type { SubmissionRow } from './submission-row';
 
 const RANGE_INTERVALS: Record<Range, string | null> = {
   '24h': '24 hours',

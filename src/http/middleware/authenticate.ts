@@ -3,7 +3,7 @@ import { findActiveApiKey, scopesOf } from '../../domain/accounts/api-keys';
 import { SCOPES } from '../../domain/accounts/scopes';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
 import { findSession } from '../../domain/accounts/sessions';
-import type { PublicUrls } from '../../app-context';
+import type { PublicUrls } from '../public-urls';
 import { readCookie, SESSION_COOKIE } from '../cookies';
 import { HttpError } from '../http-error';
 
