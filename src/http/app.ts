@@ -29,7 +29,9 @@ export function createApp(
   for (const route of ROUTES.filter((r) => !isPublic(r))) {
     // The 405 of a path lists all its methods, so a path is public or authenticated as a whole.
     if (publicPaths.has(route.path) || !route.path.startsWith('/api'))
-      throw new Error(`${route.operationId}: authenticated routes live under /api, alone on a path`);
+      throw new Error(
+        `${route.operationId}: authenticated routes live under /api, alone on a path`,
+      );
   }
   registerRoutes(app, ROUTES.filter(isPublic), routeCtx);
   app.use('/api', authenticate(ctx.urls));

@@ -21,7 +21,11 @@ export type ListMeta = z.output<typeof listMetaSchema>;
  * written against either variant of the specification work; `<key>` and `payload` hold the
  * same value.
  */
-export function envelopeSchema<K extends string, V extends z.ZodType>(id: string, key: K, value: V) {
+export function envelopeSchema<K extends string, V extends z.ZodType>(
+  id: string,
+  key: K,
+  value: V,
+) {
   return z
     .object({ ok: z.literal(true) })
     .extend({ [key]: value } as Record<K, V>)
@@ -43,7 +47,9 @@ export function listEnvelopeSchema<K extends string, V extends z.ZodType>(
     .extend({
       payload: list,
       meta: listMetaSchema,
-      links: linksSchema('self, first, last, and next/prev where they exist (also in the Link header)'),
+      links: linksSchema(
+        'self, first, last, and next/prev where they exist (also in the Link header)',
+      ),
     })
     .describe(`\`${key}\` and \`payload\` carry the same list.`)
     .meta({ id });

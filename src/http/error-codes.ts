@@ -89,8 +89,7 @@ export function resolveErrorRef(ref: ErrorRef): { code: ErrorCode; status: numbe
 
 /** What a code means at a status (its `also` text for a non-usual status). */
 export function errorMeaning(code: ErrorCode, status: number): string {
-  const entry: { status: number; when: string; also?: Record<number, string> } =
-    ERROR_CODES[code];
+  const entry: { status: number; when: string; also?: Record<number, string> } = ERROR_CODES[code];
   return status === entry.status ? entry.when : (entry.also?.[status] ?? entry.when);
 }
 

@@ -7,7 +7,10 @@ import { parseAllowList, type AllowList } from '../domain/plugins/address-policy
 import type { PublicUrls } from '../http/public-urls';
 import { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
-import { createWorkflowStarter, type SubmissionWorkflowStarter } from '../temporal/workflow-starter';
+import {
+  createWorkflowStarter,
+  type SubmissionWorkflowStarter,
+} from '../temporal/workflow-starter';
 import { resolveAppSecret } from './app-secret';
 import { createDns } from './dns';
 import { createLogger } from './logger';

@@ -53,14 +53,16 @@ describe('the OpenAPI document, built from the route definitions', () => {
       expect(op.operationId).toBe(route.operationId);
       const responses = op.responses as Record<string, Json>;
       const errors = routeErrors(route);
-      const expected = [
-        ...Object.keys(route.responses),
-        ...errors.map((e) => String(e.status)),
-      ];
-      expect(Object.keys(responses).sort(), route.operationId).toEqual([...new Set(expected)].sort());
+      const expected = [...Object.keys(route.responses), ...errors.map((e) => String(e.status))];
+      expect(Object.keys(responses).sort(), route.operationId).toEqual(
+        [...new Set(expected)].sort(),
+      );
       for (const status of Object.keys(route.responses)) {
         // An answer and an error at one status would hide one of them.
-        expect(errors.map((e) => String(e.status)), route.operationId).not.toContain(status);
+        expect(
+          errors.map((e) => String(e.status)),
+          route.operationId,
+        ).not.toContain(status);
       }
       for (const error of errors)
         expect(responses[String(error.status)]!['x-error-codes']).toContain(error.code);

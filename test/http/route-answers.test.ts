@@ -20,7 +20,14 @@ const probe = defineRoute({
   summary: 'test route',
   access: 'public',
   query: z.object({
-    do: z.enum(['ok', 'extra-field', 'bad-body', 'declared-error', 'undeclared-error', 'bad-status']),
+    do: z.enum([
+      'ok',
+      'extra-field',
+      'bad-body',
+      'declared-error',
+      'undeclared-error',
+      'bad-status',
+    ]),
   }),
   responses: { 200: { description: 'ok', body: z.object({ id: z.string(), n: z.number() }) } },
   errors: ['not_found'],
@@ -29,7 +36,10 @@ const probe = defineRoute({
     case 'ok':
       return { status: 200, body: { id: params.id, n: 1 } };
     case 'extra-field':
-      return { status: 200, body: { id: params.id, n: 1, secret: 'x' } as { id: string; n: number } };
+      return {
+        status: 200,
+        body: { id: params.id, n: 1, secret: 'x' } as { id: string; n: number },
+      };
     case 'bad-body':
       return { status: 200, body: { id: params.id, n: 'one' as unknown as number } };
     case 'declared-error':

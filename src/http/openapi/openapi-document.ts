@@ -42,7 +42,9 @@ function pathParameters(path: string) {
   const names = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!);
   if (names.length === 0) return undefined;
   return z.object(
-    Object.fromEntries(names.map((name) => [name, z.string().describe(PATH_PARAMETERS[name] ?? name)])),
+    Object.fromEntries(
+      names.map((name) => [name, z.string().describe(PATH_PARAMETERS[name] ?? name)]),
+    ),
   );
 }
 

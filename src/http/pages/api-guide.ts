@@ -82,11 +82,19 @@ function values(urls: PublicUrls): Record<string, string> {
     ),
     roles_table: mdTable(
       ['Role', 'Scopes'],
-      Object.entries(ROLES).map(([role, scopes]) => [role, scopes.map((s) => `\`${s}\``).join(', ')]),
+      Object.entries(ROLES).map(([role, scopes]) => [
+        role,
+        scopes.map((s) => `\`${s}\``).join(', '),
+      ]),
     ),
     single_example: json({
       ok: true,
-      form: { id: '42', name: 'Contact', '…': '…', links: [{ rel: 'self', href: `${base}/api/forms/42` }] },
+      form: {
+        id: '42',
+        name: 'Contact',
+        '…': '…',
+        links: [{ rel: 'self', href: `${base}/api/forms/42` }],
+      },
       payload: { '…': 'the same form' },
       links: [
         { rel: 'self', href: `${base}/api/forms/42` },
@@ -134,7 +142,10 @@ function values(urls: PublicUrls): Record<string, string> {
 /** The errors table: its rows are the targets of the operations' error links. */
 function errorsTable(): string {
   const rows: [ErrorCode, number, string][] = [];
-  for (const [code, entry] of Object.entries(ERROR_CODES) as [ErrorCode, (typeof ERROR_CODES)[ErrorCode]][]) {
+  for (const [code, entry] of Object.entries(ERROR_CODES) as [
+    ErrorCode,
+    (typeof ERROR_CODES)[ErrorCode],
+  ][]) {
     rows.push([code, entry.status, entry.when]);
     for (const [status, when] of Object.entries('also' in entry ? entry.also : {}))
       rows.push([code, Number(status), when]);

@@ -40,4 +40,7 @@ const apiRoot = (path: '/api' | '/api/', operationId: string) =>
     return { status: 200, body: { ok: true, account_id: principal.accountId, links } };
   });
 
-export const apiRootRoutes = [apiRoot('/api', 'getApiRoot'), apiRoot('/api/', 'getApiRootTrailingSlash')];
+export const apiRootRoutes = [
+  apiRoot('/api', 'getApiRoot'),
+  apiRoot('/api/', 'getApiRootTrailingSlash'),
+];

@@ -37,7 +37,12 @@ async function attemptsPage(
   };
 }
 
-const deliveryLog = <P extends string>(path: P, operationId: string, summary: string, description: string) =>
+const deliveryLog = <P extends string>(
+  path: P,
+  operationId: string,
+  summary: string,
+  description: string,
+) =>
   defineRoute({
     method: 'get',
     path,

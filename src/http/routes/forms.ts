@@ -46,21 +46,21 @@ export const formRoutes = [
     },
     errors: [],
   }).handle(async ({ req, query, principal }, ctx) => {
-      const page = toPage(query);
-      const { rows: forms, total } = await listAccountForms(req.em, principal.accountId, page);
-      const counts = await countSubmissionsByForm(
-        req.em,
-        forms.map((f) => f.id),
-      );
-      const self = `${ctx.urls.base}/api/forms`;
-      const list = pageMetaAndLinks(self, new URLSearchParams(), page, total);
-      if (can(principal, 'can_create_forms')) list.links.push(link('create', self, 'POST'));
-      const views = forms.map((f) => formView(f, counts(f.id), ctx.urls, principal));
-      return {
-        status: 200,
-        body: listEnvelope('forms', views, list),
-        headers: { Link: linkHeader(list.links) },
-      };
+    const page = toPage(query);
+    const { rows: forms, total } = await listAccountForms(req.em, principal.accountId, page);
+    const counts = await countSubmissionsByForm(
+      req.em,
+      forms.map((f) => f.id),
+    );
+    const self = `${ctx.urls.base}/api/forms`;
+    const list = pageMetaAndLinks(self, new URLSearchParams(), page, total);
+    if (can(principal, 'can_create_forms')) list.links.push(link('create', self, 'POST'));
+    const views = forms.map((f) => formView(f, counts(f.id), ctx.urls, principal));
+    return {
+      status: 200,
+      body: listEnvelope('forms', views, list),
+      headers: { Link: linkHeader(list.links) },
+    };
   }),
   defineRoute({
     method: 'post',
@@ -78,21 +78,21 @@ export const formRoutes = [
     },
     errors: [],
   }).handle(async ({ req, body, principal }, ctx) => {
-      const form = await createForm(req.em, principal.accountId, {
-        ...withoutUndefined(toChanges(body)),
-        name: body.name,
-      });
-      const view = formView(
-        form,
-        { submissions: 0, spam: 0, lastSubmissionAt: null },
-        ctx.urls,
-        principal,
-      );
-      return {
-        status: 201,
-        body: envelope('form', view, view.links),
-        headers: { Location: `${ctx.urls.base}/api/forms/${form.id}` },
-      };
+    const form = await createForm(req.em, principal.accountId, {
+      ...withoutUndefined(toChanges(body)),
+      name: body.name,
+    });
+    const view = formView(
+      form,
+      { submissions: 0, spam: 0, lastSubmissionAt: null },
+      ctx.urls,
+      principal,
+    );
+    return {
+      status: 201,
+      body: envelope('form', view, view.links),
+      headers: { Location: `${ctx.urls.base}/api/forms/${form.id}` },
+    };
   }),
   defineRoute({
     method: 'get',
@@ -104,11 +104,11 @@ export const formRoutes = [
     responses: { 200: { description: 'the form', body: formEnvelope } },
     errors: ['not_found'],
   }).handle(async ({ req, params, principal }, ctx) => {
-      const form = await findAccountForm(req.em, principal.accountId, params.id);
-      if (!form) throw notFound('form');
-      const counts = await countSubmissionsByForm(req.em, [form.id]);
-      const view = formView(form, counts(form.id), ctx.urls, principal);
-      return { status: 200, body: envelope('form', view, view.links) };
+    const form = await findAccountForm(req.em, principal.accountId, params.id);
+    if (!form) throw notFound('form');
+    const counts = await countSubmissionsByForm(req.em, [form.id]);
+    const view = formView(form, counts(form.id), ctx.urls, principal);
+    return { status: 200, body: envelope('form', view, view.links) };
   }),
   defineRoute({
     method: 'patch',
@@ -124,12 +124,12 @@ export const formRoutes = [
     responses: { 200: { description: 'the updated form', body: formEnvelope } },
     errors: ['not_found'],
   }).handle(async ({ req, params, body, principal }, ctx) => {
-      const form = await findAccountForm(req.em, principal.accountId, params.id);
-      if (!form) throw notFound('form');
-      await updateForm(req.em, form, withoutUndefined(toChanges(body)));
-      ctx.forms.forget(form.endpointToken);
-      const counts = await countSubmissionsByForm(req.em, [form.id]);
-      const view = formView(form, counts(form.id), ctx.urls, principal);
-      return { status: 200, body: envelope('form', view, view.links) };
+    const form = await findAccountForm(req.em, principal.accountId, params.id);
+    if (!form) throw notFound('form');
+    await updateForm(req.em, form, withoutUndefined(toChanges(body)));
+    ctx.forms.forget(form.endpointToken);
+    const counts = await countSubmissionsByForm(req.em, [form.id]);
+    const view = formView(form, counts(form.id), ctx.urls, principal);
+    return { status: 200, body: envelope('form', view, view.links) };
   }),
 ];

@@ -272,7 +272,12 @@ export const ingestRoutes = [
     );
     const limits = checkPayloadLimits(payload);
     if (limits.tooLarge.length > 0)
-      throw new HttpError(413, 'payload_too_large', 'the submission exceeds a limit', limits.tooLarge);
+      throw new HttpError(
+        413,
+        'payload_too_large',
+        'the submission exceeds a limit',
+        limits.tooLarge,
+      );
     if (limits.invalid.length > 0) throw validationFailed(limits.invalid);
     const id = await accept(req, ctx, form, { ...payload }, []);
     const links = resultLinks(ctx, form, id);

@@ -39,7 +39,12 @@ const cookieOptions = (ctx: RouteContext, maxAge: number) => ({
 });
 
 /** The sign-in page with a fresh CSRF cookie, and an optional message. */
-function loginAnswer<S extends number>(res: Response, ctx: RouteContext, status: S, error?: string) {
+function loginAnswer<S extends number>(
+  res: Response,
+  ctx: RouteContext,
+  status: S,
+  error?: string,
+) {
   const csrf = randomToken(24);
   res.cookie(LOGIN_CSRF_COOKIE, csrf, cookieOptions(ctx, 3600_000));
   return { status, content: loginPage(csrf, error) };

@@ -27,7 +27,9 @@ export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
  */
 export function registerRoutes(
   router: Pick<Router, 'route'>,
-  routes: readonly AnyRoute[], ctx: RouteContext) {
+  routes: readonly AnyRoute[],
+  ctx: RouteContext,
+) {
   const byPath = new Map<string, AnyRoute[]>();
   for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   for (const [path, definitions] of byPath) {
@@ -72,7 +74,9 @@ function handlersOf(route: AnyRoute, ctx: RouteContext): RequestHandler[] {
       params: req.params,
       query: route.query ? parseOrThrow(route.query, req.query, 'query') : undefined,
       body:
-        route.body && !route.body.readByHandler ? parseOrThrow(route.body.schema, req.body) : undefined,
+        route.body && !route.body.readByHandler
+          ? parseOrThrow(route.body.schema, req.body)
+          : undefined,
       principal: req.principal,
     };
     const handler = route.handler as (input: unknown, ctx: RouteContext) => unknown;

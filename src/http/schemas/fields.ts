@@ -10,5 +10,4 @@ export const dateTime = (description: string) =>
 
 export const count = (description: string) => z.number().int().min(0).describe(description);
 
-export const idString = (description: string) =>
-  z.string().meta({ description, examples: ['42'] });
+export const idString = (description: string) => z.string().meta({ description, examples: ['42'] });

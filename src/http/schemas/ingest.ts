@@ -37,6 +37,6 @@ export const htmlFormSubmission = z
   .catchall(z.union([z.string(), z.array(z.string())]))
   .describe(
     'Any field names. Repeated names become arrays; multipart file parts are stored and ' +
-      'appear in `payload_json` as SubmissionFile objects.',
+      'appear in `payload_json` as `{filename, content_type, size, url}`.',
   )
   .meta({ id: 'HtmlFormSubmission' });

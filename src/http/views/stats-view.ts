@@ -37,5 +37,9 @@ export const formStatsSchema = z
   })
   .meta({ id: 'FormStats' });
 
-export const accountStatsEnvelope = envelopeSchema('AccountStatsEnvelope', 'stats', accountStatsSchema);
+export const accountStatsEnvelope = envelopeSchema(
+  'AccountStatsEnvelope',
+  'stats',
+  accountStatsSchema,
+);
 export const formStatsEnvelope = envelopeSchema('FormStatsEnvelope', 'stats', formStatsSchema);

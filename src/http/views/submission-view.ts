@@ -4,20 +4,7 @@ import type { SubmissionRow } from '../../domain/submissions/submission-row';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { link, linksSchema } from '../links';
 import type { PublicUrls } from '../public-urls';
-import { count, dateTime, idString } from '../schemas/fields';
-
-export const submissionFileSchema = z
-  .object({
-    filename: z.string(),
-    content_type: z.string(),
-    size: count('bytes'),
-    url: z.string().meta({
-      format: 'uri',
-      description: 'authenticated download link (needs `can_read_submissions`)',
-    }),
-  })
-  .describe('How an uploaded file appears in `payload_json`, under its field name.')
-  .meta({ id: 'SubmissionFile' });
+import { dateTime, idString } from '../schemas/fields';
 
 export const submissionSchema = z
   .object({
@@ -27,7 +14,8 @@ export const submissionSchema = z
     payload_json: z
       .record(z.string(), z.unknown())
       .describe(
-        'the submitted fields; repeated names are arrays, uploads are SubmissionFile objects',
+        'the submitted fields; repeated names are arrays, an uploaded file is ' +
+          '`{filename, content_type, size, url}` (`url`: its authenticated download link)',
       ),
     special_normalized: z
       .object({
