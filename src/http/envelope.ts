@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { linksSchema, type Link } from './links';
+import { linkHeader, linksSchema, type Link } from './links';
 import { count } from './schemas/fields';
 
 export const listMetaSchema = z
@@ -75,4 +75,17 @@ export function listEnvelope<K extends string, V>(
   page: { meta: ListMeta; links: Link[] },
 ): { ok: true; payload: V[]; meta: ListMeta; links: Link[] } & Record<K, V[]> {
   return { ...envelope(key, items, page.links), meta: page.meta };
+}
+
+/** A list page's 200 answer: the body, and its links again as the `Link` header. */
+export function listAnswer<K extends string, V>(
+  key: K,
+  items: V[],
+  page: { meta: ListMeta; links: Link[] },
+) {
+  return {
+    status: 200 as const,
+    body: listEnvelope(key, items, page),
+    headers: { Link: linkHeader(page.links) },
+  };
 }

@@ -3,9 +3,9 @@ import { findAccountForm } from '../../domain/forms/forms';
 import { findFormPlugin } from '../../domain/plugins/plugins';
 import { findAccountSubmission } from '../../domain/submissions/submission-queries';
 import { listAttempts } from '../../domain/webhooks/delivery-records';
-import { envelope, listEnvelope } from '../envelope';
+import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound } from '../http-error';
-import { link, linkHeader, type Link } from '../links';
+import { link, type Link } from '../links';
 import { pageMetaAndLinks, paginationQuery, toPage, type PageQuery } from '../pagination';
 import { defineRoute, type RouteContext } from '../routing/define-route';
 import { LIST_HEADERS } from '../schemas/headers';
@@ -30,11 +30,7 @@ async function attemptsPage(
   const list = pageMetaAndLinks(self, new URLSearchParams(), page, total);
   list.links.push(...extraLinks);
   const views = rows.map((row) => deliveryView(row, ctx.urls));
-  return {
-    status: 200 as const,
-    body: listEnvelope('deliveries', views, list),
-    headers: { Link: linkHeader(list.links) },
-  };
+  return listAnswer('deliveries', views, list);
 }
 
 const deliveryLog = <P extends string>(

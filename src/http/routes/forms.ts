@@ -6,9 +6,9 @@ import {
   listAccountForms,
   updateForm,
 } from '../../domain/forms/forms';
-import { envelope, listEnvelope } from '../envelope';
+import { envelope, listAnswer } from '../envelope';
 import { notFound } from '../http-error';
-import { link, linkHeader } from '../links';
+import { link } from '../links';
 import { MAX_PER_PAGE, pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
 import { defineRoute } from '../routing/define-route';
 import { createFormBody, updateFormBody, type UpdateFormBody } from '../schemas/forms';
@@ -56,11 +56,7 @@ export const formRoutes = [
     const list = pageMetaAndLinks(self, new URLSearchParams(), page, total);
     if (can(principal, 'can_create_forms')) list.links.push(link('create', self, 'POST'));
     const views = forms.map((f) => formView(f, counts(f.id), ctx.urls, principal));
-    return {
-      status: 200,
-      body: listEnvelope('forms', views, list),
-      headers: { Link: linkHeader(list.links) },
-    };
+    return listAnswer('forms', views, list);
   }),
   defineRoute({
     method: 'post',

@@ -9,9 +9,9 @@ import {
   rotateSigningSecret,
 } from '../../domain/plugins/plugins';
 import { validateWebhookUrl } from '../../domain/plugins/webhook-url';
-import { envelope, listEnvelope } from '../envelope';
+import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound } from '../http-error';
-import { link, linkHeader } from '../links';
+import { link } from '../links';
 import { pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
 import { defineRoute } from '../routing/define-route';
 import { LIST_HEADERS } from '../schemas/headers';
@@ -60,11 +60,7 @@ export const pluginRoutes = [
     list.links.push(link('form', `${ctx.urls.base}/api/forms/${form.id}`));
     if (can(principal, 'can_create_forms')) list.links.push(link('create', self, 'POST'));
     const views = plugins.map((p) => pluginView(p, ctx.urls, principal));
-    return {
-      status: 200,
-      body: listEnvelope('plugins', views, list),
-      headers: { Link: linkHeader(list.links) },
-    };
+    return listAnswer('plugins', views, list);
   }),
   defineRoute({
     method: 'post',

@@ -3,9 +3,8 @@ import { SubmissionFile } from '../../db/entities';
 import type { Principal } from '../../domain/accounts/principal';
 import { findAccountForm } from '../../domain/forms/forms';
 import { listSubmissions } from '../../domain/submissions/submission-queries';
-import { envelope, listEnvelope } from '../envelope';
+import { envelope, listAnswer } from '../envelope';
 import { notFound } from '../http-error';
-import { linkHeader } from '../links';
 import { MAX_PER_PAGE, pageMetaAndLinks, toPage } from '../pagination';
 import { defineRoute, type RouteContext } from '../routing/define-route';
 import { LIST_HEADERS } from '../schemas/headers';
@@ -42,11 +41,7 @@ async function listPage(
   const path = spam ? '/api/submissions/spam' : '/api/submissions';
   const list = pageMetaAndLinks(`${ctx.urls.base}${path}`, params, page, total);
   const views = rows.map((row) => submissionView(row, ctx.urls, principal));
-  return {
-    status: 200 as const,
-    body: listEnvelope('submissions', views, list),
-    headers: { Link: linkHeader(list.links) },
-  };
+  return listAnswer('submissions', views, list);
 }
 
 const listRoute = (spam: boolean) =>
