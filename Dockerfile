@@ -17,6 +17,8 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
 COPY scripts ./scripts
+# The prose of /docs, read at run time (src/http/pages/api-guide.ts).
+COPY docs/api ./docs/api
 USER node
 EXPOSE 3000
 ENTRYPOINT ["node", "bin/formward.js"]

@@ -1,46 +1,47 @@
 import './express-augment';
 import express, { type Express } from 'express';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../runtime/app-context';
 import { authenticate } from './middleware/authenticate';
 import { entityManagerPerRequest } from './middleware/entity-manager';
 import { errorHandler, notFoundHandler } from './middleware/errors';
-import { apiRootRouter } from './routes/api-root';
-import { deliveriesRouter } from './routes/deliveries';
-import { docsRouter } from './routes/docs';
-import { formsRouter } from './routes/forms';
-import { healthRouter } from './routes/health';
-import { ingestRouter } from './routes/ingest';
-import { pluginsRouter } from './routes/plugins';
-import { publicRouter } from './routes/public';
-import { sessionsRouter } from './routes/sessions';
-import { statsRouter } from './routes/stats';
-import { submissionsRouter } from './routes/submissions';
+import { ROUTES } from './routes';
+import type { AnyRoute } from './routing/define-route';
+import { registerRoutes } from './routing/register-routes';
 
-/** The whole HTTP surface: ingest, pages, public endpoints, then the authenticated API. */
+const isPublic = (route: AnyRoute) => route.access === 'public';
+
+/**
+ * The whole HTTP surface: the public routes (ingest, pages, documentation, public endpoints),
+ * then authentication for everything under /api, then the authenticated API. `strictAnswers`
+ * (tests) answers 500 `undeclared_answer` for an error a route does not declare.
+ */
 export function createApp(
   ctx: AppContext,
-  options: { checkTemporal: () => Promise<void> },
+  options: { checkTemporal: () => Promise<void>; strictAnswers: boolean },
 ): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.trustProxy);
   app.use(entityManagerPerRequest(ctx.orm));
 
-  app.use(healthRouter(ctx, options.checkTemporal));
-  app.use(ingestRouter(ctx));
-  app.use(sessionsRouter(ctx));
-  app.use(docsRouter(ctx));
-  app.use(publicRouter(ctx));
-
+  const routeCtx = { ...ctx, checkTemporal: options.checkTemporal };
+  const publicPaths = new Set(ROUTES.filter(isPublic).map((route) => route.path));
+  for (const route of ROUTES.filter((r) => !isPublic(r))) {
+    // The 405 of a path lists all its methods, so a path is public or authenticated as a whole.
+    if (publicPaths.has(route.path) || !route.path.startsWith('/api'))
+      throw new Error(
+        `${route.operationId}: authenticated routes live under /api, alone on a path`,
+      );
+  }
+  registerRoutes(app, ROUTES.filter(isPublic), routeCtx);
   app.use('/api', authenticate(ctx.urls));
-  app.use(apiRootRouter(ctx));
-  app.use(formsRouter(ctx));
-  app.use(pluginsRouter(ctx));
-  app.use(submissionsRouter(ctx));
-  app.use(deliveriesRouter(ctx));
-  app.use(statsRouter(ctx));
+  registerRoutes(
+    app,
+    ROUTES.filter((route) => !isPublic(route)),
+    routeCtx,
+  );
 
   app.use(notFoundHandler);
-  app.use(errorHandler(ctx.urls, ctx.logger));
+  app.use(errorHandler(ctx.urls, ctx.logger, { strictAnswers: options.strictAnswers }));
   return app;
 }

@@ -1,32 +1,91 @@
-import type { Response } from 'express';
-import type { Link } from './links';
+import { z } from 'zod';
+import { linkHeader, linksSchema, type Link } from './links';
+import { count } from './schemas/fields';
 
-export type ListMeta = {
-  page: number;
-  per_page: number;
-  total: number;
-  total_pages: number;
-} & Record<string, unknown>;
+export const listMetaSchema = z
+  .object({
+    page: z.number().int().min(1),
+    per_page: z.number().int().min(0).describe('the page size used (after clamping)'),
+    total: count('items across all pages'),
+    total_pages: z.number().int().min(1),
+    per_page_clamped: z.boolean().optional().describe('present when per_page was over the maximum'),
+    max_per_page: z.number().int().optional(),
+    requested_per_page: z.number().int().optional(),
+  })
+  .meta({ id: 'ListMeta' });
+
+export type ListMeta = z.output<typeof listMetaSchema>;
 
 /**
  * Decisions §2: both envelope variants at once, `{ok, <key>, payload, links}`, so clients
- * written against either variant of the specification work.
+ * written against either variant of the specification work; `<key>` and `payload` hold the
+ * same value.
  */
-export function sendEnvelope(
-  res: Response,
-  key: string,
-  value: unknown,
-  links: Link[],
-  options: { status?: number; meta?: ListMeta } = {},
-): void {
-  const body: Record<string, unknown> = { ok: true, [key]: value, payload: value };
-  if (options.meta) body.meta = options.meta;
-  body.links = links;
-  res.status(options.status ?? 200).json(body);
+export function envelopeSchema<K extends string, V extends z.ZodType>(
+  id: string,
+  key: K,
+  value: V,
+) {
+  return z
+    .object({ ok: z.literal(true) })
+    .extend({ [key]: value } as Record<K, V>)
+    .extend({ payload: value, links: linksSchema() })
+    .describe(`\`${key}\` and \`payload\` carry the same value (both envelope variants at once).`)
+    .meta({ id });
 }
 
-/** RFC 8288 `Link` header with the same links as the body. */
-export function setLinkHeader(res: Response, links: Link[]): void {
-  const value = links.map((l) => `<${l.href}>; rel="${l.rel}"`).join(', ');
-  if (value) res.setHeader('Link', value);
+/** A list page: the envelope plus `meta`, and links self/first/last/next/prev. */
+export function listEnvelopeSchema<K extends string, V extends z.ZodType>(
+  id: string,
+  key: K,
+  item: V,
+) {
+  const list = z.array(item);
+  return z
+    .object({ ok: z.literal(true) })
+    .extend({ [key]: list } as Record<K, typeof list>)
+    .extend({
+      payload: list,
+      meta: listMetaSchema,
+      links: linksSchema(
+        'self, first, last, and next/prev where they exist (also in the Link header)',
+      ),
+    })
+    .describe(`\`${key}\` and \`payload\` carry the same list.`)
+    .meta({ id });
+}
+
+/** The body of an envelope; the answer's schema puts its fields in order. */
+export function envelope<K extends string, V>(
+  key: K,
+  value: V,
+  links: Link[],
+): { ok: true; payload: V; links: Link[] } & Record<K, V> {
+  return { ok: true, [key]: value, payload: value, links } as {
+    ok: true;
+    payload: V;
+    links: Link[];
+  } & Record<K, V>;
+}
+
+/** A list page's body. */
+export function listEnvelope<K extends string, V>(
+  key: K,
+  items: V[],
+  page: { meta: ListMeta; links: Link[] },
+): { ok: true; payload: V[]; meta: ListMeta; links: Link[] } & Record<K, V[]> {
+  return { ...envelope(key, items, page.links), meta: page.meta };
+}
+
+/** A list page's 200 answer: the body, and its links again as the `Link` header. */
+export function listAnswer<K extends string, V>(
+  key: K,
+  items: V[],
+  page: { meta: ListMeta; links: Link[] },
+) {
+  return {
+    status: 200 as const,
+    body: listEnvelope(key, items, page),
+    headers: { Link: linkHeader(page.links) },
+  };
 }

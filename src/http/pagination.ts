@@ -18,13 +18,20 @@ const positiveInt = (name: string) =>
 export const paginationQuery = z.object({
   page: positiveInt('page')
     .refine((n) => n <= MAX_PAGE_NUMBER, `page must be at most ${MAX_PAGE_NUMBER}`)
-    .optional(),
-  per_page: positiveInt('per_page').optional(),
+    .optional()
+    .describe('page number, an integer >= 1 (default 1)'),
+  per_page: positiveInt('per_page')
+    .optional()
+    .describe(
+      `page size, an integer >= 1 (default ${DEFAULT_PER_PAGE}; above ${MAX_PER_PAGE} is clamped and \`meta\` says so)`,
+    ),
 });
+
+export type PageQuery = z.output<typeof paginationQuery>;
 
 export type Page = { page: number; perPage: number; clamped: boolean; requestedPerPage: number };
 
-export function toPage(query: z.output<typeof paginationQuery>): Page {
+export function toPage(query: PageQuery): Page {
   const requested = query.per_page ?? DEFAULT_PER_PAGE;
   return {
     page: query.page ?? 1,

@@ -4,11 +4,11 @@ import { findAccountSubmission } from '../domain/submissions/submission-queries'
 import { notFound } from './http-error';
 
 /**
- * The submission `:id` of the caller's account, as the caller may see it: a spam submission
+ * The submission `id` of the caller's account, as the caller may see it: a spam submission
  * stays invisible (404) to keys without the spam scope (decisions §4).
  */
-export async function findReadableSubmission(req: Request) {
-  const row = await findAccountSubmission(req.em, req.principal!.accountId, String(req.params.id));
+export async function findReadableSubmission(req: Request, id: string) {
+  const row = await findAccountSubmission(req.em, req.principal!.accountId, id);
   if (!row || (row.is_spam && !can(req.principal!, 'can_read_spam_submissions')))
     throw notFound('submission');
   return row;

@@ -1,14 +1,36 @@
-import type { AppContext } from '../app-context';
+import type { Logger } from 'pino';
 import type { Config } from '../config/config';
-import { createOrm } from '../db/orm';
-import { deliveryPolicy } from '../temporal/delivery-policy';
+import { createOrm, type Orm } from '../db/orm';
+import type { DnsResolver } from '../domain/domains/resolver-type';
 import { FormCache } from '../domain/forms/form-cache';
-import { parseAllowList } from '../domain/plugins/address-policy';
+import { parseAllowList, type AllowList } from '../domain/plugins/address-policy';
+import type { PublicUrls } from '../http/public-urls';
 import { LazyTemporalClient } from '../temporal/client';
-import { createWorkflowStarter } from '../temporal/workflow-starter';
+import { deliveryPolicy } from '../temporal/delivery-policy';
+import {
+  createWorkflowStarter,
+  type SubmissionWorkflowStarter,
+} from '../temporal/workflow-starter';
 import { resolveAppSecret } from './app-secret';
 import { createDns } from './dns';
 import { createLogger } from './logger';
+
+/** What the HTTP layer and the CLI share: configuration, storage, Temporal and DNS. */
+export type AppContext = {
+  config: Config;
+  orm: Orm;
+  logger: Logger;
+  urls: PublicUrls;
+  workflows: SubmissionWorkflowStarter;
+  resolver: DnsResolver;
+  appSecret: string;
+  /** WEBHOOK_ALLOW_PRIVATE, parsed. */
+  webhookAllowList: AllowList;
+  /** Forms as ingest sees them, cached briefly. */
+  forms: FormCache;
+  /** Resolves a host name to all its addresses (for webhook URL checks). */
+  lookupHost: (hostname: string) => Promise<string[]>;
+};
 
 export type Endpoints = { databaseUrl: string; temporalAddress: string };
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppContext } from '../app-context';
+import type { AppContext } from './app-context';
 import { createApp } from '../http/app';
 import type { LazyTemporalClient } from '../temporal/client';
 import { startSweeper } from '../temporal/sweeper';
@@ -16,6 +16,8 @@ export async function startHttpServer(
       ctx.temporal.call(3000, (client) =>
         client.workflowService.getSystemInfo({}).then(() => undefined),
       ),
+    // Under test every error answer is checked against its route's declaration.
+    strictAnswers: process.env.NODE_ENV === 'test',
   });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;

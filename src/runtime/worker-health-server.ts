@@ -1,6 +1,6 @@
 import http from 'node:http';
 import express from 'express';
-import type { AppContext } from '../app-context';
+import type { AppContext } from './app-context';
 import { entityManagerPerRequest } from '../http/middleware/entity-manager';
 import { healthRouter } from '../http/routes/health';
 import type { RunningWorker } from './worker-runner';

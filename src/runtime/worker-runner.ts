@@ -1,4 +1,4 @@
-import type { AppContext } from '../app-context';
+import type { AppContext } from './app-context';
 import { createMailer } from '../domain/mail/mailer';
 import type { Dial } from '../domain/webhooks/guarded-connector';
 import { createWebhookSender } from '../domain/webhooks/webhook-sender';

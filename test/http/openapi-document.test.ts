@@ -1,44 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/http/error-codes';
 import { buildOpenApiDocument } from '../../src/http/openapi/openapi-document';
+import { apiGuide } from '../../src/http/pages/api-guide';
 import { docsPage } from '../../src/http/pages/docs-page';
+import { ROUTES } from '../../src/http/routes';
+import { routeErrors } from '../../src/http/routing/route-errors';
 
 const urls = { base: 'http://api.test:3000', ingest: 'http://ingest.test:3001' };
-
-/**
- * Every route of src/http/routes/*.ts in OpenAPI form. Keep it in step with the routers: a
- * route missing here or in the document fails the test.
- */
-const ROUTES: Record<string, string[]> = {
-  '/f/{endpoint_token}': ['post', 'options'],
-  '/f/{endpoint_token}/thanks': ['get'],
-  '/f/{endpoint_token}/autocomplete.js': ['get'],
-  '/json/{endpoint_token}': ['post', 'options'],
-  '/api': ['get'],
-  '/api/': ['get'],
-  '/api/forms': ['get', 'post'],
-  '/api/forms/{id}': ['get', 'patch'],
-  '/api/submissions': ['get'],
-  '/api/submissions/spam': ['get'],
-  '/api/submissions/{id}': ['get'],
-  '/api/submissions/{id}/deliveries': ['get'],
-  '/api/submissions/{id}/replay': ['post'],
-  '/api/submissions/{id}/files/{file_id}': ['get'],
-  '/api/forms/{form_id}/plugins': ['get', 'post'],
-  '/api/forms/{form_id}/plugins/{id}': ['get', 'delete'],
-  '/api/forms/{form_id}/plugins/{id}/rotate_secret': ['post'],
-  '/api/forms/{form_id}/plugins/{id}/deliveries': ['get'],
-  '/api/stats': ['get'],
-  '/api/form_stats/{form_id}': ['get'],
-  '/api/public/spam_metrics': ['get'],
-  '/api/public/verify_domain': ['get'],
-  '/api/openapi.json': ['get'],
-  '/docs': ['get'],
-  '/': ['get'],
-  '/login': ['get', 'post'],
-  '/logout': ['post'],
-  '/healthz': ['get'],
-  '/readyz': ['get'],
-};
 
 type Json = Record<string, unknown>;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -54,39 +22,61 @@ function collectRefs(value: unknown, into: string[] = []): string[] {
   return into;
 }
 
-describe('the OpenAPI document', () => {
-  const document = buildOpenApiDocument(urls);
-  const operation = (path: string, method: string) =>
-    (document.paths[path] as Record<string, Json>)[method]!;
+const guide = apiGuide(urls);
+const document = buildOpenApiDocument(ROUTES, urls, guide.introduction);
+const operation = (path: string, method: string) =>
+  (document.paths[path] as Record<string, Json>)[method]!;
 
+describe('the OpenAPI document, built from the route definitions', () => {
   it('is OpenAPI 3.1 on the base URL', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
     expect(document.servers).toEqual([{ url: urls.base, description: 'API' }]);
   });
 
-  it('has every route with exactly its methods', () => {
-    expect(Object.keys(document.paths).sort()).toEqual(Object.keys(ROUTES).sort());
-    for (const [path, methods] of Object.entries(ROUTES)) {
-      const present = Object.keys(document.paths[path]!).filter((k) => HTTP_METHODS.includes(k));
-      expect(present.sort(), path).toEqual([...methods].sort());
-    }
+  it('has every registered route with its method, and nothing else', () => {
+    const registered = ROUTES.map((r) => `${r.method} ${r.path}`).sort();
+    const documented = Object.entries(document.paths)
+      .flatMap(([path, item]) =>
+        Object.keys(item)
+          .filter((key) => HTTP_METHODS.includes(key))
+          .map((method) => `${method} ${path}`),
+      )
+      .sort();
+    expect(documented).toEqual(registered);
+    expect(new Set(registered).size).toBe(ROUTES.length);
   });
 
-  it('gives operations unique ids, responses and declared path parameters', () => {
-    const ids = new Set<string>();
-    for (const [path, methods] of Object.entries(ROUTES)) {
-      const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      for (const method of methods) {
-        const op = operation(path, method);
-        expect(ids.has(op.operationId as string), `${op.operationId}`).toBe(false);
-        ids.add(op.operationId as string);
-        expect(Object.keys(op.responses as Json).length).toBeGreaterThan(0);
-        const declared = ((op.parameters ?? []) as Json[])
-          .filter((p) => p.in === 'path')
-          .map((p) => p.name);
-        expect(declared, `${method} ${path}`).toEqual(inPath);
+  it('gives every operation its id, its declared statuses and its error codes', () => {
+    for (const route of ROUTES) {
+      const op = operation(route.path, route.method);
+      expect(op.operationId).toBe(route.operationId);
+      const responses = op.responses as Record<string, Json>;
+      const errors = routeErrors(route);
+      const expected = [...Object.keys(route.responses), ...errors.map((e) => String(e.status))];
+      expect(Object.keys(responses).sort(), route.operationId).toEqual(
+        [...new Set(expected)].sort(),
+      );
+      for (const status of Object.keys(route.responses)) {
+        // An answer and an error at one status would hide one of them.
+        expect(
+          errors.map((e) => String(e.status)),
+          route.operationId,
+        ).not.toContain(status);
       }
+      for (const error of errors)
+        expect(responses[String(error.status)]!['x-error-codes']).toContain(error.code);
+    }
+    expect(new Set(ROUTES.map((r) => r.operationId)).size).toBe(ROUTES.length);
+  });
+
+  it('declares the path parameters of every path', () => {
+    for (const route of ROUTES) {
+      const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const declared = ((operation(route.path, route.method).parameters ?? []) as Json[])
+        .filter((p) => p.in === 'path')
+        .map((p) => p.name);
+      expect(declared, route.operationId).toEqual(inPath);
     }
   });
 
@@ -99,42 +89,25 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('builds request bodies from the validating zod schemas', () => {
-    const createForm = document.components.schemas.CreateForm!;
-    expect(createForm.required).toEqual(['name']);
+  it('knows every error code it names', () => {
+    for (const route of ROUTES)
+      for (const error of routeErrors(route)) expect(ERROR_CODES).toHaveProperty(error.code);
+  });
+
+  it('builds request bodies and query parameters from the validating zod schemas', () => {
+    expect(document.components.schemas.CreateForm!.required).toEqual(['name']);
     expect(operation('/api/forms', 'post').requestBody).toMatchObject({
       content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateForm' } } },
     });
-    expect(operation('/f/{endpoint_token}', 'post').requestBody).toMatchObject({
-      content: {
-        'application/x-www-form-urlencoded': expect.any(Object),
-        'multipart/form-data': expect.any(Object),
-      },
-    });
-  });
-
-  it('turns the submission list query into parameters', () => {
     const parameters = operation('/api/submissions', 'get').parameters as Json[];
-    const byName = Object.fromEntries(parameters.map((p) => [p.name, p]));
-    expect(Object.keys(byName).sort()).toEqual(['form_id', 'page', 'per_page', 'q', 'range']);
-    expect(byName.range).toMatchObject({
-      in: 'query',
-      required: false,
-      schema: { enum: ['24h', '7d', '30d', 'all'], default: '24h' },
-    });
-    const domain = (operation('/api/public/verify_domain', 'get').parameters as Json[])[0];
-    expect(domain).toMatchObject({ name: 'domain', in: 'query', required: true });
+    const range = parameters.find((p) => p.name === 'range');
+    expect(range).toMatchObject({ in: 'query', schema: { enum: ['24h', '7d', '30d', 'all'] } });
+    expect(range?.required ?? false).toBe(false);
   });
 
-  it('states security, scopes and error codes per operation', () => {
-    const create = operation('/api/forms', 'post');
-    expect(create['x-required-scope']).toBe('can_create_forms');
-    expect(create.security).toEqual([{ apiKey: [] }, { session: [] }]);
-    const responses = create.responses as Record<string, Json>;
-    expect(responses['401']!['x-error-codes']).toEqual(['unauthorized', 'invalid_api_key']);
-    expect(responses['403']!['x-error-codes']).toEqual(['forbidden']);
-    expect(responses['422']!['x-error-codes']).toEqual(['validation_failed']);
-
+  it('states security and scopes per operation', () => {
+    expect(operation('/api/forms', 'post')['x-required-scope']).toBe('can_create_forms');
+    expect(operation('/api/forms', 'post').security).toEqual([{ apiKey: [] }, { session: [] }]);
     expect(operation('/api/stats', 'get').security).toEqual([{ session: [] }]);
     expect(operation('/api/forms', 'get')['x-required-scope']).toBeNull();
     expect(operation('/api/public/spam_metrics', 'get').security).toEqual([]);
@@ -142,30 +115,21 @@ describe('the OpenAPI document', () => {
       in: 'cookie',
       name: 'formward_session',
     });
+  });
 
-    const plugin = operation('/api/forms/{form_id}/plugins', 'post').responses as Record<
-      string,
-      Json
-    >;
-    expect(plugin['422']!['x-error-codes']).toEqual(
-      expect.arrayContaining(['invalid_config', 'unsupported_plugin', 'validation_failed']),
-    );
+  it('documents the status ingest answers for an unreadable form body', () => {
+    const responses = operation('/f/{endpoint_token}', 'post').responses as Record<string, Json>;
+    expect(responses['400']!['x-error-codes']).toEqual(['validation_failed']);
+    expect(responses['422']!['x-error-codes']).toContain('validation_failed');
   });
 
   it('serves ingest operations from the ingest URL', () => {
-    for (const path of ['/f/{endpoint_token}', '/json/{endpoint_token}']) {
-      expect(operation(path, 'post').servers).toEqual([
-        { url: urls.ingest, description: 'ingest' },
-      ]);
+    for (const route of ROUTES) {
+      const servers = operation(route.path, route.method).servers;
+      if (route.server === 'ingest')
+        expect(servers).toEqual([{ url: urls.ingest, description: 'ingest' }]);
+      else expect(servers, route.operationId).toBeUndefined();
     }
-    expect(operation('/api/forms', 'get').servers).toBeUndefined();
-  });
-
-  it('is cached per URL pair', () => {
-    expect(buildOpenApiDocument({ ...urls })).toBe(document);
-    const other = buildOpenApiDocument({ base: 'https://forms.example', ingest: urls.ingest });
-    expect(other).not.toBe(document);
-    expect(other.servers[0]!.url).toBe('https://forms.example');
   });
 
   it('is plain JSON', () => {
@@ -174,10 +138,13 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the docs page', () => {
-  const html = docsPage(buildOpenApiDocument(urls));
+  const html = docsPage(document, guide);
 
-  it('lists every path', () => {
-    for (const path of Object.keys(ROUTES)) expect(html, path).toContain(`>${path}<`);
+  it('lists every path and operation', () => {
+    for (const route of ROUTES) {
+      expect(html, route.path).toContain(`>${route.path}<`);
+      expect(html).toContain(`id="op-${route.operationId}"`);
+    }
   });
 
   it('has the errors and ingest sections the error links and forms point at', () => {
@@ -185,8 +152,15 @@ describe('the docs page', () => {
     expect(html).toContain('href="#errors"');
     expect(html).toContain('id="ingest"');
     expect(html).toContain('href="#ingest"');
-    expect(html).toContain('id="error-domain_not_allowed"');
+    for (const code of Object.keys(ERROR_CODES)) expect(html).toContain(`id="error-${code}"`);
     expect(html).toContain('_hp');
+  });
+
+  it('renders the Markdown guide with the values of this server', () => {
+    expect(html).toContain('<h2>Authentication</h2>');
+    expect(html).toContain(`<code>${urls.ingest}/f/{endpoint_token}</code>`);
+    expect(html).toContain('<code>can_read_spam_submissions</code>');
+    expect(html).not.toContain('{{');
   });
 
   it('is self-contained', () => {

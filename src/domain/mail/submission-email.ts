@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Form, Submission, SubmissionFile } from '../../db/entities';
-import { escapeHtml } from '../forms/html-escape';
+import escapeHtml from 'escape-html';
 import type { MailAddress, OutgoingMail } from './mailer';
 
 export type SubmissionEmailInput = {

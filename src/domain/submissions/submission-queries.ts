@@ -7,7 +7,7 @@ import {
   type SubmissionRow,
 } from '../../db/sql/submissions';
 
-export type { SubmissionFilter } from '../../db/sql/submissions';
+export type { SubmissionFilter, SubmissionRow } from '../../db/sql/submissions';
 
 /** One page of an account's submissions, newest first, and the total matching. */
 export async function listSubmissions(

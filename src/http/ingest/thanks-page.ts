@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../domain/forms/html-escape';
+import escapeHtml from 'escape-html';
 
 /** The default page a browser lands on after submitting a form without a redirect URL. */
 export function thanksPage(formName: string, backUrl: string | null): string {

@@ -4,7 +4,7 @@ import { SCOPES } from '../../domain/accounts/scopes';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
 import { findSession } from '../../domain/accounts/sessions';
 import { touchApiKey } from '../../db/sql/api-keys';
-import type { PublicUrls } from '../../app-context';
+import type { PublicUrls } from '../public-urls';
 import { readCookie, SESSION_COOKIE } from '../cookies';
 import { HttpError } from '../http-error';
 

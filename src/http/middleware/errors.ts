@@ -1,8 +1,10 @@
 import type { ErrorRequestHandler, RequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
-import type { PublicUrls } from '../../app-context';
-import { escapeHtml } from '../../domain/forms/html-escape';
+import escapeHtml from 'escape-html';
 import { HttpError } from '../http-error';
+import type { PublicUrls } from '../public-urls';
+import { routeOf, UndeclaredAnswerError } from '../routing/register-routes';
+import { routeErrors } from '../routing/route-errors';
 
 /** Maps body-parser and busboy failures to the error codes of decisions §3. */
 function toHttpError(error: unknown): HttpError | null {
@@ -39,9 +41,32 @@ export function prefersHtml(req: Request): boolean {
   return req.path.startsWith('/f/') && req.accepts(['json', 'html']) === 'html';
 }
 
-export function errorHandler(urls: PublicUrls, logger: Logger): ErrorRequestHandler {
+/**
+ * With `strictAnswers` (tests), an error a route does not declare is answered as 500
+ * `undeclared_answer` naming it, so the suites that reach it fail and say why.
+ */
+export function errorHandler(
+  urls: PublicUrls,
+  logger: Logger,
+  options: { strictAnswers: boolean },
+): ErrorRequestHandler {
   return (error, req, res, _next) => {
     let httpError = toHttpError(error);
+    const route = routeOf(res);
+    if (options.strictAnswers && error instanceof UndeclaredAnswerError) {
+      httpError = new HttpError(500, 'undeclared_answer', error.message);
+    } else if (options.strictAnswers && httpError && route) {
+      const declared = routeErrors(route).some(
+        (e) => e.status === httpError!.status && e.code === httpError!.code,
+      );
+      if (!declared) {
+        httpError = new HttpError(
+          500,
+          'undeclared_answer',
+          `${route.operationId} answered ${httpError.status} ${httpError.code}, which it does not declare`,
+        );
+      }
+    }
     if (!httpError) {
       logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
       httpError = new HttpError(
@@ -72,18 +97,3 @@ function errorPage(error: HttpError): string {
 export const notFoundHandler: RequestHandler = (req) => {
   throw new HttpError(404, 'not_found', `no route for ${req.method} ${req.path}`);
 };
-
-/** Used as the last handler of a route: the path exists, the method does not. */
-export function methodNotAllowed(allowed: string[]): RequestHandler {
-  return (req) => {
-    throw new HttpError(
-      405,
-      'method_not_allowed',
-      `${req.method} is not allowed here; use ${allowed.join(', ')}`,
-      undefined,
-      {
-        Allow: allowed.join(', '),
-      },
-    );
-  };
-}

@@ -1,12 +1,7 @@
-import { ROLES, SCOPES, type Scope } from '../../domain/accounts/scopes';
-import { embedHtml } from '../../domain/forms/embed-html';
-import { formExamples } from '../../domain/forms/examples';
-import { escapeHtml } from '../../domain/forms/html-escape';
-import { INGEST_LIMITS } from '../../domain/submissions/limits';
+import escapeHtml from 'escape-html';
 import { SESSION_COOKIE } from '../cookies';
 import type { OpenApiDocument } from '../openapi/openapi-document';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination';
-import { ERROR_CODES } from '../schemas/responses';
+import { markdown, type ApiGuide } from './api-guide';
 
 /*
  * The HTML reference at /docs, rendered on the server from the OpenAPI document: no scripts,
@@ -19,16 +14,9 @@ type Operation = Schema & { operationId: string; tags: string[]; summary: string
 const METHODS = ['get', 'post', 'patch', 'delete', 'options'] as const;
 const REF = '#/components/schemas/';
 
-/** Escapes, then turns `backticks` into <code>. */
-const text = (value: unknown) =>
-  escapeHtml(String(value ?? '')).replace(/`([^`]+)`/g, '<code>$1</code>');
-const paragraphs = (value: unknown) =>
-  String(value ?? '')
-    .split(/\n\n+/)
-    .filter(Boolean)
-    .map((p) => `<p>${text(p)}</p>`)
-    .join('\n');
-const codeBlock = (code: string) => `<pre><code>${escapeHtml(code)}</code></pre>`;
+/** Short texts and descriptions are Markdown (raw HTML off, so escaped). */
+const text = (value: unknown) => markdown.renderInline(String(value ?? ''));
+const paragraphs = (value: unknown) => markdown.render(String(value ?? ''));
 const table = (head: string[], rows: string[][]) =>
   `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>` +
   rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('') +
@@ -244,180 +232,6 @@ function operationsByTag(document: OpenApiDocument): Map<string, Entry[]> {
 const tagId = (tag: string) => `tag-${tag.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
 
 // ---------------------------------------------------------------------------------------------
-// The guide sections
-
-const SCOPE_GRANTS: Record<Scope, string> = {
-  can_create_forms: 'create and update forms, create and delete plugins, rotate signing secrets',
-  can_read_submissions: 'read non-spam submissions and their uploaded files',
-  can_read_spam_submissions: 'read spam submissions (the spam list, and spam submissions by id)',
-};
-
-function introSection(document: OpenApiDocument, ingest: string): string {
-  const base = document.servers[0]?.url ?? '';
-  return `<section id="introduction"><h2>Introduction</h2>
-${paragraphs(document.info.description)}
-${table(
-  ['Server', 'URL', 'Serves'],
-  [
-    [
-      'API',
-      `<code>${escapeHtml(base)}</code>`,
-      'the authenticated API under <code>/api</code>, the public endpoints, this page',
-    ],
-    [
-      'Ingest',
-      `<code>${escapeHtml(ingest)}</code>`,
-      'form posts: <code>/f/…</code> and <code>/json/…</code>',
-    ],
-  ],
-)}
-<p>The machine-readable description is the <a href="${escapeHtml(base)}/api/openapi.json">OpenAPI 3.1 document</a>.</p>
-</section>`;
-}
-
-function authSection(): string {
-  const scopes = SCOPES.map((s) => [`<code>${s}</code>`, text(SCOPE_GRANTS[s])]);
-  const roles = Object.entries(ROLES).map(([role, granted]) => [
-    escapeHtml(role),
-    granted.map((s) => `<code>${s}</code>`).join(', '),
-  ]);
-  return `<section id="authentication"><h2>Authentication</h2>
-<p>The API takes a bearer key: <code>Authorization: Bearer frk_…</code>. Keys start with <code>frk_</code>, are created in the dashboard (or with <code>formward key create</code>) and shown in full once; only a hash is stored. A revoked key answers <code>invalid_api_key</code>.</p>
-<h3>Scopes</h3>${table(['Scope', 'Grants'], scopes)}
-<p>Reading forms, plugins (never their secrets) and form stats needs any valid key. A spam submission read by id without <code>can_read_spam_submissions</code> is 404, as if it did not exist.</p>
-<h3>Roles</h3><p>Dashboard presets for new keys:</p>${table(['Role', 'Scopes'], roles)}
-<h3>Sessions</h3>
-<p>Signing in at <a href="/login"><code>/login</code></a> sets the <code>${SESSION_COOKIE}</code> cookie (HttpOnly, SameSite=Lax, Secure over HTTPS). A session has every scope and is the only way to read <code>/api/stats</code>. A change (POST, PATCH, DELETE) authenticated by the cookie also needs the session's CSRF token in <code>X-CSRF-Token</code>, or a same-origin <code>Origin</code>. <code>POST /logout</code> ends it.</p>
-<h3>Failures</h3>
-${table(
-  ['Situation', 'Answer'],
-  [
-    ['no key and no session', '401 <code>unauthorized</code>'],
-    ['a key that matches no active key', '401 <code>invalid_api_key</code>'],
-    ['a valid key without the scope', '403 <code>forbidden</code>'],
-    ['<code>/api/stats</code> with a key', '401 <code>unauthorized</code> (a session is required)'],
-  ],
-)}
-</section>`;
-}
-
-function envelopeSection(base: string): string {
-  const single = {
-    ok: true,
-    form: {
-      id: '42',
-      name: 'Contact',
-      '…': '…',
-      links: [{ rel: 'self', href: `${base}/api/forms/42` }],
-    },
-    payload: { '…': 'the same form' },
-    links: [
-      { rel: 'self', href: `${base}/api/forms/42` },
-      { rel: 'update', href: `${base}/api/forms/42`, method: 'PATCH' },
-    ],
-  };
-  const list = {
-    ok: true,
-    submissions: ['…'],
-    payload: ['…the same list'],
-    meta: { page: 2, per_page: 50, total: 180, total_pages: 4 },
-    links: [
-      { rel: 'self', href: `${base}/api/submissions?range=7d&page=2&per_page=50` },
-      { rel: 'first', href: '…' },
-      { rel: 'last', href: '…' },
-      { rel: 'next', href: '…' },
-      { rel: 'prev', href: '…' },
-    ],
-  };
-  return `<section id="envelopes"><h2>Envelopes and links</h2>
-<p>Success bodies carry both envelope variants at once, so clients written against either work: <code>{ok: true, &lt;key&gt;: X, payload: X, links}</code>, where <code>&lt;key&gt;</code> is <code>form</code>, <code>forms</code>, <code>submission</code>, <code>submissions</code>, <code>plugin</code>, <code>plugins</code> or <code>stats</code> and <code>X</code> is the same value. The API root is <code>{ok, account_id, links}</code>.</p>
-${codeBlock(JSON.stringify(single, null, 2))}
-<p>Every resource carries its own <code>links</code>: <code>self</code>, related resources, and the actions the caller may use, with <code>method</code> when it is not GET. Clients must ignore fields they do not know; fields may be added at any time.</p>
-<h3 id="pagination">Pagination</h3>
-<p>Lists carry <code>meta: {page, per_page, total, total_pages}</code> and the links <code>self</code>, <code>first</code>, <code>last</code>, and <code>next</code>/<code>prev</code> where they exist, repeated in an RFC 8288 <code>Link</code> header. <code>page</code> starts at 1; <code>per_page</code> defaults to ${DEFAULT_PER_PAGE} and is clamped to ${MAX_PER_PAGE} (then <code>meta</code> has <code>per_page_clamped</code>, <code>max_per_page</code> and <code>requested_per_page</code>). The submission lists take <code>range</code>: <code>24h</code> (default), <code>7d</code>, <code>30d</code> or <code>all</code>.</p>
-${codeBlock(JSON.stringify(list, null, 2))}
-</section>`;
-}
-
-function errorsSection(base: string): string {
-  const example = {
-    ok: false,
-    error: 'validation_failed',
-    message: 'the request failed validation',
-    errors: ['name: must not be empty'],
-    links: [{ rel: 'docs', href: `${base}/docs#errors` }],
-  };
-  const rows = Object.entries(ERROR_CODES)
-    .sort(([, a], [, b]) => a.status - b.status)
-    .map(([code, { status, when }]) => [
-      `<code id="error-${code}">${code}</code>`,
-      String(status),
-      text(when),
-    ]);
-  return `<section id="errors"><h2>Errors</h2>
-<p>Every 4xx and 5xx answer is JSON with <code>ok: false</code>, a machine-readable <code>error</code>, a human <code>message</code>, <code>errors</code> for validation lists and a <code>docs</code> link. The exception: <code>/f/…</code> answered to a browser (its <code>Accept</code> prefers HTML) gets an HTML page with the same status. A 405 comes with <code>Allow</code>, a 429 with <code>Retry-After</code>. New codes may be added; treat an unknown code by its status.</p>
-${codeBlock(JSON.stringify(example, null, 2))}
-${table(['error', 'Status', 'When'], rows)}
-</section>`;
-}
-
-const kib = (bytes: number) =>
-  bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`;
-
-function ingestSection(ingest: string): string {
-  const token = 'YOUR_ENDPOINT_TOKEN';
-  const urls = { submissionUrl: `${ingest}/f/${token}`, jsonUrl: `${ingest}/json/${token}` };
-  const formHtml = embedHtml({ name: 'Contact', token, submissionUrl: urls.submissionUrl });
-  const examples = formExamples(urls, formHtml);
-  const limits = [
-    ['JSON or urlencoded body', kib(INGEST_LIMITS.jsonBodyBytes)],
-    ['multipart body', kib(INGEST_LIMITS.multipartBodyBytes)],
-    ['one file', kib(INGEST_LIMITS.fileBytes)],
-    ['files a submission', String(INGEST_LIMITS.files)],
-    ['fields a submission', String(INGEST_LIMITS.fields)],
-    ['field name', `${INGEST_LIMITS.fieldNameChars} characters`],
-    ['one value', kib(INGEST_LIMITS.fieldValueBytes)],
-  ];
-  return `<section id="ingest"><h2>Posting submissions (ingest)</h2>
-<p>Ingest needs no authentication. Each form has an <code>endpoint_token</code>; post to <code>${escapeHtml(ingest)}/f/{endpoint_token}</code> from an HTML form (<code>application/x-www-form-urlencoded</code> or <code>multipart/form-data</code>) or to <code>${escapeHtml(ingest)}/json/{endpoint_token}</code> with one JSON object. A form's <code>submission_url</code>, <code>json_url</code> and <code>embed_html</code> hold these ready-made.</p>
-<h3>HTML forms</h3>
-${codeBlock(formHtml)}
-<p>After a successful post the browser is redirected (302) to <code>${escapeHtml(ingest)}/f/{endpoint_token}/thanks</code>, or to the form's <code>success_redirect_url</code> when set. A client whose <code>Accept</code> prefers JSON gets the IngestResult instead of the redirect. Errors are an HTML page for browsers and JSON for everyone else. Repeated field names become arrays; values are strings. Multipart file parts are stored and appear in <code>payload_json</code> as <code>{filename, content_type, size, url}</code>; the <code>url</code> downloads the file with a key that has <code>can_read_submissions</code>.</p>
-<h3>JSON</h3>
-${codeBlock(examples.curl)}
-${codeBlock(examples.fetch)}
-<p>The answer is <code>{ok: true, id, links}</code> with links to the <code>submission</code> and the <code>form</code>. JSON values keep their types; an array or scalar body is refused with 422. With <code>?test=true</code> (the only allowed value) the form's plugin deliveries run once, synchronously, and <code>deliveries</code> lists <code>{plugin_id, plugin_type, ok, status_code, error, duration_ms}</code>; no retries follow.</p>
-<h3>Special fields</h3>
-<ul>
-<li><code>_hp</code> is the honeypot: render it hidden and empty. When it is filled the submission is stored as spam, nothing is delivered, and the answer looks exactly like success. It is never stored in <code>payload_json</code>.</li>
-<li><code>_ts</code> is the page-load time (ms since the epoch) that the embed markup fills in. A form sent less than 3 seconds after it loaded is spam (<code>too_fast</code>). It is never stored in <code>payload_json</code>; empty or missing means unknown.</li>
-<li><code>email</code>, when present, must be a valid address (else 422 <code>validation_failed</code>).</li>
-<li><code>special_normalized</code> holds the trimmed <code>name</code> and <code>message</code> and the trimmed, lower-cased <code>email</code>; null when none came.</li>
-</ul>
-<h3>CORS and allowed domains</h3>
-<p>Both endpoints answer the preflight <code>OPTIONS</code> and set <code>Access-Control-Allow-Origin</code> to the request's origin on every answer, errors included, so a page's script can read why a post failed (<code>Location</code> and <code>Retry-After</code> are exposed).</p>
-<p>A form's <code>allowed_domains</code> restricts where posts may come from. Empty: any origin. Otherwise the host of <code>Origin</code> (or, lacking it, <code>Referer</code>) must equal a listed domain or be a subdomain of one, else 403 <code>domain_not_allowed</code>; a post with neither header is refused too.</p>
-<h3>Refusals and limits</h3>
-<p>An unknown token is 404 <code>not_found</code>; a form with <code>is_active: false</code> answers 404 <code>not_active</code>. Posts are rate-limited per address and form: 429 <code>rate_limited</code> with <code>Retry-After</code>. A body over a limit is 413 <code>payload_too_large</code>; another body type is 415.</p>
-${table(['Limit', 'Value'], limits)}
-<p>The answer comes once the submission is committed. Spam checks and deliveries then run in the background, one durable workflow per submission.</p>
-</section>`;
-}
-
-function webhooksSection(): string {
-  const verify = `const crypto = require('node:crypto');
-// rawBody: the exact bytes received; secret: the full whsec_… string
-const expected = crypto.createHmac('sha256', secret).update(rawBody).digest('hex');
-const given = Buffer.from(req.headers['x-service-signature'] ?? '', 'utf8');
-const ok = given.length === expected.length && crypto.timingSafeEqual(given, Buffer.from(expected));`;
-  return `<section id="webhooks"><h2>Webhooks</h2>
-<p>Each new non-spam submission is POSTed as JSON to every enabled webhook of its form: <code>{id, created_at, form_id, form_name, ip, user_agent, referrer, data}</code> (<code>form_id</code> is the endpoint token, <code>data</code> the submitted fields). <code>X-Service-Signature</code> is the hex HMAC-SHA256 of the raw body keyed with the full signing secret (<code>whsec_</code> prefix included); the Standard Webhooks headers (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>) come too. Compare in constant time:</p>
-${codeBlock(verify)}
-<p>A delivery fails on a non-2xx answer (redirects are not followed), a timeout (connect 3 s, read 5 s) or a network error, and is retried up to 3 times with exponential backoff. The receiver's answer is stored, truncated at 4 KB. Webhook URLs must be https:// and public: loopback, private, link-local, CGNAT, unique-local and other reserved addresses and <code>localhost</code> are refused (422 <code>invalid_config</code>), at creation and again when connecting. Rotating the secret invalidates the old one at once.</p>
-</section>`;
-}
-
-// ---------------------------------------------------------------------------------------------
 // The page
 
 const STYLE = `
@@ -435,33 +249,14 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem;font-size:.92rem}t
 @media (max-width:50rem){.layout{display:block}nav{position:static;width:auto;max-height:none;border-right:0}}
 `;
 
-function ingestUrlOf(document: OpenApiDocument): string {
-  for (const item of Object.values(document.paths))
-    for (const operation of Object.values(item)) {
-      const servers = (operation?.servers ?? []) as { url: string }[];
-      if (servers[0]) return servers[0].url;
-    }
-  return document.servers[0]?.url ?? '';
-}
-
-/** The whole reference page; the document is the single source of every operation listed. */
-export function docsPage(document: OpenApiDocument): string {
-  const base = document.servers[0]?.url ?? '';
-  const ingest = ingestUrlOf(document);
+/** The whole reference page: the guide, then every operation and schema of the document. */
+export function docsPage(document: OpenApiDocument, guide: ApiGuide): string {
   const components = document.components.schemas as Record<string, Schema>;
   const groups = operationsByTag(document);
   const descriptions = new Map(document.tags.map((t) => [t.name, t.description]));
 
-  const guide: [string, string][] = [
-    ['introduction', 'Introduction'],
-    ['authentication', 'Authentication'],
-    ['envelopes', 'Envelopes and links'],
-    ['errors', 'Errors'],
-    ['ingest', 'Posting submissions'],
-    ['webhooks', 'Webhooks'],
-  ];
   const nav = `<nav aria-label="Contents"><strong>${escapeHtml(String(document.info.title))}</strong>
-<ul>${guide.map(([id, title]) => `<li><a href="#${id}">${title}</a></li>`).join('')}</ul>
+<ul>${guide.sections.map((g) => `<li><a href="#${g.id}">${g.title}</a></li>`).join('')}</ul>
 <strong>Endpoints</strong><ul>${[...groups]
     .filter(([, entries]) => entries.length > 0)
     .map(
@@ -504,12 +299,7 @@ ${entries.map((e) => operationSection(e.path, e.method, e.operation, components)
 <body><div class="layout">${nav}
 <main>
 <h1>${escapeHtml(String(document.info.title))} <small>${escapeHtml(String(document.info.version))}</small></h1>
-${introSection(document, ingest)}
-${authSection()}
-${envelopeSection(base)}
-${errorsSection(base)}
-${ingestSection(ingest)}
-${webhooksSection()}
+${guide.sections.map((g) => `<section id="${g.id}">${g.html}</section>`).join('\n')}
 ${endpoints}
 <section id="schemas"><h2>Schemas</h2>${schemas}</section>
 </main></div></body>

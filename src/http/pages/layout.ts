@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../domain/forms/html-escape';
+import escapeHtml from 'escape-html';
 
 /** The plain, dependency-free page shell of our server-rendered pages. */
 export function page(title: string, body: string): string {

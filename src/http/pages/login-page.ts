@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../domain/forms/html-escape';
+import escapeHtml from 'escape-html';
 import { page } from './layout';
 
 export function loginPage(csrf: string, error?: string): string {

@@ -1,38 +1,63 @@
-import { Router } from 'express';
-import type { AppContext } from '../../app-context';
-import { methodNotAllowed } from '../middleware/errors';
-import { buildOpenApiDocument, type OpenApiDocument } from '../openapi/openapi-document';
+import type { OpenApiDocument } from '../openapi/openapi-document';
+import { buildOpenApiDocument } from '../openapi/openapi-document';
+import { apiGuide } from '../pages/api-guide';
 import { docsPage } from '../pages/docs-page';
+import type { PublicUrls } from '../public-urls';
+import { defineRoute, type AnyRoute } from '../routing/define-route';
 
 /** The page has no scripts or external resources; say so to the browser. */
 const DOCS_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
-/** `GET /api/openapi.json` and `GET /docs`: public, built from the same zod schemas as validation. */
-export function docsRouter(ctx: AppContext): Router {
-  const router = Router();
-  // One rendering per document; documents are cached per URL pair by buildOpenApiDocument.
-  const pages = new WeakMap<OpenApiDocument, string>();
+/**
+ * `GET /api/openapi.json` and `GET /docs`: public, built from the route definitions (`routes`,
+ * read when first asked, since these two are among them) and the Markdown under docs/api.
+ */
+export function docsRoutes(routes: () => readonly AnyRoute[]) {
+  // Built once per URL pair: the URLs are only known once the port is bound.
+  const documents = new Map<string, { document: OpenApiDocument; page?: string }>();
+  const documentFor = (urls: PublicUrls) => {
+    const key = `${urls.base}\n${urls.ingest}`;
+    let entry = documents.get(key);
+    if (!entry) {
+      const guide = apiGuide(urls);
+      entry = { document: buildOpenApiDocument(routes(), urls, guide.introduction) };
+      documents.set(key, entry);
+    }
+    return entry;
+  };
 
-  router
-    .route('/api/openapi.json')
-    // ctx.urls is read per request: it is filled in only once the port is bound.
-    .get((_req, res) => void res.json(buildOpenApiDocument(ctx.urls)))
-    .all(methodNotAllowed(['GET']));
-
-  router
-    .route('/docs')
-    .get((_req, res) => {
-      const document = buildOpenApiDocument(ctx.urls);
-      let html = pages.get(document);
-      if (html === undefined) {
-        html = docsPage(document);
-        pages.set(document, html);
-      }
-      res.setHeader('Content-Security-Policy', DOCS_CSP);
-      res.type('html').send(html);
-    })
-    .all(methodNotAllowed(['GET']));
-
-  return router;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/openapi.json',
+      operationId: 'getOpenApiDocument',
+      tag: 'Documentation',
+      summary: 'The OpenAPI 3.1 document',
+      access: 'public',
+      responses: { 200: { description: 'the document', content: 'application/json' } },
+      errors: [],
+    }).handle((_input, ctx) => ({
+      status: 200,
+      content: JSON.stringify(documentFor(ctx.urls).document),
+    })),
+    defineRoute({
+      method: 'get',
+      path: '/docs',
+      operationId: 'getDocsPage',
+      tag: 'Documentation',
+      summary: 'This API reference',
+      access: 'public',
+      responses: { 200: { description: 'the reference', content: 'text/html' } },
+      errors: [],
+    }).handle((_input, ctx) => {
+      const entry = documentFor(ctx.urls);
+      entry.page ??= docsPage(entry.document, apiGuide(ctx.urls));
+      return {
+        status: 200,
+        content: entry.page,
+        headers: { 'Content-Security-Policy': DOCS_CSP },
+      };
+    }),
+  ];
 }

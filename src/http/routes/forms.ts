@@ -1,23 +1,19 @@
-import { Router } from 'express';
-import type { AppContext } from '../../app-context';
 import { can } from '../../domain/accounts/principal';
 import { countSubmissionsByForm } from '../../domain/forms/form-counts';
-import { formView } from '../../domain/forms/form-view';
 import {
   createForm,
   findAccountForm,
   listAccountForms,
   updateForm,
 } from '../../domain/forms/forms';
-import { sendEnvelope, setLinkHeader } from '../envelope';
+import { envelope, listAnswer } from '../envelope';
 import { notFound } from '../http-error';
 import { link } from '../links';
-import { methodNotAllowed } from '../middleware/errors';
-import { jsonBody } from '../middleware/json-body';
-import { requireScope } from '../middleware/require-scope';
+import { MAX_PER_PAGE, pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
+import { defineRoute } from '../routing/define-route';
 import { createFormBody, updateFormBody, type UpdateFormBody } from '../schemas/forms';
-import { pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
-import { parseOrThrow } from '../validate';
+import { LIST_HEADERS } from '../schemas/headers';
+import { formEnvelope, formListEnvelope, formView } from '../views/form-view';
 
 function toChanges(body: UpdateFormBody) {
   return {
@@ -35,68 +31,101 @@ const withoutUndefined = <T extends object>(value: T) =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /** `/api/forms`: list, create, read and update the account's forms. */
-export function formsRouter(ctx: AppContext): Router {
-  const router = Router();
-
-  router
-    .route('/api/forms')
-    .get(async (req, res) => {
-      const principal = req.principal!;
-      const page = toPage(parseOrThrow(paginationQuery, req.query, 'query'));
-      const { rows: forms, total } = await listAccountForms(req.em, principal.accountId, page);
-      const counts = await countSubmissionsByForm(
-        req.em,
-        forms.map((f) => f.id),
-      );
-      const self = `${ctx.urls.base}/api/forms`;
-      const { meta, links } = pageMetaAndLinks(self, new URLSearchParams(), page, total);
-      if (can(principal, 'can_create_forms')) links.push(link('create', self, 'POST'));
-      setLinkHeader(res, links);
-      sendEnvelope(
-        res,
-        'forms',
-        forms.map((f) => formView(f, counts(f.id), ctx.urls, principal)),
-        links,
-        { meta },
-      );
-    })
-    .post(requireScope('can_create_forms'), jsonBody, async (req, res) => {
-      const body = parseOrThrow(createFormBody, req.body);
-      const form = await createForm(req.em, req.principal!.accountId, {
-        ...withoutUndefined(toChanges(body)),
-        name: body.name,
-      });
-      const view = formView(
-        form,
-        { submissions: 0, spam: 0, lastSubmissionAt: null },
-        ctx.urls,
-        req.principal!,
-      );
-      res.setHeader('Location', `${ctx.urls.base}/api/forms/${form.id}`);
-      sendEnvelope(res, 'form', view, view.links, { status: 201 });
-    })
-    .all(methodNotAllowed(['GET', 'POST']));
-
-  router
-    .route('/api/forms/:id')
-    .get(async (req, res) => {
-      const form = await findAccountForm(req.em, req.principal!.accountId, req.params.id);
-      if (!form) throw notFound('form');
-      const counts = await countSubmissionsByForm(req.em, [form.id]);
-      const view = formView(form, counts(form.id), ctx.urls, req.principal!);
-      sendEnvelope(res, 'form', view, view.links);
-    })
-    .patch(requireScope('can_create_forms'), jsonBody, async (req, res) => {
-      const form = await findAccountForm(req.em, req.principal!.accountId, req.params.id);
-      if (!form) throw notFound('form');
-      const body = parseOrThrow(updateFormBody, req.body);
-      await updateForm(req.em, form, withoutUndefined(toChanges(body)));
-      ctx.forms.forget(form.endpointToken);
-      const counts = await countSubmissionsByForm(req.em, [form.id]);
-      const view = formView(form, counts(form.id), ctx.urls, req.principal!);
-      sendEnvelope(res, 'form', view, view.links);
-    })
-    .all(methodNotAllowed(['GET', 'PATCH']));
-
-  return router;
-}
+export const formRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/forms',
+    operationId: 'listForms',
+    tag: 'Forms',
+    summary: 'List forms',
+    description: `The account's forms, newest first, one page at a time (at most ${MAX_PER_PAGE} a page).`,
+    access: 'any',
+    query: paginationQuery,
+    responses: {
+      200: { description: 'the forms', body: formListEnvelope, headers: LIST_HEADERS },
+    },
+    errors: [],
+  }).handle(async ({ req, query, principal }, ctx) => {
+    const page = toPage(query);
+    const { rows: forms, total } = await listAccountForms(req.em, principal.accountId, page);
+    const counts = await countSubmissionsByForm(
+      req.em,
+      forms.map((f) => f.id),
+    );
+    const self = `${ctx.urls.base}/api/forms`;
+    const list = pageMetaAndLinks(self, new URLSearchParams(), page, total);
+    if (can(principal, 'can_create_forms')) list.links.push(link('create', self, 'POST'));
+    const views = forms.map((f) => formView(f, counts(f.id), ctx.urls, principal));
+    return listAnswer('forms', views, list);
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/forms',
+    operationId: 'createForm',
+    tag: 'Forms',
+    summary: 'Create a form',
+    description:
+      'Only `name` is required. The answer includes the endpoint_token, the ingest URLs and ' +
+      'ready-to-paste `embed_html`.',
+    access: 'can_create_forms',
+    body: { schema: createFormBody, mediaTypes: ['application/json'], required: true },
+    responses: {
+      201: { description: 'created', body: formEnvelope, headers: { Location: 'the new form' } },
+    },
+    errors: [],
+  }).handle(async ({ req, body, principal }, ctx) => {
+    const form = await createForm(req.em, principal.accountId, {
+      ...withoutUndefined(toChanges(body)),
+      name: body.name,
+    });
+    const view = formView(
+      form,
+      { submissions: 0, spam: 0, lastSubmissionAt: null },
+      ctx.urls,
+      principal,
+    );
+    return {
+      status: 201,
+      body: envelope('form', view, view.links),
+      headers: { Location: `${ctx.urls.base}/api/forms/${form.id}` },
+    };
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/forms/{id}',
+    operationId: 'getForm',
+    tag: 'Forms',
+    summary: 'Read a form',
+    access: 'any',
+    responses: { 200: { description: 'the form', body: formEnvelope } },
+    errors: ['not_found'],
+  }).handle(async ({ req, params, principal }, ctx) => {
+    const form = await findAccountForm(req.em, principal.accountId, params.id);
+    if (!form) throw notFound('form');
+    const counts = await countSubmissionsByForm(req.em, [form.id]);
+    const view = formView(form, counts(form.id), ctx.urls, principal);
+    return { status: 200, body: envelope('form', view, view.links) };
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/api/forms/{id}',
+    operationId: 'updateForm',
+    tag: 'Forms',
+    summary: 'Update a form',
+    description:
+      'Send any of the fields; the others stay. `is_active: false` makes ingest answer ' +
+      '404 `not_active` until it is set back to true.',
+    access: 'can_create_forms',
+    body: { schema: updateFormBody, mediaTypes: ['application/json'], required: true },
+    responses: { 200: { description: 'the updated form', body: formEnvelope } },
+    errors: ['not_found'],
+  }).handle(async ({ req, params, body, principal }, ctx) => {
+    const form = await findAccountForm(req.em, principal.accountId, params.id);
+    if (!form) throw notFound('form');
+    await updateForm(req.em, form, withoutUndefined(toChanges(body)));
+    ctx.forms.forget(form.endpointToken);
+    const counts = await countSubmissionsByForm(req.em, [form.id]);
+    const view = formView(form, counts(form.id), ctx.urls, principal);
+    return { status: 200, body: envelope('form', view, view.links) };
+  }),
+];

@@ -1,23 +1,67 @@
-import { Router } from 'express';
-import type { AppContext } from '../../app-context';
+import express, { Router } from 'express';
+import { z } from 'zod';
 import { ping } from '../../db/sql/server';
+import type { AppContext } from '../../runtime/app-context';
+import { linksSchema } from '../links';
+import { defineRoute } from '../routing/define-route';
+import { registerRoutes } from '../routing/register-routes';
+
+const healthSchema = z.object({ ok: z.boolean() }).meta({ id: 'Health' });
+
+const readinessSchema = z
+  .object({
+    ok: z.boolean(),
+    checks: z
+      .record(z.string(), z.string())
+      .describe('`postgres` and `temporal`: `ok` or the failure'),
+    links: linksSchema(),
+  })
+  .meta({ id: 'Readiness' });
 
 /** Liveness (`/healthz`: the process answers) and readiness (`/readyz`: PostgreSQL and Temporal reachable). */
-export function healthRouter(ctx: AppContext, checkTemporal: () => Promise<void>): Router {
-  const router = Router();
-  router.get('/healthz', (_req, res) => void res.json({ ok: true }));
-  router.get('/readyz', async (req, res) => {
+export const healthRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/healthz',
+    operationId: 'liveness',
+    tag: 'Health',
+    summary: 'Liveness',
+    description: 'The process answers.',
+    access: 'public',
+    responses: { 200: { description: 'alive', body: healthSchema } },
+    errors: [],
+  }).handle(() => ({ status: 200, body: { ok: true } })),
+  defineRoute({
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readiness',
+    tag: 'Health',
+    summary: 'Readiness',
+    description: 'PostgreSQL and Temporal are reachable.',
+    access: 'public',
+    responses: {
+      200: { description: 'ready', body: readinessSchema },
+      503: { description: 'not ready; `checks` says why', body: readinessSchema },
+    },
+    errors: [],
+  }).handle(async ({ req }, ctx) => {
     const checks: Record<string, string> = {};
     await ping(req.em)
       .then(() => (checks.postgres = 'ok'))
       .catch((error: Error) => (checks.postgres = error.message));
-    await checkTemporal()
+    await ctx
+      .checkTemporal()
       .then(() => (checks.temporal = 'ok'))
       .catch((error: Error) => (checks.temporal = error.message));
     const ready = Object.values(checks).every((v) => v === 'ok');
-    res
-      .status(ready ? 200 : 503)
-      .json({ ok: ready, checks, links: [{ rel: 'self', href: `${ctx.urls.base}/readyz` }] });
-  });
+    const body = { ok: ready, checks, links: [{ rel: 'self', href: `${ctx.urls.base}/readyz` }] };
+    return ready ? { status: 200, body } : { status: 503, body };
+  }),
+];
+
+/** The health routes alone, for a process without the API (`formward worker`). */
+export function healthRouter(ctx: AppContext, checkTemporal: () => Promise<void>): Router {
+  const router = express.Router();
+  registerRoutes(router, healthRoutes, { ...ctx, checkTemporal });
   return router;
 }

@@ -1,8 +1,6 @@
-import express, { Router, type Request, type Response } from 'express';
-import type { AppContext } from '../../app-context';
-import type { IngestForm } from '../../domain/forms/form-cache';
+import express, { type Request, type Response } from 'express';
 import { originAllowed } from '../../domain/forms/allowed-domains';
-import { formUrls } from '../../domain/forms/form-urls';
+import type { IngestForm } from '../../domain/forms/form-cache';
 import { findFormByToken } from '../../domain/forms/forms';
 import { fillMsFromStamp } from '../../domain/spam/fill-time';
 import { INGEST_LIMITS } from '../../domain/submissions/limits';
@@ -15,205 +13,283 @@ import {
   normalizeSpecialFields,
 } from '../../domain/submissions/special-fields';
 import { storeSubmission, type UploadedFile } from '../../domain/submissions/store-submission';
+import { formUrls } from '../form-urls';
+import { HttpError, validationFailed } from '../http-error';
 import { autocompleteScript } from '../ingest/autocomplete-script';
 import { clientAddress } from '../ingest/client-address';
 import { answerPreflight, setIngestCors } from '../ingest/cors';
 import { parseFormBody } from '../ingest/parse-form-body';
 import { RateLimiter } from '../ingest/rate-limiter';
 import { thanksPage } from '../ingest/thanks-page';
-import { HttpError, validationFailed } from '../http-error';
 import { link } from '../links';
-import { methodNotAllowed } from '../middleware/errors';
-import { ingestQuery, jsonSubmissionBody } from '../schemas/ingest';
+import { defineRoute, type RouteContext } from '../routing/define-route';
+import { runMiddleware } from '../run-middleware';
+import { htmlFormSubmission, ingestQuery, jsonSubmissionBody } from '../schemas/ingest';
 import { parseOrThrow } from '../validate';
+import { ingestResultSchema } from '../views/ingest-result';
 
 const TEST_RUN_TIMEOUT_MS = 60_000;
 
-/** `/f/{token}` (HTML forms) and `/json/{token}` (JSON clients): no authentication. */
-export function ingestRouter(ctx: AppContext): Router {
-  const router = Router();
-  const limiter = new RateLimiter(ctx.config.ingestRateLimitPerMinute);
-  const parseJson = express.json({
-    limit: INGEST_LIMITS.jsonBodyBytes,
-    strict: false,
-    type: () => true,
+const parseJson = express.json({
+  limit: INGEST_LIMITS.jsonBodyBytes,
+  strict: false,
+  type: () => true,
+});
+
+/** One in-memory limiter per running server (its context). */
+const limiters = new WeakMap<RouteContext, RateLimiter>();
+function limiterOf(ctx: RouteContext): RateLimiter {
+  let limiter = limiters.get(ctx);
+  if (!limiter) {
+    limiter = new RateLimiter(ctx.config.ingestRateLimitPerMinute);
+    limiters.set(ctx, limiter);
+  }
+  return limiter;
+}
+
+/** Form checks shared by both endpoints, in the order a caller can fix them. */
+async function acceptingForm(req: Request, ctx: RouteContext): Promise<IngestForm> {
+  const form = await ctx.forms.byToken(req.em, String(req.params.endpoint_token));
+  if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
+  if (!form.isActive)
+    throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
+  if (!originAllowed(form.allowedDomains, req.get('origin'), req.get('referer'))) {
+    throw new HttpError(
+      403,
+      'domain_not_allowed',
+      'this form does not accept submissions from this site',
+    );
+  }
+  const wait = limiterOf(ctx).hit(`${clientAddress(req)}|${form.id}`);
+  if (wait > 0) {
+    throw new HttpError(429, 'rate_limited', 'too many submissions; try again shortly', undefined, {
+      'Retry-After': String(wait),
+    });
+  }
+  return form;
+}
+
+/** Validates, stores (committed before we answer) and returns the stored submission's id. */
+async function accept(
+  req: Request,
+  ctx: RouteContext,
+  form: IngestForm,
+  payload: Record<string, unknown>,
+  files: UploadedFile[],
+) {
+  const spam = honeypotFilled(payload[HONEYPOT_FIELD]);
+  const fillMs = fillMsFromStamp(payload[FILL_STAMP_FIELD], Date.now());
+  delete payload[HONEYPOT_FIELD];
+  delete payload[FILL_STAMP_FIELD];
+  const nul = fieldsWithNul(payload);
+  if (nul.length > 0)
+    throw validationFailed(nul.map((name) => `${name}: must not contain NUL characters`));
+  const special = normalizeSpecialFields(payload);
+  if (!special.ok) throw validationFailed(special.errors);
+  const submission = await storeSubmission(
+    req.em,
+    {
+      formId: form.id,
+      accountId: form.accountId,
+      payload,
+      special: special.special,
+      sourceIp: clientAddress(req),
+      userAgent: req.get('user-agent')?.slice(0, 1024) ?? null,
+      referrer: req.get('referer')?.slice(0, 2048) ?? null,
+      spamReason: spam ? 'honeypot' : null,
+      fillMs,
+      files,
+    },
+    (submissionId, fileId) => `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
+  );
+  return submission.id;
+}
+
+const resultLinks = (ctx: RouteContext, form: IngestForm, submissionId: string) => [
+  link('submission', `${ctx.urls.base}/api/submissions/${submissionId}`),
+  link('form', `${ctx.urls.base}/api/forms/${form.id}`),
+];
+
+/** After the answer: the workflow start is not on the request path; the sweeper backs it up. */
+const startWorkflowAfter = (ctx: RouteContext, res: Response, submissionId: string) => {
+  res.on('finish', () => ctx.workflows.enqueue(submissionId));
+};
+
+const FORM_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
+const INGEST_ERRORS = [
+  'validation_failed',
+  'domain_not_allowed',
+  'not_found',
+  'not_active',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+] as const;
+
+const preflight = <P extends string>(path: P, operationId: string, what: string) =>
+  defineRoute({
+    method: 'options',
+    path,
+    operationId,
+    tag: 'Ingest',
+    summary: `CORS preflight for posting ${what} from a script`,
+    access: 'public',
+    server: 'ingest',
+    responses: { 204: { description: 'the CORS headers for this origin' } },
+    errors: [],
+  }).handle(({ req, res }) => {
+    answerPreflight(req, res);
+    return { status: 204 };
   });
 
-  /** Form checks shared by both endpoints, in the order a caller can fix them. */
-  const acceptingForm = async (req: Request): Promise<IngestForm> => {
-    const form = await ctx.forms.byToken(req.em, String(req.params.token));
-    if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
-    if (!form.isActive)
-      throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
-    if (!originAllowed(form.allowedDomains, req.get('origin'), req.get('referer'))) {
-      throw new HttpError(
-        403,
-        'domain_not_allowed',
-        'this form does not accept submissions from this site',
-      );
-    }
-    const wait = limiter.hit(`${clientAddress(req)}|${form.id}`);
-    if (wait > 0) {
-      throw new HttpError(
-        429,
-        'rate_limited',
-        'too many submissions; try again shortly',
-        undefined,
-        {
-          'Retry-After': String(wait),
-        },
-      );
-    }
-    return form;
-  };
-
-  /** Validates, stores (committed before we answer) and returns the stored submission's id. */
-  const accept = async (
-    req: Request,
-    form: IngestForm,
-    payload: Record<string, unknown>,
-    files: UploadedFile[],
-  ) => {
-    const spam = honeypotFilled(payload[HONEYPOT_FIELD]);
-    const fillMs = fillMsFromStamp(payload[FILL_STAMP_FIELD], Date.now());
-    delete payload[HONEYPOT_FIELD];
-    delete payload[FILL_STAMP_FIELD];
-    const nul = fieldsWithNul(payload);
-    if (nul.length > 0)
-      throw validationFailed(nul.map((name) => `${name}: must not contain NUL characters`));
-    const special = normalizeSpecialFields(payload);
-    if (!special.ok) throw validationFailed(special.errors);
-    const submission = await storeSubmission(
-      req.em,
-      {
-        formId: form.id,
-        accountId: form.accountId,
-        payload,
-        special: special.special,
-        sourceIp: clientAddress(req),
-        userAgent: req.get('user-agent')?.slice(0, 1024) ?? null,
-        referrer: req.get('referer')?.slice(0, 2048) ?? null,
-        spamReason: spam ? 'honeypot' : null,
-        fillMs,
-        files,
+/** `/f/{token}` (HTML forms) and `/json/{token}` (JSON clients): no authentication. */
+export const ingestRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/f/{endpoint_token}',
+    operationId: 'submitForm',
+    tag: 'Ingest',
+    summary: 'Post an HTML form',
+    description:
+      'The `action` of an HTML form. Browsers are redirected (302) to the thank-you page or ' +
+      "to the form's `success_redirect_url`; a client whose `Accept` prefers JSON gets the " +
+      'IngestResult instead. A filled `_hp` stores the submission as spam and answers exactly ' +
+      'like success. Errors are an HTML page for browsers and JSON otherwise; a form body ' +
+      'that cannot be read at all is 400 `validation_failed`.',
+    access: 'public',
+    server: 'ingest',
+    body: {
+      schema: htmlFormSubmission,
+      mediaTypes: FORM_MEDIA_TYPES,
+      required: true,
+      readByHandler: true,
+    },
+    responses: {
+      302: {
+        description: 'stored; go to the thank-you page or the success_redirect_url',
+        redirect: true,
+        headers: { Location: 'the thank-you page or success_redirect_url' },
       },
-      (submissionId, fileId) => `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
+      200: {
+        description: 'stored (when `Accept` prefers application/json)',
+        body: ingestResultSchema,
+      },
+    },
+    errors: [...INGEST_ERRORS, 'validation_failed@400'],
+    htmlErrors: true,
+    onRequest: setIngestCors,
+  }).handle(async ({ req, res }, ctx) => {
+    const form = await acceptingForm(req, ctx);
+    if (!req.is(FORM_MEDIA_TYPES)) {
+      throw new HttpError(
+        415,
+        'unsupported_media_type',
+        'post the form as application/x-www-form-urlencoded or multipart/form-data',
+      );
+    }
+    const body = await parseFormBody(req);
+    const id = await accept(req, ctx, form, { ...body.fields }, body.files);
+    startWorkflowAfter(ctx, res, id);
+    if (req.accepts(['html', 'json']) === 'json')
+      return { status: 200, body: { ok: true, id, links: resultLinks(ctx, form, id) } };
+    return {
+      status: 302,
+      redirect: form.successRedirectUrl ?? formUrls(ctx.urls, form.endpointToken).thanksUrl,
+    };
+  }),
+  preflight('/f/{endpoint_token}', 'preflightForm', 'a form'),
+  defineRoute({
+    method: 'get',
+    path: '/f/{endpoint_token}/thanks',
+    operationId: 'thanksPage',
+    tag: 'Ingest',
+    summary: 'The default thank-you page',
+    access: 'public',
+    server: 'ingest',
+    responses: { 200: { description: 'the page', content: 'text/html' } },
+    errors: ['not_found'],
+  }).handle(async ({ req, params }) => {
+    const form = await findFormByToken(req.em, params.endpoint_token);
+    if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
+    return { status: 200, content: thanksPage(form.name, req.get('referer') ?? null) };
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/f/{endpoint_token}/autocomplete.js',
+    operationId: 'autocompleteScript',
+    tag: 'Ingest',
+    summary: "The form's helper script",
+    access: 'public',
+    server: 'ingest',
+    responses: {
+      200: {
+        description: 'JavaScript, cacheable for 5 minutes',
+        content: 'application/javascript',
+      },
+    },
+    errors: ['not_found'],
+  }).handle(async ({ req, params }, ctx) => {
+    const form = await findFormByToken(req.em, params.endpoint_token);
+    if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
+    const submissionUrl = formUrls(ctx.urls, form.endpointToken).submissionUrl;
+    return {
+      status: 200,
+      content: autocompleteScript(form.endpointToken, submissionUrl),
+      headers: { 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' },
+    };
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/json/{endpoint_token}',
+    operationId: 'submitJson',
+    tag: 'Ingest',
+    summary: 'Post a submission as JSON',
+    description:
+      'One JSON object of fields (an array or scalar is refused with 422). With `?test=true` ' +
+      "the form's plugin deliveries run once, synchronously, and `deliveries` reports each.",
+    access: 'public',
+    server: 'ingest',
+    query: ingestQuery,
+    body: {
+      schema: jsonSubmissionBody,
+      mediaTypes: ['application/json'],
+      required: true,
+      readByHandler: true,
+    },
+    responses: { 200: { description: 'stored', body: ingestResultSchema } },
+    errors: [...INGEST_ERRORS, 'invalid_json'],
+    onRequest: setIngestCors,
+  }).handle(async ({ req, res, query }, ctx) => {
+    const form = await acceptingForm(req, ctx);
+    if (!req.is(['application/json', 'application/*+json'])) {
+      throw new HttpError(415, 'unsupported_media_type', 'post the submission as application/json');
+    }
+    await runMiddleware(parseJson, req, res);
+    const payload = parseOrThrow(
+      jsonSubmissionBody,
+      Array.isArray(req.body) ? null : (req.body ?? null),
+      'body',
     );
-    return submission.id;
-  };
-
-  const resultLinks = (form: IngestForm, submissionId: string) => [
-    link('submission', `${ctx.urls.base}/api/submissions/${submissionId}`),
-    link('form', `${ctx.urls.base}/api/forms/${form.id}`),
-  ];
-
-  /** After the answer: the workflow start is not on the request path; the sweeper backs it up. */
-  const startWorkflowAfter = (res: Response, submissionId: string) => {
-    res.on('finish', () => ctx.workflows.enqueue(submissionId));
-  };
-
-  router
-    .route('/f/:token')
-    .options(answerPreflight)
-    .post(async (req, res) => {
-      setIngestCors(req, res);
-      const form = await acceptingForm(req);
-      if (!req.is(['application/x-www-form-urlencoded', 'multipart/form-data'])) {
-        throw new HttpError(
-          415,
-          'unsupported_media_type',
-          'post the form as application/x-www-form-urlencoded or multipart/form-data',
-        );
-      }
-      const body = await parseFormBody(req);
-      const payload: Record<string, unknown> = { ...body.fields };
-      const id = await accept(req, form, payload, body.files);
-      startWorkflowAfter(res, id);
-      if (req.accepts(['html', 'json']) === 'json') {
-        res.json({ ok: true, id, links: resultLinks(form, id) });
-        return;
-      }
-      res.redirect(
-        302,
-        form.successRedirectUrl ?? formUrls(ctx.urls, form.endpointToken).thanksUrl,
+    const limits = checkPayloadLimits(payload);
+    if (limits.tooLarge.length > 0)
+      throw new HttpError(
+        413,
+        'payload_too_large',
+        'the submission exceeds a limit',
+        limits.tooLarge,
       );
-    })
-    .all(methodNotAllowed(['POST', 'OPTIONS']));
-
-  router
-    .route('/f/:token/thanks')
-    .get(async (req, res) => {
-      const form = await findFormByToken(req.em, String(req.params.token));
-      if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
-      res.type('html').send(thanksPage(form.name, req.get('referer') ?? null));
-    })
-    .all(methodNotAllowed(['GET']));
-
-  router
-    .route('/f/:token/autocomplete.js')
-    .get(async (req, res) => {
-      const form = await findFormByToken(req.em, String(req.params.token));
-      if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
-      res.setHeader('Cache-Control', 'public, max-age=300');
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      res
-        .type('application/javascript')
-        .send(
-          autocompleteScript(
-            form.endpointToken,
-            formUrls(ctx.urls, form.endpointToken).submissionUrl,
-          ),
-        );
-    })
-    .all(methodNotAllowed(['GET']));
-
-  router
-    .route('/json/:token')
-    .options(answerPreflight)
-    .post(async (req, res) => {
-      setIngestCors(req, res);
-      const query = parseOrThrow(ingestQuery, req.query, 'query');
-      const form = await acceptingForm(req);
-      if (!req.is(['application/json', 'application/*+json'])) {
-        throw new HttpError(
-          415,
-          'unsupported_media_type',
-          'post the submission as application/json',
-        );
-      }
-      await new Promise<void>((resolve, reject) =>
-        parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())),
-      );
-      const payload = parseOrThrow(
-        jsonSubmissionBody,
-        Array.isArray(req.body) ? null : (req.body ?? null),
-        'body',
-      );
-      const limits = checkPayloadLimits(payload);
-      if (limits.tooLarge.length > 0)
-        throw new HttpError(
-          413,
-          'payload_too_large',
-          'the submission exceeds a limit',
-          limits.tooLarge,
-        );
-      if (limits.invalid.length > 0) throw validationFailed(limits.invalid);
-      const id = await accept(req, form, { ...payload }, []);
-      if (query.test !== 'true') {
-        startWorkflowAfter(res, id);
-        res.json({ ok: true, id, links: resultLinks(form, id) });
-        return;
-      }
-      const result = await ctx.workflows.runAndWait(id, TEST_RUN_TIMEOUT_MS);
-      res.json({
-        ok: true,
-        id,
-        test: true,
-        deliveries: result.deliveries,
-        links: resultLinks(form, id),
-      });
-    })
-    .all(methodNotAllowed(['POST', 'OPTIONS']));
-
-  return router;
-}
+    if (limits.invalid.length > 0) throw validationFailed(limits.invalid);
+    const id = await accept(req, ctx, form, { ...payload }, []);
+    const links = resultLinks(ctx, form, id);
+    if (query.test !== 'true') {
+      startWorkflowAfter(ctx, res, id);
+      return { status: 200, body: { ok: true, id, links } };
+    }
+    const result = await ctx.workflows.runAndWait(id, TEST_RUN_TIMEOUT_MS);
+    return {
+      status: 200,
+      body: { ok: true, id, test: true, deliveries: result.deliveries, links },
+    };
+  }),
+  preflight('/json/{endpoint_token}', 'preflightJson', 'JSON'),
+];

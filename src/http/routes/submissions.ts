@@ -1,88 +1,128 @@
-import { Router, type Request, type Response } from 'express';
-import type { AppContext } from '../../app-context';
+import type { Request } from 'express';
+import { SubmissionFile } from '../../db/entities';
+import type { Principal } from '../../domain/accounts/principal';
 import { findAccountForm } from '../../domain/forms/forms';
 import { listSubmissions } from '../../domain/submissions/submission-queries';
-import { submissionView } from '../../domain/submissions/submission-view';
-import { SubmissionFile } from '../../db/entities';
-import { sendEnvelope, setLinkHeader } from '../envelope';
-import { findReadableSubmission } from '../submission-access';
+import { envelope, listAnswer } from '../envelope';
 import { notFound } from '../http-error';
-import { methodNotAllowed } from '../middleware/errors';
-import { requireScope } from '../middleware/require-scope';
-import { pageMetaAndLinks, toPage } from '../pagination';
-import { submissionListQuery } from '../schemas/submissions';
-import { parseOrThrow } from '../validate';
+import { MAX_PER_PAGE, pageMetaAndLinks, toPage } from '../pagination';
+import { defineRoute, type RouteContext } from '../routing/define-route';
+import { LIST_HEADERS } from '../schemas/headers';
+import { submissionListQuery, type SubmissionListQuery } from '../schemas/submissions';
+import { findReadableSubmission } from '../submission-access';
+import {
+  submissionEnvelope,
+  submissionListEnvelope,
+  submissionView,
+} from '../views/submission-view';
+
+async function listPage(
+  input: { req: Request; query: SubmissionListQuery; principal: Principal },
+  ctx: RouteContext,
+  spam: boolean,
+) {
+  const { req, query, principal } = input;
+  let formId: string | undefined;
+  if (query.form_id && query.form_id !== 'all') {
+    const form = await findAccountForm(req.em, principal.accountId, query.form_id);
+    if (!form) throw notFound('form');
+    formId = form.id;
+  }
+  const page = toPage(query);
+  const { rows, total } = await listSubmissions(
+    req.em,
+    { accountId: principal.accountId, spam, formId, q: query.q || undefined, range: query.range },
+    page,
+  );
+  const params = new URLSearchParams();
+  if (query.form_id) params.set('form_id', query.form_id);
+  if (query.q) params.set('q', query.q);
+  params.set('range', query.range);
+  const path = spam ? '/api/submissions/spam' : '/api/submissions';
+  const list = pageMetaAndLinks(`${ctx.urls.base}${path}`, params, page, total);
+  const views = rows.map((row) => submissionView(row, ctx.urls, principal));
+  return listAnswer('submissions', views, list);
+}
+
+const listRoute = (spam: boolean) =>
+  defineRoute({
+    method: 'get',
+    path: spam ? '/api/submissions/spam' : '/api/submissions',
+    operationId: spam ? 'listSpamSubmissions' : 'listSubmissions',
+    tag: 'Submissions',
+    summary: spam ? 'List spam submissions' : 'List submissions',
+    description:
+      `${spam ? 'Spam' : 'Non-spam'} submissions of the account, newest first, one page at a ` +
+      `time (at most ${MAX_PER_PAGE} a page). \`range\` defaults to \`24h\`; \`all\` removes the ` +
+      'time limit.',
+    access: spam ? 'can_read_spam_submissions' : 'can_read_submissions',
+    query: submissionListQuery,
+    responses: {
+      200: {
+        description: 'one page of submissions',
+        body: submissionListEnvelope,
+        headers: LIST_HEADERS,
+      },
+    },
+    errors: ['not_found'],
+  }).handle((input, ctx) => listPage(input, ctx, spam));
 
 /** `/api/submissions`: the non-spam and spam lists, one submission, and its uploaded files. */
-export function submissionsRouter(ctx: AppContext): Router {
-  const router = Router();
-
-  const list = (spam: boolean) => async (req: Request, res: Response) => {
-    const principal = req.principal!;
-    const query = parseOrThrow(submissionListQuery, req.query, 'query');
-    let formId: string | undefined;
-    if (query.form_id && query.form_id !== 'all') {
-      const form = await findAccountForm(req.em, principal.accountId, query.form_id);
-      if (!form) throw notFound('form');
-      formId = form.id;
-    }
-    const page = toPage(query);
-    const { rows, total } = await listSubmissions(
-      req.em,
-      { accountId: principal.accountId, spam, formId, q: query.q || undefined, range: query.range },
-      page,
+export const submissionRoutes = [
+  listRoute(false),
+  listRoute(true),
+  defineRoute({
+    method: 'get',
+    path: '/api/submissions/{id}',
+    operationId: 'getSubmission',
+    tag: 'Submissions',
+    summary: 'Read a submission',
+    description:
+      'The full submission. A spam submission is 404 to keys without ' +
+      '`can_read_spam_submissions`.',
+    access: 'can_read_submissions',
+    responses: { 200: { description: 'the submission', body: submissionEnvelope } },
+    errors: ['not_found'],
+  }).handle(async ({ req, params, principal }, ctx) => {
+    const view = submissionView(await findReadableSubmission(req, params.id), ctx.urls, principal);
+    return { status: 200, body: envelope('submission', view, view.links) };
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/submissions/{id}/files/{file_id}',
+    operationId: 'downloadSubmissionFile',
+    tag: 'Submissions',
+    summary: 'Download an uploaded file',
+    description: 'The bytes as uploaded, as an attachment with the original file name.',
+    access: 'can_read_submissions',
+    responses: {
+      200: {
+        description: 'the file',
+        content: '*/*',
+        headers: { 'Content-Disposition': 'attachment; filename="…"' },
+      },
+    },
+    errors: ['not_found'],
+  }).handle(async ({ req, res, params }) => {
+    const row = await findReadableSubmission(req, params.id);
+    if (!/^\d{1,18}$/.test(params.file_id)) throw notFound('file');
+    const file = await req.em.findOne(
+      SubmissionFile,
+      { id: params.file_id, submissionId: row.id },
+      { populate: ['content'] },
     );
-    const params = new URLSearchParams();
-    if (query.form_id) params.set('form_id', query.form_id);
-    if (query.q) params.set('q', query.q);
-    params.set('range', query.range);
-    const path = spam ? '/api/submissions/spam' : '/api/submissions';
-    const { meta, links } = pageMetaAndLinks(`${ctx.urls.base}${path}`, params, page, total);
-    setLinkHeader(res, links);
-    const views = rows.map((row) => submissionView(row, ctx.urls, principal));
-    sendEnvelope(res, 'submissions', views, links, { meta });
-  };
-
-  router
-    .route('/api/submissions')
-    .get(requireScope('can_read_submissions'), list(false))
-    .all(methodNotAllowed(['GET']));
-  router
-    .route('/api/submissions/spam')
-    .get(requireScope('can_read_spam_submissions'), list(true))
-    .all(methodNotAllowed(['GET']));
-
-  const readable = findReadableSubmission;
-
-  router
-    .route('/api/submissions/:id')
-    .get(requireScope('can_read_submissions'), async (req, res) => {
-      const view = submissionView(await readable(req), ctx.urls, req.principal!);
-      sendEnvelope(res, 'submission', view, view.links);
-    })
-    .all(methodNotAllowed(['GET']));
-
-  router
-    .route('/api/submissions/:id/files/:fileId')
-    .get(requireScope('can_read_submissions'), async (req, res) => {
-      const row = await readable(req);
-      const fileId = String(req.params.fileId);
-      if (!/^\d{1,18}$/.test(fileId)) throw notFound('file');
-      const file = await req.em.findOne(
-        SubmissionFile,
-        { id: fileId, submissionId: row.id },
-        { populate: ['content'] },
-      );
-      if (!file) throw notFound('file');
-      // attachment() guesses a type from the file name, so the stored type is set after it.
-      res.attachment(file.filename);
-      res.setHeader('Content-Type', file.contentType);
-      res.setHeader('Content-Length', String(file.content.length));
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-      res.end(file.content);
-    })
-    .all(methodNotAllowed(['GET']));
-
-  return router;
-}
+    if (!file) throw notFound('file');
+    // attachment() guesses a type from the file name, so the stored type is set after it.
+    res.attachment(file.filename);
+    return {
+      status: 200,
+      content: file.content,
+      headers: {
+        'Content-Type': file.contentType,
+        'Content-Length': String(file.content.length),
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+      },
+    };
+  }),
+];

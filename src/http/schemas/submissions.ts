@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { RANGES } from '../../domain/submissions/range';
 import { paginationQuery } from '../pagination';
 import { text } from './text';
-
-export const RANGES = ['24h', '7d', '30d', 'all'] as const;
-export type Range = (typeof RANGES)[number];
 
 export const submissionListQuery = paginationQuery
   .extend({

@@ -1,4 +1,4 @@
-import { escapeHtml } from './html-escape';
+import escapeHtml from 'escape-html';
 
 // Writes the page-load time into the form's `_ts` field, so ingest can tell how long the form
 // took to fill (docs/spam-rules.md). Without JavaScript `_ts` stays empty: "unknown", never spam.

@@ -1,0 +1,136 @@
+import type { RequestHandler, Response, Router } from 'express';
+import { z } from 'zod';
+import { can } from '../../domain/accounts/principal';
+import { HttpError } from '../http-error';
+import { jsonBody } from '../middleware/json-body';
+import { parseOrThrow } from '../validate';
+import type { AnyRoute, ResponseSpec, RouteContext } from './define-route';
+
+/** Where the route that took a request is kept, for the answer check of the error handler. */
+const ROUTE_KEY = 'routeDefinition';
+
+export function routeOf(res: Response): AnyRoute | undefined {
+  return res.locals[ROUTE_KEY] as AnyRoute | undefined;
+}
+
+/** An answer its route does not declare: a bug, reported loudly where answers are checked. */
+export class UndeclaredAnswerError extends Error {}
+
+/** `/api/forms/{id}` in Express's syntax. */
+export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * Adds the routes to an Express router, one Express route per path: each method runs its
+ * access check, input validation and handler, and every other method answers 405 with the
+ * `Allow` of the definitions on that path. Non-public routes expect `req.principal` to be
+ * set by the authentication middleware mounted before them.
+ */
+export function registerRoutes(
+  router: Pick<Router, 'route'>,
+  routes: readonly AnyRoute[],
+  ctx: RouteContext,
+) {
+  const byPath = new Map<string, AnyRoute[]>();
+  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  for (const [path, definitions] of byPath) {
+    const expressRoute = router.route(expressPath(path));
+    for (const definition of definitions)
+      expressRoute[definition.method](...handlersOf(definition, ctx));
+    expressRoute.all(methodNotAllowed(definitions.map((d) => d.method.toUpperCase())));
+  }
+}
+
+/** The last handler of a path: the path exists, the method does not. */
+function methodNotAllowed(allowed: string[]): RequestHandler {
+  return (req) => {
+    throw new HttpError(
+      405,
+      'method_not_allowed',
+      `${req.method} is not allowed here; use ${allowed.join(', ')}`,
+      undefined,
+      { Allow: allowed.join(', ') },
+    );
+  };
+}
+
+function handlersOf(route: AnyRoute, ctx: RouteContext): RequestHandler[] {
+  const handlers: RequestHandler[] = [
+    (req, res, next) => {
+      res.locals[ROUTE_KEY] = route;
+      route.onRequest?.(req, res);
+      next();
+    },
+  ];
+  if (route.access !== 'public') handlers.push(checkAccess(route));
+  if (route.body && !route.body.readByHandler) {
+    if (route.body.mediaTypes.join() !== 'application/json')
+      throw new Error(`${route.operationId}: only JSON bodies are read before the handler`);
+    handlers.push(jsonBody);
+  }
+  handlers.push(async (req, res) => {
+    const input = {
+      req,
+      res,
+      params: req.params,
+      query: route.query ? parseOrThrow(route.query, req.query, 'query') : undefined,
+      body:
+        route.body && !route.body.readByHandler
+          ? parseOrThrow(route.body.schema, req.body)
+          : undefined,
+      principal: req.principal,
+    };
+    const handler = route.handler as (input: unknown, ctx: RouteContext) => unknown;
+    sendAnswer(res, route, (await handler(input, ctx)) as AnswerValue);
+  });
+  return handlers;
+}
+
+function checkAccess(route: AnyRoute): RequestHandler {
+  return (req, _res, next) => {
+    const principal = req.principal;
+    if (!principal) throw new Error(`${route.operationId} is not public but nothing authenticated`);
+    if (route.access === 'session' && principal.kind !== 'session') {
+      throw new HttpError(
+        401,
+        'unauthorized',
+        'this endpoint needs a signed-in dashboard session; API keys are not accepted',
+      );
+    }
+    const scope = route.access;
+    if (scope !== 'any' && scope !== 'session' && scope !== 'public' && !can(principal, scope))
+      throw new HttpError(403, 'forbidden', `this key lacks the ${scope} scope`);
+    next();
+  };
+}
+
+type AnswerValue = {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  content?: string | Buffer;
+  redirect?: string;
+};
+
+/** Sends an answer as its route declares it; JSON bodies go through the status's schema. */
+function sendAnswer(res: Response, route: AnyRoute, answer: AnswerValue): void {
+  const spec: ResponseSpec | undefined = route.responses[answer.status];
+  if (!spec)
+    throw new UndeclaredAnswerError(`${route.operationId} answered ${answer.status}, not declared`);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  if ('body' in spec) {
+    const encoded = spec.body.safeParse(answer.body);
+    if (!encoded.success) {
+      throw new UndeclaredAnswerError(
+        `${route.operationId} ${answer.status}: the body does not match its schema: ${z.prettifyError(encoded.error)}`,
+      );
+    }
+    res.status(answer.status).json(encoded.data);
+  } else if ('content' in spec) {
+    if (!res.get('Content-Type')) res.type(spec.content);
+    res.status(answer.status).send(answer.content);
+  } else if ('redirect' in spec) {
+    res.redirect(answer.status, answer.redirect!);
+  } else {
+    res.status(answer.status).end();
+  }
+}

@@ -1,0 +1,31 @@
+import { SCOPES, type Scope } from '../../domain/accounts/scopes';
+import { resolveErrorRef, type ErrorCode, type ErrorRef } from '../error-codes';
+import type { AnyRoute } from './define-route';
+
+export type DeclaredError = { code: ErrorCode; status: number };
+
+/** The codes every operation of a kind can answer, on top of its own. */
+function impliedErrors(route: AnyRoute): ErrorRef[] {
+  const codes: ErrorRef[] = [];
+  // A key sent to a session-only operation is still checked first, so it can be invalid too.
+  if (route.access !== 'public') codes.push('unauthorized', 'invalid_api_key');
+  const changes = route.method !== 'get' && route.method !== 'options';
+  // A scope check, or the CSRF check of a session-authenticated change (decisions §4).
+  if (SCOPES.includes(route.access as Scope) || (changes && route.access !== 'public'))
+    codes.push('forbidden');
+  if (route.body && !route.body.readByHandler)
+    codes.push('invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_failed');
+  if (route.query) codes.push('validation_failed');
+  codes.push('internal_error');
+  return codes;
+}
+
+/** Every error a route can answer, by status then code: the document's and the runtime check's. */
+export function routeErrors(route: AnyRoute): DeclaredError[] {
+  const seen = new Map<string, DeclaredError>();
+  for (const ref of [...route.errors, ...impliedErrors(route)]) {
+    const error = resolveErrorRef(ref);
+    seen.set(`${error.status} ${error.code}`, error);
+  }
+  return [...seen.values()].sort((a, b) => a.status - b.status);
+}

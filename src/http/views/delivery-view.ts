@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import type { AttemptRow } from '../../domain/webhooks/delivery-records';
+import { envelopeSchema, listEnvelopeSchema } from '../envelope';
+import { link, linksSchema } from '../links';
+import type { PublicUrls } from '../public-urls';
+import { dateTime, idString } from '../schemas/fields';
+
+export const deliveryAttemptSchema = z
+  .object({
+    id: idString('the attempt record'),
+    delivery_id: z
+      .string()
+      .describe('the same for every attempt of one delivery; the `webhook-id` header'),
+    submission_id: idString('the submission delivered'),
+    plugin_id: idString('the plugin delivered to'),
+    plugin_type: z.string(),
+    attempt: z.number().int().min(1).describe('1 for the first try, up to 4'),
+    status: z
+      .enum(['succeeded', 'failed', 'pending_retry'])
+      .describe('`pending_retry`: failed, another attempt follows; `failed`: the last one failed'),
+    http_status: z.number().int().nullable().describe("the receiver's status; null: no answer"),
+    error: z.string().nullable().describe('why the attempt failed (status, timeout, network)'),
+    duration_ms: z.number().int().nullable(),
+    response_body: z.string().nullable().describe("the receiver's answer, cut at 4096 bytes"),
+    is_replay: z.boolean().describe('made by a replay'),
+    is_test: z.boolean().describe('made by a `?test=true` ingest'),
+    workflow_id: z.string().nullable().describe('the Temporal workflow that made it'),
+    workflow_run_id: z.string().nullable(),
+    started_at: dateTime('when the attempt began'),
+    finished_at: dateTime('when it ended').nullable(),
+    links: linksSchema('rels `submission` and `plugin`'),
+  })
+  .meta({ id: 'DeliveryAttempt' });
+
+export type DeliveryAttemptView = z.input<typeof deliveryAttemptSchema>;
+
+export const deliveryListEnvelope = listEnvelopeSchema(
+  'DeliveryListEnvelope',
+  'deliveries',
+  deliveryAttemptSchema,
+);
+
+export const replaySchema = z
+  .object({
+    submission_id: idString('the submission delivered again'),
+    workflow_id: z.string().describe('`submission-{id}-replay-…`'),
+    run_id: z.string(),
+    links: linksSchema('rels `deliveries` and `submission`'),
+  })
+  .meta({ id: 'Replay' });
+
+export const replayEnvelope = envelopeSchema('ReplayEnvelope', 'replay', replaySchema);
+
+/** One delivery attempt as the API shows it (decisions §7). */
+export function deliveryView(row: AttemptRow, urls: PublicUrls): DeliveryAttemptView {
+  const submission = `${urls.base}/api/submissions/${row.submission_id}`;
+  return {
+    id: String(row.id),
+    delivery_id: row.delivery_id,
+    submission_id: String(row.submission_id),
+    plugin_id: String(row.plugin_id),
+    plugin_type: row.plugin_type,
+    attempt: row.attempt,
+    status: row.status,
+    http_status: row.http_status,
+    error: row.error,
+    duration_ms: row.duration_ms,
+    response_body: row.response_body,
+    is_replay: row.is_replay,
+    is_test: row.is_test,
+    workflow_id: row.workflow_id,
+    workflow_run_id: row.workflow_run_id,
+    started_at: new Date(row.started_at).toISOString(),
+    finished_at: row.finished_at ? new Date(row.finished_at).toISOString() : null,
+    links: [
+      link('submission', submission),
+      link('plugin', `${urls.base}/api/forms/${row.form_id}/plugins/${row.plugin_id}`),
+    ],
+  };
+}

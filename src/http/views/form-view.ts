@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import type { Form } from '../../db/entities';
+import { can, type Principal } from '../../domain/accounts/principal';
+import type { FormCounts } from '../../domain/forms/form-counts';
+import { envelopeSchema, listEnvelopeSchema } from '../envelope';
+import { formUrls } from '../form-urls';
+import { link, linksSchema, type Link } from '../links';
+import type { PublicUrls } from '../public-urls';
+import { count, dateTime, idString } from '../schemas/fields';
+import { embedHtml } from './embed-html';
+import { formExamples } from './form-examples';
+
+export const formSchema = z
+  .object({
+    id: idString('form id'),
+    name: z.string(),
+    endpoint_token: z
+      .string()
+      .describe('public token used in ingest paths; accepted wherever a form id is'),
+    success_redirect_url: z
+      .string()
+      .meta({ format: 'uri' })
+      .nullable()
+      .describe('where browsers go after posting; null: our thank-you page'),
+    is_active: z.boolean().describe('false: submissions are rejected with `not_active`'),
+    allowed_domains: z
+      .array(z.string())
+      .describe('empty: any origin; otherwise these domains and their subdomains'),
+    notification_email_addresses: z.array(z.string().meta({ format: 'email' })),
+    submission_url: z.string().meta({ format: 'uri', description: 'POST target for HTML forms' }),
+    json_url: z.string().meta({ format: 'uri', description: 'POST target for JSON submissions' }),
+    thanks_url: z.string().meta({ format: 'uri', description: 'the default thank-you page' }),
+    embed_html: z.string().describe('ready-to-paste form markup with the `_hp` honeypot'),
+    autocomplete_script_url: z.string().meta({ format: 'uri' }),
+    submission_count: count('non-spam submissions'),
+    submission_spam_count: count('spam submissions'),
+    last_submission_at: dateTime('newest non-spam submission').nullable(),
+    examples: z.record(z.string(), z.string()).describe('copy-paste request examples by name'),
+    help: z.string().meta({ format: 'uri', description: 'documentation of the ingest endpoints' }),
+    created_at: dateTime('creation time'),
+    updated_at: dateTime('last change'),
+    links: linksSchema(),
+  })
+  .meta({ id: 'Form' });
+
+export type FormView = z.input<typeof formSchema>;
+
+export const formEnvelope = envelopeSchema('FormEnvelope', 'form', formSchema);
+export const formListEnvelope = listEnvelopeSchema('FormListEnvelope', 'forms', formSchema);
+
+/** The Form resource of the specification, with the links this caller may follow. */
+export function formView(
+  form: Form,
+  counts: FormCounts,
+  urls: PublicUrls,
+  principal: Principal,
+): FormView {
+  const u = formUrls(urls, form.endpointToken);
+  const html = embedHtml({
+    name: form.name,
+    token: form.endpointToken,
+    submissionUrl: u.submissionUrl,
+  });
+  return {
+    id: form.id,
+    name: form.name,
+    endpoint_token: form.endpointToken,
+    success_redirect_url: form.successRedirectUrl,
+    is_active: form.isActive,
+    allowed_domains: form.allowedDomains,
+    notification_email_addresses: form.notificationEmailAddresses,
+    submission_url: u.submissionUrl,
+    json_url: u.jsonUrl,
+    thanks_url: u.thanksUrl,
+    embed_html: html,
+    autocomplete_script_url: u.autocompleteScriptUrl,
+    submission_count: counts.submissions,
+    submission_spam_count: counts.spam,
+    last_submission_at: counts.lastSubmissionAt?.toISOString() ?? null,
+    examples: formExamples(u, html),
+    help: u.helpUrl,
+    created_at: form.createdAt.toISOString(),
+    updated_at: form.updatedAt.toISOString(),
+    links: formLinks(form, urls, principal),
+  };
+}
+
+function formLinks(form: Form, urls: PublicUrls, principal: Principal): Link[] {
+  const self = `${urls.base}/api/forms/${form.id}`;
+  const links = [link('self', self)];
+  if (can(principal, 'can_create_forms')) links.push(link('update', self, 'PATCH'));
+  if (can(principal, 'can_read_submissions'))
+    links.push(link('submissions', `${urls.base}/api/submissions?form_id=${form.id}`));
+  if (can(principal, 'can_read_spam_submissions'))
+    links.push(link('spam_submissions', `${urls.base}/api/submissions/spam?form_id=${form.id}`));
+  links.push(link('plugins', `${self}/plugins`));
+  if (can(principal, 'can_create_forms'))
+    links.push(link('create_plugin', `${self}/plugins`, 'POST'));
+  links.push(link('stats', `${urls.base}/api/form_stats/${form.id}`));
+  const u = formUrls(urls, form.endpointToken);
+  links.push(link('submit', u.submissionUrl, 'POST'), link('submit_json', u.jsonUrl, 'POST'));
+  return links;
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type { Plugin } from '../../db/entities';
+import { can, type Principal } from '../../domain/accounts/principal';
+import { envelopeSchema, listEnvelopeSchema } from '../envelope';
+import { link, linksSchema } from '../links';
+import type { PublicUrls } from '../public-urls';
+import { dateTime, idString } from '../schemas/fields';
+
+export const pluginSchema = z
+  .object({
+    id: idString('plugin id'),
+    key: z.string().describe('plugin type key, e.g. `webhook`'),
+    plugin_type: z.string().describe('the same type as named in create requests'),
+    name: z.string(),
+    enabled: z.boolean(),
+    config: z.record(z.string(), z.unknown()).describe('for webhook: `{url}`'),
+    signing_secret: z
+      .string()
+      .optional()
+      .meta({
+        description: 'webhook only, and only in the create and rotate answers',
+        examples: ['whsec_…'],
+      }),
+    created_at: dateTime('creation time'),
+    updated_at: dateTime('last change'),
+    links: linksSchema(),
+  })
+  .meta({ id: 'Plugin' });
+
+export type PluginView = z.input<typeof pluginSchema>;
+
+export const pluginEnvelope = envelopeSchema('PluginEnvelope', 'plugin', pluginSchema);
+export const pluginListEnvelope = listEnvelopeSchema('PluginListEnvelope', 'plugins', pluginSchema);
+
+export const pluginDeletedSchema = z
+  .object({
+    ok: z.literal(true),
+    message: z.literal('plugin removed'),
+    plugin: pluginSchema,
+    payload: pluginSchema,
+    links: linksSchema(),
+  })
+  .meta({ id: 'PluginDeleted' });
+
+/** The Plugin resource; the signing secret only when just issued (create and rotate). */
+export function pluginView(
+  plugin: Plugin,
+  urls: PublicUrls,
+  principal: Principal,
+  options: { withSecret?: boolean } = {},
+): PluginView {
+  const self = `${urls.base}/api/forms/${plugin.formId}/plugins/${plugin.id}`;
+  const links = [link('self', self), link('form', `${urls.base}/api/forms/${plugin.formId}`)];
+  links.push(link('deliveries', `${self}/deliveries`));
+  if (can(principal, 'can_create_forms')) {
+    links.push(link('delete', self, 'DELETE'));
+    if (plugin.pluginType === 'webhook')
+      links.push(link('rotate_secret', `${self}/rotate_secret`, 'POST'));
+  }
+  return {
+    id: plugin.id,
+    key: plugin.pluginType,
+    plugin_type: plugin.pluginType,
+    name: plugin.name,
+    enabled: plugin.enabled,
+    config: plugin.config,
+    ...(options.withSecret && plugin.signingSecret ? { signing_secret: plugin.signingSecret } : {}),
+    created_at: plugin.createdAt.toISOString(),
+    updated_at: plugin.updatedAt.toISOString(),
+    links,
+  };
+}
