@@ -5,7 +5,7 @@ import {
   type HttpsReceiver,
   type ReceivedWebhook,
 } from '../test/support/https-receiver';
-import type { Answer } from './paced';
+import type { Answer } from './post-case';
 import { percentile, round, sleep } from './util';
 
 /** What the bench reads from one webhook request. */

@@ -3,15 +3,14 @@ import { hrefOf, parseLinkHeader, rels, type Link } from '../support/api-client'
 import { useTestStack } from '../support/fixture';
 import { submitJson } from '../support/ingest-requests';
 
-const t = useTestStack();
+const t = useTestStack({ form: { name: 'Envelope form' } });
 let formId: string;
 let submissionId: string;
 let pluginId: string;
 
 beforeAll(async () => {
-  const form = await t.api.createForm({ name: 'Envelope form' });
-  formId = form.id;
-  submissionId = await submitJson(form, { message: 'hi' });
+  formId = t.form.id;
+  submissionId = await submitJson(t.form, { message: 'hi' });
   pluginId = (await t.api.addWebhook(formId, 'https://93.184.216.34/hook')).id;
 });
 

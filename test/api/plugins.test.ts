@@ -7,7 +7,6 @@ const PUBLIC_URL = 'https://93.184.216.34/hook';
 const SECRET = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
 
 let dns: DnsServer;
-let form: Json;
 
 beforeAll(async () => {
   // Host names in webhook URLs resolve through this DNS server only.
@@ -24,13 +23,12 @@ afterAll(async () => {
   await dns?.close();
 });
 
-const t = useTestStack(() => ({ env: { DNS_SERVERS: dns.address } }));
+const t = useTestStack(() => ({
+  env: { DNS_SERVERS: dns.address },
+  form: { name: 'With plugins' },
+}));
 
-beforeAll(async () => {
-  form = await t.api.createForm({ name: 'With plugins' });
-});
-
-const pluginsPath = (formRef: string = form.id) => `/api/forms/${formRef}/plugins`;
+const pluginsPath = (formRef: string = t.form.id) => `/api/forms/${formRef}/plugins`;
 
 async function storedSecret(pluginId: string): Promise<string> {
   const rows = await t.stack.sql<{ signing_secret: string }>(
@@ -73,7 +71,7 @@ describe('creating a webhook', () => {
   });
 
   it('gives every webhook its own secret and a default name', async () => {
-    const other = await t.api.addWebhook(form.id, 'https://93.184.216.35/other');
+    const other = await t.api.addWebhook(t.form.id, 'https://93.184.216.35/other');
     expect(other.signing_secret).toMatch(SECRET);
     expect(other.signing_secret).not.toBe(plugin.signing_secret);
     expect(other.name).toBe('Webhook to 93.184.216.35');
@@ -105,7 +103,7 @@ describe('creating a webhook', () => {
   });
 
   it('works with the endpoint token as form_id', async () => {
-    const list = await t.api.get(pluginsPath(form.endpoint_token));
+    const list = await t.api.get(pluginsPath(t.form.endpoint_token));
     expect(list.body.plugins.map((p: Json) => p.id)).toContain(plugin.id);
   });
 });
@@ -167,7 +165,7 @@ describe('refused plugin configurations', () => {
   it('none of them was stored', async () => {
     const rows = await t.stack.sql<{ url: string }>(
       `select config->>'url' as url from plugins where form_id = ?`,
-      [form.id],
+      [t.form.id],
     );
     for (const { url } of rows) expect(url).toMatch(/^https:\/\/93\.184\.216\.3[45]\//);
   });
@@ -238,7 +236,7 @@ describe('WEBHOOK_ALLOW_PRIVATE', () => {
 
 describe('rotating the secret', () => {
   it('returns a new secret that replaces the old one', async () => {
-    const plugin = await t.api.addWebhook(form.id, PUBLIC_URL);
+    const plugin = await t.api.addWebhook(t.form.id, PUBLIC_URL);
     const path = `${pluginsPath()}/${plugin.id}/rotate_secret`;
     const first = await t.api.post(path);
     expect(first.status).toBe(200);
@@ -258,7 +256,7 @@ describe('rotating the secret', () => {
 
 describe('deleting', () => {
   it('removes the plugin: 200 with a message, then gone from list and GET', async () => {
-    const plugin = await t.api.addWebhook(form.id, PUBLIC_URL);
+    const plugin = await t.api.addWebhook(t.form.id, PUBLIC_URL);
     const path = `${pluginsPath()}/${plugin.id}`;
     const res = await t.api.delete(path);
     expect(res.status).toBe(200);
@@ -272,7 +270,7 @@ describe('deleting', () => {
   });
 
   it('a plugin id under another form of the same account → 404', async () => {
-    const plugin = await t.api.addWebhook(form.id, PUBLIC_URL);
+    const plugin = await t.api.addWebhook(t.form.id, PUBLIC_URL);
     const otherForm = await t.api.createForm({ name: 'Other form' });
     expectError(await t.api.delete(`${pluginsPath(otherForm.id)}/${plugin.id}`), 404, 'not_found');
     expect((await t.api.get(`${pluginsPath()}/${plugin.id}`)).status).toBe(200);
@@ -283,7 +281,7 @@ describe('permissions', () => {
   let plugin: Json;
 
   beforeAll(async () => {
-    plugin = await t.api.addWebhook(form.id, PUBLIC_URL);
+    plugin = await t.api.addWebhook(t.form.id, PUBLIC_URL);
   });
 
   it('a readonly key cannot create, delete or rotate → 403', async () => {

@@ -6,16 +6,11 @@ import { countSubmissions } from './stored-submissions';
 
 const ORIGIN = 'https://app.example.org';
 
-const t = useTestStack();
-let open: FormView;
-
-beforeAll(async () => {
-  open = await t.api.createForm();
-});
+const t = useTestStack({ form: {} });
 
 describe('CORS on /json', () => {
   it('answers a preflight with 204, the origin and the allowed methods', async () => {
-    const res = await t.http.send('OPTIONS', open.json_url, {
+    const res = await t.http.send('OPTIONS', t.form.json_url, {
       headers: {
         Origin: ORIGIN,
         'Access-Control-Request-Method': 'POST',
@@ -32,16 +27,16 @@ describe('CORS on /json', () => {
   });
 
   it.each([
-    { case: 'success', path: () => open.json_url, body: contactFields as unknown, status: 200 },
-    { case: 'validation error', path: () => open.json_url, body: { email: 'x' }, status: 422 },
-    { case: 'broken JSON', path: () => open.json_url, body: '{', status: 400 },
+    { case: 'success', path: () => t.form.json_url, body: contactFields as unknown, status: 200 },
+    { case: 'validation error', path: () => t.form.json_url, body: { email: 'x' }, status: 422 },
+    { case: 'broken JSON', path: () => t.form.json_url, body: '{', status: 400 },
     {
       case: 'unknown form',
       path: () => `${t.stack.url}/json/unknowntoken0000`,
       body: {},
       status: 404,
     },
-    { case: 'bad query', path: () => `${open.json_url}?test=1`, body: {}, status: 422 },
+    { case: 'bad query', path: () => `${t.form.json_url}?test=1`, body: {}, status: 422 },
   ])(
     'the $case answer ($status) carries Access-Control-Allow-Origin',
     async ({ path, body, status }) => {

@@ -1,15 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, type FormView } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
+import { expectError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
 import { countSubmissions, readSubmission } from './stored-submissions';
 
-const t = useTestStack();
-let form: FormView;
-
-beforeAll(async () => {
-  form = await t.api.createForm();
-});
+const t = useTestStack({ form: {} });
 
 describe('POST /json/{token}', () => {
   it('stores the object with its JSON types, normalized specials and request metadata', async () => {
@@ -24,17 +19,17 @@ describe('POST /json/{token}', () => {
       tags: ['a', 1, false],
       address: { city: 'Lyon', zip: '69001' },
     };
-    const res = await postJson(form.json_url, payload, {
+    const res = await postJson(t.form.json_url, payload, {
       'User-Agent': 'formward-tests/1.0',
       Referer: 'https://shop.example.org/contact?x=1',
     });
-    const result = expectIngestResult(res, t.stack.url, form);
+    const result = expectIngestResult(res, t.stack.url, t.form);
 
     const submission = await readSubmission(t.api, result.id);
     expect(submission).toMatchObject({
       id: result.id,
-      form_id: form.id,
-      form_endpoint_token: form.endpoint_token,
+      form_id: t.form.id,
+      form_endpoint_token: t.form.endpoint_token,
       payload_json: payload,
       special_normalized: {
         email: 'jane.doe@example.com',
@@ -50,8 +45,8 @@ describe('POST /json/{token}', () => {
   });
 
   it('special_normalized is null when none of email, name, message came', async () => {
-    const res = await postJson(form.json_url, { company: 'ACME', seats: 3 });
-    const result = expectIngestResult(res, t.stack.url, form);
+    const res = await postJson(t.form.json_url, { company: 'ACME', seats: 3 });
+    const result = expectIngestResult(res, t.stack.url, t.form);
     const submission = await readSubmission(t.api, result.id);
     expect(submission.payload_json).toEqual({ company: 'ACME', seats: 3 });
     expect(submission.special_normalized).toBeNull();
@@ -115,7 +110,7 @@ describe('POST /json/{token}', () => {
   it.each(['text/plain', 'application/x-www-form-urlencoded'])(
     'answers 415 unsupported_media_type for %s',
     async (type) => {
-      const res = await t.http.send('POST', form.json_url, {
+      const res = await t.http.send('POST', t.form.json_url, {
         headers: { 'content-type': type },
         body: JSON.stringify(contactFields),
       });

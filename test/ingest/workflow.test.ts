@@ -1,20 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { FormView } from '../support/api-client';
+import { describe, expect, it } from 'vitest';
 import { useTestStack } from '../support/fixture';
 import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
 import { completedSubmissionWorkflow, waitForWorkflowMarks } from '../temporal/workflow-helpers';
 
-const t = useTestStack({ worker: true });
-let form: FormView;
-
-beforeAll(async () => {
-  form = await t.api.createForm();
-});
+const t = useTestStack({ worker: true, form: {} });
 
 describe('ingest starts the submission workflow', () => {
   it('?test=true runs the workflow synchronously and reports deliveries', async () => {
-    const res = await postJson(`${form.json_url}?test=true`, contactFields);
-    const body = expectIngestResult(res, t.stack.url, form);
+    const res = await postJson(`${t.form.json_url}?test=true`, contactFields);
+    const body = expectIngestResult(res, t.stack.url, t.form);
     expect(res.body.deliveries).toEqual([]); // the form has no plugins
 
     const result = await completedSubmissionWorkflow(t.stack, body.id);
@@ -24,13 +18,13 @@ describe('ingest starts the submission workflow', () => {
   });
 
   it.each([
-    { endpoint: 'json', send: () => postJson(form.json_url, contactFields) },
+    { endpoint: 'json', send: () => postJson(t.form.json_url, contactFields) },
     {
       endpoint: 'f',
-      send: () => postForm(form.submission_url, contactFields, { Accept: 'application/json' }),
+      send: () => postForm(t.form.submission_url, contactFields, { Accept: 'application/json' }),
     },
   ])('after a normal /$endpoint ingest the workflow runs in the background', async ({ send }) => {
-    const body = expectIngestResult(await send(), t.stack.url, form);
+    const body = expectIngestResult(await send(), t.stack.url, t.form);
     const marks = await waitForWorkflowMarks(t.stack, body.id, 20_000);
     expect(marks.workflow_started_at!.getTime()).toBeGreaterThan(Date.now() - 60_000);
     await completedSubmissionWorkflow(t.stack, body.id, 5_000);

@@ -1,7 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSpamActivities } from '../../activities/spam';
 import { BURST_COUNT } from '../../src/domain/spam/burst';
-import type { FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
 import { eventually } from '../temporal/workflow-helpers';
@@ -11,11 +10,10 @@ import { eventually } from '../temporal/workflow-helpers';
 
 // TRUST_PROXY lets each test submit from its own address (X-Forwarded-For), so the burst
 // rule sees only what a test means it to see.
-const t = useTestStack({ worker: true, env: { TRUST_PROXY: 'loopback' } });
-let form: FormView;
-
-beforeAll(async () => {
-  form = await t.api.createForm({ name: 'Spam rules' });
+const t = useTestStack({
+  worker: true,
+  env: { TRUST_PROXY: 'loopback' },
+  form: { name: 'Spam rules' },
 });
 
 let lastOctet = 0;
@@ -50,12 +48,12 @@ async function judged(id: string): Promise<Judged> {
   );
 }
 
-async function sendJson(fields: Record<string, unknown>, address = freshAddress(), to = form) {
+async function sendJson(fields: Record<string, unknown>, address = freshAddress(), to = t.form) {
   const res = await postJson(to.json_url, fields, { 'X-Forwarded-For': address });
   return expectIngestResult(res, t.stack.url, to).id;
 }
 
-async function sendForm(fields: Record<string, string>, address = freshAddress(), to = form) {
+async function sendForm(fields: Record<string, string>, address = freshAddress(), to = t.form) {
   const res = await postForm(to.submission_url, fields, {
     'X-Forwarded-For': address,
     Accept: 'application/json',
@@ -243,7 +241,7 @@ describe('verdicts are recorded once', () => {
     const [row] = await t.stack.sql<{ id: string }>(
       `insert into submissions (form_id, account_id, payload_json, source_ip, fill_ms, workflow_started_at)
        values (?, ?, ?::jsonb, ?, 1000, now()) returning id`,
-      [form.id, t.accountId, JSON.stringify(contactFields), freshAddress()],
+      [t.form.id, t.accountId, JSON.stringify(contactFields), freshAddress()],
     );
     const id = String(row!.id);
     const { checkSpam } = createSpamActivities(t.stack.ctx.orm);
@@ -265,14 +263,14 @@ describe('verdicts are recorded once', () => {
 
 describe('the API shows the verdicts', () => {
   it('/api/submissions/spam lists the judged submissions with their reasons', async () => {
-    const res = await t.api.get(`/api/submissions/spam?form_id=${form.id}&per_page=500`);
+    const res = await t.api.get(`/api/submissions/spam?form_id=${t.form.id}&per_page=500`);
     expect(res.status).toBe(200);
     const listed = res.body.submissions as { id: string; spam_reason: string }[];
     const expected = [...spamIds].flatMap(([reason, ids]) => ids.map((id) => ({ id, reason })));
     expect(listed.map((s) => ({ id: s.id, reason: s.spam_reason })).sort(byId)).toEqual(
       expected.sort(byId),
     );
-    const clean = await t.api.get(`/api/submissions?form_id=${form.id}&per_page=500`);
+    const clean = await t.api.get(`/api/submissions?form_id=${t.form.id}&per_page=500`);
     const cleanIds = (clean.body.submissions as { id: string }[]).map((s) => s.id);
     expect(cleanIds.length).toBeGreaterThan(0);
     for (const { id } of expected) expect(cleanIds).not.toContain(id);

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Scope } from '../../src/domain/accounts/scopes';
-import { ApiClient } from './api-client';
+import { ApiClient, type FormSettings, type FormView } from './api-client';
 import { startTestStack, type TestStack, type TestStackOptions } from './test-stack';
 
 export type KitOptions = TestStackOptions & {
+  /** Also create a form of the account with these settings: the kit's `form`. */
+  form?: FormSettings;
   /**
    * Stop waiting for the stack to stop after this long (with a warning), so a stuck clean-up
    * cannot keep the hooks registered before useTestStack (e.g. stopping a server) from running.
@@ -29,25 +31,34 @@ export type Tenant = Awaited<ReturnType<typeof newTenant>>;
 /** A suite's stack and the account its tests work in. */
 export type TestKit = Tenant & {
   stack: TestStack;
-  /** A readonly key of the same account. */
+  /** A client with a readonly key of the same account. */
   readonly: ApiClient;
   /** No credential of its own: give `key` or `cookie` per request, or none. */
   http: ApiClient;
   newTenant(): Promise<Tenant>;
 };
 
+/** The kit has a `form` when the options asked for one. */
+type WithForm<O> = O extends { form: FormSettings } ? { form: FormView } : unknown;
+
 /**
  * A suite's set-up in one call: before its tests a stack (startTestStack) with a fresh
- * account, after them the stack stops. Called inside a describe block, it serves that block.
- * The options may be a function, read when the stack starts, for addresses of servers that
- * hooks registered earlier start first. The kit's fields are there once its beforeAll ran.
+ * account (and a form, if asked), after them the stack stops. Called inside a describe block,
+ * it serves that block. The options may be a function, read when the stack starts, for
+ * addresses of servers that hooks registered earlier start first. The kit's fields are there
+ * once its beforeAll ran.
  */
-export function useTestStack(options: KitOptions | (() => KitOptions) = {}): TestKit {
-  const kit = {} as TestKit;
+export function useTestStack<O extends KitOptions>(
+  options: O | (() => O) = {} as O,
+): TestKit & WithForm<O> {
+  const kit = {} as TestKit & { form?: FormView };
   let stopWithinMs: number | undefined;
   beforeAll(async () => {
-    const { stopWithinMs: limit, ...stackOptions } =
-      typeof options === 'function' ? options() : options;
+    const {
+      stopWithinMs: limit,
+      form,
+      ...stackOptions
+    } = typeof options === 'function' ? options() : options;
     stopWithinMs = limit;
     kit.stack = await startTestStack(stackOptions);
     const tenant = await newTenant(kit.stack);
@@ -56,11 +67,12 @@ export function useTestStack(options: KitOptions | (() => KitOptions) = {}): Tes
       http: new ApiClient(kit.stack.url),
       newTenant: () => newTenant(kit.stack),
     });
+    if (form) kit.form = await tenant.api.createForm(form);
   });
   afterAll(async () => {
     if (kit.stack) await within(kit.stack.stop(), stopWithinMs);
   });
-  return kit;
+  return kit as TestKit & WithForm<O>;
 }
 
 /** Waits for `step` at most `ms` (forever without `ms`). */
