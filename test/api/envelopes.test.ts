@@ -38,7 +38,7 @@ async function getEnvelope(path: string, key: string) {
   return res;
 }
 
-describe('single resources (decisions §2)', () => {
+describe('single resources in the envelope', () => {
   it.each(['form', 'submission', 'plugin'])(
     '%s: both envelope variants and self links',
     async (key) => {
@@ -68,7 +68,7 @@ describe('single resources (decisions §2)', () => {
   });
 });
 
-describe('lists (decisions §2)', () => {
+describe('lists in the envelope', () => {
   it.each(['forms', 'submissions', 'plugins'])(
     '%s: both variants, meta, and item links',
     async (key) => {

@@ -71,10 +71,10 @@ export async function startTestStack(options: TestStackOptions = {}) {
   const http = await startHttpServer(ctx);
   const workers: RunningWorker[] = [];
   /** Runs a Temporal worker for this stack in this process (stop() stops it). */
-  const startWorker = async (address = temporalAddress) => {
+  const startWorker = async () => {
     const worker = await runWorker({
       config,
-      address,
+      address: temporalAddress,
       orm: ctx.orm,
       logger: ctx.logger,
       baseUrl: http.url,
