@@ -2,6 +2,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Case } from './load';
 import type { PacedOptions } from './paced';
+import { caseSender } from './post-case';
 import { round } from './util';
 
 export type BurstResult = {
@@ -24,43 +25,20 @@ export async function runBurst(
   concurrency: number,
   options: Required<PacedOptions>,
 ): Promise<BurstResult> {
-  const url = new URL(c.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const post = caseSender(c, agent, { readBody: true, timeoutMs: 30_000 });
   const statusCodes: Record<string, number> = {};
   let errors = 0;
 
-  const send = (index: number) =>
-    new Promise<void>((resolve) => {
-      const body = Buffer.from(options.bodyOf(index));
-      const chunks: Buffer[] = [];
-      const request = http.request(
-        {
-          agent,
-          method: 'POST',
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname + url.search,
-          headers: { ...c.headers, 'content-length': String(body.length) },
-          timeout: 30_000,
-        },
-        (response) => {
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => {
-            const status = response.statusCode ?? 0;
-            statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-            const at = performance.now();
-            options.onAnswer({ index, status, body: Buffer.concat(chunks).toString(), at });
-            resolve();
-          });
-        },
-      );
-      request.on('timeout', () => request.destroy(new Error('timeout')));
-      request.on('error', () => {
-        errors++;
-        resolve();
-      });
-      request.end(body);
-    });
+  const send = async (index: number) => {
+    const answer = await post(index, options.bodyOf(index));
+    if (!answer) {
+      errors++;
+      return;
+    }
+    statusCodes[answer.status] = (statusCodes[answer.status] ?? 0) + 1;
+    options.onAnswer(answer);
+  };
 
   let next = 0;
   const sender = async () => {

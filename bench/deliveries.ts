@@ -1,8 +1,43 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Receipt, Receiver } from './https-receiver';
-import type { Answer } from './paced';
+import {
+  serviceSignatureValid,
+  type HttpsReceiver,
+  type ReceivedWebhook,
+} from '../test/support/https-receiver';
+import type { Answer } from './post-case';
 import { percentile, round, sleep } from './util';
+
+/** What the bench reads from one webhook request. */
+export type Receipt = {
+  /** `id` of the JSON body: the submission id (null when the body was not such JSON). */
+  submissionId: string | null;
+  /** The `webhook-id` header: the delivery id, the same for every retry of one delivery. */
+  webhookId: string | null;
+  /** performance.now() when the whole body had arrived. */
+  at: number;
+  signatureOk: boolean;
+};
+
+function submissionIdOf(body: string): string | null {
+  try {
+    const id = (JSON.parse(body) as { id?: unknown }).id;
+    return id === undefined || id === null ? null : String(id);
+  } catch {
+    return null;
+  }
+}
+
+/** Reads a received request, checking `X-Service-Signature` with the plugin's secret. */
+export function receiptOf(request: ReceivedWebhook, secret: string): Receipt {
+  const webhookId = request.headers['webhook-id'];
+  return {
+    submissionId: submissionIdOf(request.body),
+    webhookId: typeof webhookId === 'string' ? webhookId : null,
+    at: request.at,
+    signatureOk: serviceSignatureValid(request, secret),
+  };
+}
 
 /** A submission ingest accepted: its id and when the answer had arrived (performance.now()). */
 export type Submitted = { id: string; answeredAt: number };
@@ -41,7 +76,7 @@ export function submissionLog() {
  * tells `progress` how many are still missing every 15 s.
  */
 export async function waitForDeliveries(
-  receiver: Receiver,
+  receiver: HttpsReceiver,
   ids: string[],
   timeoutMs: number,
   progress: (missing: number) => void = () => undefined,
@@ -51,8 +86,8 @@ export async function waitForDeliveries(
   let seen = 0;
   let told = started;
   while (missing.size > 0 && performance.now() - started < timeoutMs) {
-    for (; seen < receiver.receipts.length; seen++) {
-      const id = receiver.receipts[seen].submissionId;
+    for (; seen < receiver.received.length; seen++) {
+      const id = submissionIdOf(receiver.received[seen].body);
       if (id !== null) missing.delete(id);
     }
     if (missing.size === 0) break;

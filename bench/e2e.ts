@@ -2,9 +2,11 @@ import type { Pool } from 'pg';
 import { runBurst, type BurstResult } from './burst';
 import type { TestCertificates as Certificates } from '../test/support/test-ca';
 import { coresBetween, sampleCpu } from './cpu';
+import { startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
 import {
   deliveryStats,
   distinctBody,
+  receiptOf,
   submissionLog,
   waitForDeliveries,
   type DeliveryStats,
@@ -19,7 +21,6 @@ import {
 } from './delivery-log';
 import { startExtraWorker, type ExtraWorker } from './extra-worker';
 import { addWebhook, createForm } from './formward-api';
-import { startReceiver, type Receiver } from './https-receiver';
 import type { Case } from './load';
 import { runPaced, type PacedResult } from './paced';
 import type { Formward, Shutdown } from './stack';
@@ -97,13 +98,12 @@ type Measured = Omit<E2ePhase, 'deliveries' | 'lostReasons' | 'stages'> & {
 export async function runE2e(ctx: Context): Promise<E2eResult> {
   const { formward, say } = ctx;
   const s = E2E_SETTINGS;
-  const receiver = await startReceiver(ctx.certificates);
+  const receiver = await startHttpsReceiver(ctx.certificates);
   let extra: ExtraWorker | null = null;
   let extraStopped: E2eResult['extraWorker'] = null;
   try {
     const form = await createForm(formward.url, ctx.key, 'E2E');
-    const plugin = await addWebhook(formward.url, ctx.key, form.id, receiver.url);
-    receiver.secret = plugin.signingSecret;
+    const plugin = await addWebhook(formward.url, ctx.key, form.id, `${receiver.url}/hook`);
     const c: Case = {
       name: 'POST /json/{token} (e2e)',
       url: `${formward.url}/json/${form.token}`,
@@ -139,11 +139,12 @@ export async function runE2e(ctx: Context): Promise<E2eResult> {
     extra = null;
 
     await sleep(s.graceS * 1000);
+    const receipts = receiver.received.map((r) => receiptOf(r, plugin.signingSecret));
     const phases: E2ePhase[] = [];
     for (const m of measured) {
       all.push(...m.submitted);
       const { submitted, ...rest } = m;
-      const deliveries = deliveryStats(submitted, receiver.receipts);
+      const deliveries = deliveryStats(submitted, receipts);
       const reasons = await lostReasons(ctx.db, deliveries.lostIds);
       phases.push({
         ...rest,
@@ -160,10 +161,9 @@ export async function runE2e(ctx: Context): Promise<E2eResult> {
       settings: s,
       phases,
       receiver: {
-        requests: receiver.receipts.length,
+        requests: receipts.length,
         tlsConnections: receiver.connections(),
-        strays: receiver.receipts.filter((r) => !r.submissionId || !known.has(r.submissionId))
-          .length,
+        strays: receipts.filter((r) => !r.submissionId || !known.has(r.submissionId)).length,
       },
       attempts: await attemptSummary(ctx.db, plugin.id),
       extraWorker: extraStopped,
@@ -190,7 +190,7 @@ function pidsOf(extra?: ExtraWorker): Record<string, number> {
 
 async function paced(
   ctx: Context,
-  receiver: Receiver,
+  receiver: HttpsReceiver,
   c: Case,
   phase: string,
   durationS: number,
@@ -221,7 +221,7 @@ async function paced(
 
 async function burst(
   ctx: Context,
-  receiver: Receiver,
+  receiver: HttpsReceiver,
   c: Case,
   phase: string,
   count: number,

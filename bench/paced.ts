@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Case } from './load';
+import { caseSender, type Answer } from './post-case';
 import { percentile, round, sleep } from './util';
 
 export type PacedResult = {
@@ -15,9 +16,6 @@ export type PacedResult = {
   unexpectedStatus: number;
   errors: number;
 };
-
-/** One answer, for callers that need more than the timing (e.g. the id ingest returned). */
-export type Answer = { index: number; status: number; body: string; at: number };
 
 export type PacedOptions = {
   /** The body of request `index` (default: the case's fixed body). */
@@ -36,47 +34,26 @@ export async function runPaced(
   durationS: number,
   options: PacedOptions = {},
 ): Promise<PacedResult> {
-  const url = new URL(c.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const post = caseSender(c, agent, { readBody: options.onAnswer !== undefined });
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
   let errors = 0;
   let maxSendLagMs = 0;
 
-  const send = (index: number) =>
-    new Promise<void>((resolve) => {
-      const body = Buffer.from(options.bodyOf ? options.bodyOf(index) : c.body);
-      const chunks: Buffer[] = [];
-      const sentAt = performance.now();
-      const request = http.request(
-        {
-          agent,
-          method: 'POST',
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname + url.search,
-          headers: { ...c.headers, 'content-length': String(body.length) },
-        },
-        (response) => {
-          if (options.onAnswer) response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          else response.resume();
-          response.on('end', () => {
-            const at = performance.now();
-            latencies.push(at - sentAt);
-            const code = String(response.statusCode);
-            statusCodes[code] = (statusCodes[code] ?? 0) + 1;
-            const status = response.statusCode ?? 0;
-            options.onAnswer?.({ index, status, body: Buffer.concat(chunks).toString(), at });
-            resolve();
-          });
-        },
-      );
-      request.on('error', () => {
-        errors++;
-        resolve();
-      });
-      request.end(body);
-    });
+  const send = async (index: number) => {
+    const body = options.bodyOf ? options.bodyOf(index) : c.body;
+    const sentAt = performance.now();
+    const answer = await post(index, body);
+    if (!answer) {
+      errors++;
+      return;
+    }
+    latencies.push(answer.at - sentAt);
+    const code = String(answer.status);
+    statusCodes[code] = (statusCodes[code] ?? 0) + 1;
+    options.onAnswer?.(answer);
+  };
 
   const total = Math.round(rate * durationS);
   const start = performance.now();

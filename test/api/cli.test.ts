@@ -5,8 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiClient, expectError, request, signIn, type Json } from '../support/api-client';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import { ApiClient, expectError, type Json } from '../support/api-client';
+import { useTestStack } from '../support/fixture';
+import { signIn } from '../support/sign-in';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'bin/formward.js');
@@ -14,8 +15,18 @@ const BIN = path.join(ROOT, 'bin/formward.js');
 // Every test spawns a few CLI processes (about 1-2 s each, more on a loaded machine).
 vi.setConfig({ testTimeout: 120_000 });
 
-let stack: TestStack;
 let dataDir: string;
+
+beforeAll(async () => {
+  await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 170_000 });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-cli-'));
+});
+
+afterAll(() => {
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const t = useTestStack();
 
 type CliResult = { code: number | null; stdout: string; stderr: string };
 
@@ -26,7 +37,7 @@ function runCli(args: string[]): Promise<CliResult> {
       cwd: ROOT,
       env: {
         ...process.env,
-        DATABASE_URL: stack.databaseUrl,
+        DATABASE_URL: t.stack.databaseUrl,
         DATA_DIR: dataDir,
         LOG_LEVEL: 'silent',
       },
@@ -64,42 +75,24 @@ async function expectRefused(args: string[], code?: number): Promise<CliResult> 
 
 const uniqueEmail = () => `cli-${randomBytes(4).toString('hex')}@example.com`;
 
+const accountCreate = (email: string) => [
+  'account',
+  'create',
+  '--email',
+  email,
+  '--password',
+  'cli password 1',
+];
+
 async function createAccount(email = uniqueEmail()): Promise<string> {
-  const out = await runJson([
-    'account',
-    'create',
-    '--email',
-    email,
-    '--password',
-    'cli password 1',
-  ]);
-  return out.account_id;
+  return (await runJson(accountCreate(email))).account_id;
 }
-
-beforeAll(async () => {
-  await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 170_000 });
-  stack = await startTestStack();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-cli-'));
-});
-
-afterAll(async () => {
-  await stack?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe('account create', () => {
   it('prints one JSON line with the new account id', async () => {
-    const email = uniqueEmail();
-    const out = await runJson([
-      'account',
-      'create',
-      '--email',
-      email,
-      '--password',
-      'cli password 1',
-    ]);
+    const out = await runJson(accountCreate(uniqueEmail()));
     expect(out.account_id).toMatch(/^\d+$/);
-    const rows = await stack.sql<{ id: string }>('select id from accounts where id = ?', [
+    const rows = await t.stack.sql<{ id: string }>('select id from accounts where id = ?', [
       out.account_id,
     ]);
     expect(rows).toHaveLength(1);
@@ -108,22 +101,15 @@ describe('account create', () => {
   it('the new user can sign in with the password given', async () => {
     const email = uniqueEmail();
     const accountId = await createAccount(email);
-    const cookie = await signIn(stack.url, email, 'cli password 1');
-    const res = await new ApiClient(stack.url, { cookie }).get('/api');
+    const cookie = await signIn(t.stack.url, email, 'cli password 1');
+    const res = await t.http.get('/api', { cookie });
     expect(res.body.account_id).toBe(accountId);
   });
 
   it('a duplicate e-mail (any case) is refused with a non-zero exit', async () => {
     const email = uniqueEmail();
     await createAccount(email);
-    const result = await expectRefused([
-      'account',
-      'create',
-      '--email',
-      email.toUpperCase(),
-      '--password',
-      'cli password 1',
-    ]);
+    const result = await expectRefused(accountCreate(email.toUpperCase()));
     expect(result.stderr).toContain('already exists');
   });
 
@@ -146,7 +132,7 @@ describe('key create', () => {
     const out = await createKey('--role', 'admin');
     expect(out.id).toMatch(/^\d+$/);
     expect(out.key).toMatch(/^frk_[A-Za-z0-9_-]{43,}$/);
-    const api = new ApiClient(stack.url, { key: out.key });
+    const api = new ApiClient(t.stack.url, { key: out.key });
     const root = await api.get('/api');
     expect(root.status).toBe(200);
     expect(root.body.account_id).toBe(accountId);
@@ -155,14 +141,14 @@ describe('key create', () => {
   });
 
   it('--role readonly reads but cannot create', async () => {
-    const api = new ApiClient(stack.url, { key: (await createKey('--role', 'readonly')).key });
+    const api = new ApiClient(t.stack.url, { key: (await createKey('--role', 'readonly')).key });
     expect((await api.get('/api/submissions')).status).toBe(200);
     expectError(await api.post('/api/forms', { name: 'nope' }), 403, 'forbidden');
   });
 
   it('--scopes can_read_submissions gives exactly that scope', async () => {
     const out = await createKey('--scopes', 'can_read_submissions', '--name', 'reader');
-    const api = new ApiClient(stack.url, { key: out.key });
+    const api = new ApiClient(t.stack.url, { key: out.key });
     expect((await api.get('/api/submissions')).status).toBe(200);
     expectError(await api.get('/api/submissions/spam'), 403, 'forbidden');
     expectError(await api.post('/api/forms', { name: 'nope' }), 403, 'forbidden');
@@ -186,7 +172,7 @@ describe('key create', () => {
 
   it('an unknown account → refused, no key stored', async () => {
     await expectRefused(['key', 'create', '--account', '987654321', '--role', 'admin']);
-    const rows = await stack.sql('select id from api_keys where account_id = 987654321');
+    const rows = await t.stack.sql('select id from api_keys where account_id = 987654321');
     expect(rows).toHaveLength(0);
   });
 });
@@ -195,10 +181,10 @@ describe('key revoke', () => {
   it('revokes: the key then answers 401 invalid_api_key', async () => {
     const accountId = await createAccount();
     const created = await runJson(['key', 'create', '--account', accountId, '--role', 'admin']);
-    expect((await request(stack.url, 'GET', '/api', { key: created.key })).status).toBe(200);
+    expect((await t.http.get('/api', { key: created.key })).status).toBe(200);
     const out = await runJson(['key', 'revoke', created.id]);
     expect(out.id).toBe(created.id);
-    const res = await request(stack.url, 'GET', '/api', { key: created.key });
+    const res = await t.http.get('/api', { key: created.key });
     expectError(res, 401, 'invalid_api_key');
   });
 
@@ -207,7 +193,7 @@ describe('key revoke', () => {
     const kept = await runJson(['key', 'create', '--account', accountId, '--role', 'admin']);
     const revoked = await runJson(['key', 'create', '--account', accountId, '--role', 'admin']);
     await runJson(['key', 'revoke', revoked.id]);
-    expect((await request(stack.url, 'GET', '/api', { key: kept.key })).status).toBe(200);
+    expect((await t.http.get('/api', { key: kept.key })).status).toBe(200);
   });
 
   it('an unknown key id → refused', async () => {

@@ -1,37 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  hrefOf,
-  newTenant,
-  parseLinkHeader,
-  rels,
-  submitJson,
-  type Link,
-  type Tenant,
-} from '../support/api-client';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hrefOf, parseLinkHeader, rels, type Link } from '../support/api-client';
+import { useTestStack } from '../support/fixture';
+import { submitJson } from '../support/ingest-requests';
 
-let stack: TestStack;
-let tenant: Tenant;
+const t = useTestStack({ form: { name: 'Envelope form' } });
 let formId: string;
 let submissionId: string;
 let pluginId: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  tenant = await newTenant(stack);
-  const form = await tenant.api.createForm('Envelope form');
-  formId = form.id;
-  submissionId = await submitJson(stack.url, form.endpoint_token, { message: 'hi' });
-  const plugin = await tenant.api.post(`/api/forms/${formId}/plugins`, {
-    plugin_type: 'webhook',
-    config: { url: 'https://93.184.216.34/hook' },
-  });
-  expect(plugin.status, plugin.text).toBe(201);
-  pluginId = plugin.body.plugin.id;
-});
-
-afterAll(async () => {
-  await stack?.stop();
+  formId = t.form.id;
+  submissionId = await submitJson(t.form, { message: 'hi' });
+  pluginId = (await t.api.addWebhook(formId, 'https://93.184.216.34/hook')).id;
 });
 
 const resources = () => [
@@ -48,7 +28,7 @@ const lists = () => [
 
 /** Both variants of the specification at once: `{ok, <key>: X, payload: X, links}`. */
 async function getEnvelope(path: string, key: string) {
-  const res = await tenant.api.get(path);
+  const res = await t.api.get(path);
   expect(res.status, res.text).toBe(200);
   expect(res.body.ok).toBe(true);
   expect(res.body[key]).toBeDefined();
@@ -58,37 +38,37 @@ async function getEnvelope(path: string, key: string) {
   return res;
 }
 
-describe('single resources (decisions §2)', () => {
+describe('single resources in the envelope', () => {
   it.each(['form', 'submission', 'plugin'])(
     '%s: both envelope variants and self links',
     async (key) => {
       const { path, id } = resources().find((r) => r.key === key)!;
       const res = await getEnvelope(path, key);
       expect(res.body[key].id).toBe(id);
-      expect(hrefOf(res.body[key].links, 'self')).toBe(`${stack.url}${path}`);
-      expect(hrefOf(res.body.links, 'self')).toBe(`${stack.url}${path}`);
+      expect(hrefOf(res.body[key].links, 'self')).toBe(`${t.stack.url}${path}`);
+      expect(hrefOf(res.body.links, 'self')).toBe(`${t.stack.url}${path}`);
     },
   );
 
   it('form stats come in the same envelope under `stats`', async () => {
     const res = await getEnvelope(`/api/form_stats/${formId}`, 'stats');
     expect(res.body.stats.total_submissions).toBe(1);
-    expect(hrefOf(res.body.links, 'form')).toBe(`${stack.url}/api/forms/${formId}`);
+    expect(hrefOf(res.body.links, 'form')).toBe(`${t.stack.url}/api/forms/${formId}`);
   });
 
   it('action links carry their method', async () => {
-    const res = await tenant.api.get(`/api/forms/${formId}`);
+    const res = await t.api.get(`/api/forms/${formId}`);
     const links: Link[] = res.body.form.links;
     expect(links).toContainEqual({
       rel: 'update',
-      href: `${stack.url}/api/forms/${formId}`,
+      href: `${t.stack.url}/api/forms/${formId}`,
       method: 'PATCH',
     });
     expect(links.find((l) => l.rel === 'self')).not.toHaveProperty('method');
   });
 });
 
-describe('lists (decisions §2)', () => {
+describe('lists in the envelope', () => {
   it.each(['forms', 'submissions', 'plugins'])(
     '%s: both variants, meta, and item links',
     async (key) => {
@@ -118,7 +98,7 @@ describe('lists (decisions §2)', () => {
 
 describe('creation', () => {
   it('201 answers use the same envelope', async () => {
-    const res = await tenant.api.post('/api/forms', { name: 'Second' });
+    const res = await t.api.post('/api/forms', { name: 'Second' });
     expect(res.status).toBe(201);
     expect(res.body.ok).toBe(true);
     expect(res.body.payload).toEqual(res.body.form);

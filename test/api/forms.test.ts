@@ -1,45 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  ApiClient,
   expectError,
   expectValidationError,
-  newTenant,
   rels,
-  request,
-  submitForm,
-  submitJson,
+  type ApiResponse,
   type Json,
-  type Tenant,
 } from '../support/api-client';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import { useTestStack, type Tenant } from '../support/fixture';
+import { postJson, submitForm, submitJson } from '../support/ingest-requests';
 
-let stack: TestStack;
-let tenant: Tenant;
+const t = useTestStack();
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  tenant = await newTenant(stack);
-});
-
-afterAll(async () => {
-  await stack?.stop();
-});
-
 describe('POST /api/forms', () => {
-  let res: Awaited<ReturnType<ApiClient['post']>>;
+  let res: ApiResponse;
   let form: Json;
 
   beforeAll(async () => {
-    res = await tenant.api.post('/api/forms', { name: 'Contact us' });
+    res = await t.api.post('/api/forms', { name: 'Contact us' });
     form = res.body.form;
   });
 
   it('answers 201 with Location of the new form', () => {
     expect(res.status).toBe(201);
     expect(form.id).toMatch(/^\d+$/);
-    expect(res.headers.get('location')).toBe(`${stack.url}/api/forms/${form.id}`);
+    expect(res.headers.get('location')).toBe(`${t.stack.url}/api/forms/${form.id}`);
   });
 
   it('returns every Form field of the specification', () => {
@@ -51,9 +37,9 @@ describe('POST /api/forms', () => {
       is_active: true,
       allowed_domains: [],
       notification_email_addresses: [],
-      submission_url: `${stack.url}/f/${token}`,
-      json_url: `${stack.url}/json/${token}`,
-      autocomplete_script_url: `${stack.url}/f/${token}/autocomplete.js`,
+      submission_url: `${t.stack.url}/f/${token}`,
+      json_url: `${t.stack.url}/json/${token}`,
+      autocomplete_script_url: `${t.stack.url}/f/${token}/autocomplete.js`,
       submission_count: 0,
       submission_spam_count: 0,
       last_submission_at: null,
@@ -76,13 +62,14 @@ describe('POST /api/forms', () => {
   });
 
   it('an endpoint token is unique per form', async () => {
-    const other = await tenant.api.createForm('Another');
+    const other = await t.api.createForm({ name: 'Another' });
     expect(other.endpoint_token).not.toBe(form.endpoint_token);
     expect(other.id).not.toBe(form.id);
   });
 
   it('trims the name and accepts the optional fields at creation', async () => {
-    const created = await tenant.api.createForm('  Spaced  ', {
+    const created = await t.api.createForm({
+      name: '  Spaced  ',
       success_redirect_url: 'https://example.com/thanks',
       is_active: false,
       allowed_domains: ['Example.COM'],
@@ -120,23 +107,23 @@ describe('POST /api/forms validation', () => {
       'success_redirect_url',
     ],
   ])('%s → 422 validation_failed', async (_label, body, field) => {
-    const res = await tenant.api.post('/api/forms', body);
+    const res = await t.api.post('/api/forms', body);
     expectValidationError(res, field);
   });
 
   it('a JSON array body → 422', async () => {
-    expectError(await tenant.api.post('/api/forms', []), 422, 'validation_failed');
+    expectError(await t.api.post('/api/forms', []), 422, 'validation_failed');
   });
 
   it('no body at all → 422 naming the missing name', async () => {
-    expectValidationError(await tenant.api.send('POST', '/api/forms'), 'name');
+    expectValidationError(await t.api.send('POST', '/api/forms'), 'name');
   });
 
   it.each([
     ['text/plain', 'name=Plain'],
     ['application/x-www-form-urlencoded', 'name=Plain'],
   ])('a %s body → 415 unsupported_media_type', async (type, body) => {
-    const res = await tenant.api.send('POST', '/api/forms', {
+    const res = await t.api.send('POST', '/api/forms', {
       body,
       headers: { 'content-type': type },
     });
@@ -144,7 +131,7 @@ describe('POST /api/forms validation', () => {
   });
 
   it('broken JSON → 400 invalid_json', async () => {
-    const res = await tenant.api.send('POST', '/api/forms', {
+    const res = await t.api.send('POST', '/api/forms', {
       body: '{"name": "x"',
       headers: { 'content-type': 'application/json' },
     });
@@ -152,12 +139,12 @@ describe('POST /api/forms validation', () => {
   });
 
   it('a body over 1 MiB → 413 payload_too_large', async () => {
-    const res = await tenant.api.post('/api/forms', { name: 'x'.repeat(1024 * 1024 + 10) });
+    const res = await t.api.post('/api/forms', { name: 'x'.repeat(1024 * 1024 + 10) });
     expectError(res, 413, 'payload_too_large');
   });
 
   it('none of the refused requests created a form', async () => {
-    const names = (await tenant.api.get('/api/forms')).body.forms.map((f: Json) => f.name);
+    const names = (await t.api.get('/api/forms')).body.forms.map((f: Json) => f.name);
     expect(names).not.toContain('Plain');
     expect(names).not.toContain('x');
   });
@@ -167,14 +154,14 @@ describe('GET /api/forms/{id}', () => {
   let form: Json;
 
   beforeAll(async () => {
-    form = await tenant.api.createForm('Readable');
-    await submitJson(stack.url, form.endpoint_token, { message: 'one' });
-    await submitForm(stack.url, form.endpoint_token, { message: 'two', _hp: '' });
-    await submitForm(stack.url, form.endpoint_token, { message: 'spam', _hp: 'bot' });
+    form = await t.api.createForm({ name: 'Readable' });
+    await submitJson(form, { message: 'one' });
+    await submitForm(form, { message: 'two', _hp: '' });
+    await submitForm(form, { message: 'spam', _hp: 'bot' });
   });
 
   it('by id returns the form with its counts', async () => {
-    const res = await tenant.api.get(`/api/forms/${form.id}`);
+    const res = await t.api.get(`/api/forms/${form.id}`);
     expect(res.status).toBe(200);
     expect(res.body.form).toMatchObject({
       id: form.id,
@@ -187,15 +174,15 @@ describe('GET /api/forms/{id}', () => {
   });
 
   it('last_submission_at is the time of the newest non-spam submission', async () => {
-    const newest = (await tenant.api.get(`/api/submissions?form_id=${form.id}&per_page=1`)).body
+    const newest = (await t.api.get(`/api/submissions?form_id=${form.id}&per_page=1`)).body
       .submissions[0];
-    const res = await tenant.api.get(`/api/forms/${form.id}`);
+    const res = await t.api.get(`/api/forms/${form.id}`);
     expect(res.body.form.last_submission_at).toBe(newest.created_at);
   });
 
   it('by endpoint token returns the same form', async () => {
-    const byId = await tenant.api.get(`/api/forms/${form.id}`);
-    const byToken = await tenant.api.get(`/api/forms/${form.endpoint_token}`);
+    const byId = await t.api.get(`/api/forms/${form.id}`);
+    const byToken = await t.api.get(`/api/forms/${form.endpoint_token}`);
     expect(byToken.status).toBe(200);
     expect(byToken.body.form).toEqual(byId.body.form);
   });
@@ -203,20 +190,17 @@ describe('GET /api/forms/{id}', () => {
   it.each(['999999999', 'nosuchtoken12345', '0', 'a%00b', '9'.repeat(25)])(
     '%s → 404 not_found',
     async (id) => {
-      expectError(await tenant.api.get(`/api/forms/${id}`), 404, 'not_found');
+      expectError(await t.api.get(`/api/forms/${id}`), 404, 'not_found');
     },
   );
 
   it('a readonly key reads the form, without update links', async () => {
-    const readonly = new ApiClient(stack.url, {
-      key: await stack.createKey(tenant.accountId, 'readonly'),
-    });
-    const res = await readonly.get(`/api/forms/${form.id}`);
+    const res = await t.readonly.get(`/api/forms/${form.id}`);
     expect(res.status).toBe(200);
     expect(rels(res.body.form.links)).not.toContain('update');
     expect(rels(res.body.form.links)).not.toContain('create_plugin');
     expect(rels(res.body.form.links)).toContain('submissions');
-    expect(rels((await tenant.api.get(`/api/forms/${form.id}`)).body.form.links)).toEqual(
+    expect(rels((await t.api.get(`/api/forms/${form.id}`)).body.form.links)).toEqual(
       expect.arrayContaining(['update', 'create_plugin', 'submissions', 'plugins', 'stats']),
     );
   });
@@ -224,21 +208,21 @@ describe('GET /api/forms/{id}', () => {
 
 describe('PATCH /api/forms/{id}', () => {
   let form: Json;
-  const patch = (body: unknown, id: string = form.id) => tenant.api.patch(`/api/forms/${id}`, body);
+  const patch = (body: unknown, id: string = form.id) => t.api.patch(`/api/forms/${id}`, body);
 
   beforeAll(async () => {
-    form = await tenant.api.createForm('Patchable');
+    form = await t.api.createForm({ name: 'Patchable' });
   });
 
   it('renames', async () => {
     const res = await patch({ name: 'Renamed' });
     expect(res.status).toBe(200);
     expect(res.body.form.name).toBe('Renamed');
-    expect((await tenant.api.get(`/api/forms/${form.id}`)).body.form.name).toBe('Renamed');
+    expect((await t.api.get(`/api/forms/${form.id}`)).body.form.name).toBe('Renamed');
   });
 
   it('moves updated_at forward and keeps created_at', async () => {
-    const before = (await tenant.api.get(`/api/forms/${form.id}`)).body.form;
+    const before = (await t.api.get(`/api/forms/${form.id}`)).body.form;
     await new Promise((resolve) => setTimeout(resolve, 5));
     const after = (await patch({ name: 'Renamed again' })).body.form;
     expect(after.created_at).toBe(before.created_at);
@@ -262,13 +246,10 @@ describe('PATCH /api/forms/{id}', () => {
   it('is_active=false makes ingest answer not_active; true re-opens it', async () => {
     const off = await patch({ is_active: false });
     expect(off.body.form.is_active).toBe(false);
-    const refused = await request(stack.url, 'POST', `/json/${form.endpoint_token}`, {
-      json: { message: 'closed?' },
-    });
-    expectError(refused, 404, 'not_active');
+    expectError(await postJson(form.json_url, { message: 'closed?' }), 404, 'not_active');
     const on = await patch({ is_active: true });
     expect(on.body.form.is_active).toBe(true);
-    await submitJson(stack.url, form.endpoint_token, { message: 'open again' });
+    await submitJson(form, { message: 'open again' });
   });
 
   it('is_active must be a boolean', async () => {
@@ -292,7 +273,7 @@ describe('PATCH /api/forms/{id}', () => {
   it('refuses an invalid notification e-mail → 422 naming the entry', async () => {
     const res = await patch({ notification_email_addresses: ['ok@example.com', 'not-an-email'] });
     expectValidationError(res, 'notification_email_addresses.1');
-    const current = (await tenant.api.get(`/api/forms/${form.id}`)).body.form;
+    const current = (await t.api.get(`/api/forms/${form.id}`)).body.form;
     expect(current.notification_email_addresses).toEqual(['a@example.com', 'b@example.com']);
   });
 
@@ -301,7 +282,7 @@ describe('PATCH /api/forms/{id}', () => {
   });
 
   it('an empty object changes nothing', async () => {
-    const before = (await tenant.api.get(`/api/forms/${form.id}`)).body.form;
+    const before = (await t.api.get(`/api/forms/${form.id}`)).body.form;
     const res = await patch({});
     expect(res.status).toBe(200);
     expect(res.body.form.name).toBe(before.name);
@@ -320,7 +301,7 @@ describe('PATCH /api/forms/{id}', () => {
   });
 
   it('a non-JSON body → 415', async () => {
-    const res = await tenant.api.send('PATCH', `/api/forms/${form.id}`, {
+    const res = await t.api.send('PATCH', `/api/forms/${form.id}`, {
       body: 'name=x',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
@@ -330,10 +311,10 @@ describe('PATCH /api/forms/{id}', () => {
 
 describe('GET /api/forms', () => {
   it('lists only this account’s forms, newest first', async () => {
-    const fresh = await newTenant(stack);
+    const fresh = await t.newTenant();
     const names = ['First', 'Second', 'Third'];
     const ids: string[] = [];
-    for (const name of names) ids.push((await fresh.api.createForm(name)).id);
+    for (const name of names) ids.push((await fresh.api.createForm({ name })).id);
     const res = await fresh.api.get('/api/forms');
     expect(res.status).toBe(200);
     expect(res.body.forms.map((f: Json) => f.id)).toEqual([...ids].reverse());
@@ -342,15 +323,15 @@ describe('GET /api/forms', () => {
   });
 
   it('an account without forms gets an empty list', async () => {
-    const fresh = await newTenant(stack);
+    const fresh = await t.newTenant();
     const res = await fresh.api.get('/api/forms');
     expect(res.status).toBe(200);
     expect(res.body.forms).toEqual([]);
   });
 
   it('list items carry the same fields as the single form', async () => {
-    const fresh = await newTenant(stack);
-    const created = await fresh.api.createForm('Only');
+    const fresh = await t.newTenant();
+    const created = await fresh.api.createForm({ name: 'Only' });
     const res = await fresh.api.get('/api/forms');
     expect(res.body.forms[0]).toEqual((await fresh.api.get(`/api/forms/${created.id}`)).body.form);
   });
@@ -363,7 +344,7 @@ describe('methods', () => {
     ['DELETE', '/api/forms/1', 'GET, PATCH'],
     ['POST', '/api/forms/1', 'GET, PATCH'],
   ])('%s %s → 405 with Allow', async (method, path, allow) => {
-    const res = await tenant.api.send(method, path);
+    const res = await t.api.send(method, path);
     expectError(res, 405, 'method_not_allowed');
     expect(res.headers.get('allow')).toBe(allow);
   });
@@ -374,8 +355,8 @@ describe('another account’s form', () => {
   let owner: Tenant;
 
   beforeAll(async () => {
-    owner = await newTenant(stack);
-    foreign = await owner.api.createForm('Not yours');
+    owner = await t.newTenant();
+    foreign = await owner.api.createForm({ name: 'Not yours' });
   });
 
   const attempts = (ref: string): Array<[string, string, unknown?]> => [
@@ -394,7 +375,7 @@ describe('another account’s form', () => {
 
   it.each(['id', 'endpoint_token'])('by %s → 404 everywhere', async (field) => {
     for (const [method, path, json] of attempts(foreign[field])) {
-      const res = await tenant.api.send(method, path, json === undefined ? {} : { json });
+      const res = await t.api.send(method, path, json === undefined ? {} : { json });
       expectError(res, 404, 'not_found');
     }
   });
@@ -405,8 +386,8 @@ describe('another account’s form', () => {
   });
 
   it('the 404 looks exactly like a form that does not exist', async () => {
-    const foreignRes = await tenant.api.get(`/api/forms/${foreign.id}`);
-    const missing = await tenant.api.get('/api/forms/999999998');
+    const foreignRes = await t.api.get(`/api/forms/${foreign.id}`);
+    const missing = await t.api.get('/api/forms/999999998');
     expect(foreignRes.body).toEqual(missing.body);
   });
 });

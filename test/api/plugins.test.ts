@@ -1,23 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ApiClient,
-  expectError,
-  expectValidationError,
-  newTenant,
-  type Json,
-  type Tenant,
-} from '../support/api-client';
+import { expectError, expectValidationError, type Json } from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import { useTestStack } from '../support/fixture';
 
 const PUBLIC_URL = 'https://93.184.216.34/hook';
 const SECRET = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
 
 let dns: DnsServer;
-let stack: TestStack;
-let owner: Tenant;
-let readonly: ApiClient;
-let form: Json;
 
 beforeAll(async () => {
   // Host names in webhook URLs resolve through this DNS server only.
@@ -29,31 +18,20 @@ beforeAll(async () => {
     'rebind.public.test': { CNAME: 'metadata.public.test' },
     'metadata.public.test': { A: ['169.254.169.254'] },
   });
-  stack = await startTestStack({ env: { DNS_SERVERS: dns.address } });
-  owner = await newTenant(stack);
-  readonly = new ApiClient(stack.url, { key: await stack.createKey(owner.accountId, 'readonly') });
-  form = await owner.api.createForm('With plugins');
 });
-
 afterAll(async () => {
-  await stack?.stop();
   await dns?.close();
 });
 
-const pluginsPath = (formRef: string = form.id) => `/api/forms/${formRef}/plugins`;
+const t = useTestStack(() => ({
+  env: { DNS_SERVERS: dns.address },
+  form: { name: 'With plugins' },
+}));
 
-async function createWebhook(url = PUBLIC_URL, extra: Record<string, unknown> = {}) {
-  const res = await owner.api.post(pluginsPath(), {
-    plugin_type: 'webhook',
-    config: { url },
-    ...extra,
-  });
-  expect(res.status, res.text).toBe(201);
-  return res;
-}
+const pluginsPath = (formRef: string = t.form.id) => `/api/forms/${formRef}/plugins`;
 
 async function storedSecret(pluginId: string): Promise<string> {
-  const rows = await stack.sql<{ signing_secret: string }>(
+  const rows = await t.stack.sql<{ signing_secret: string }>(
     'select signing_secret from plugins where id = ?',
     [pluginId],
   );
@@ -65,7 +43,12 @@ describe('creating a webhook', () => {
   let plugin: Json;
 
   beforeAll(async () => {
-    res = await createWebhook(PUBLIC_URL, { name: 'CRM hook' });
+    res = await t.api.post(pluginsPath(), {
+      plugin_type: 'webhook',
+      config: { url: PUBLIC_URL },
+      name: 'CRM hook',
+    });
+    expect(res.status, res.text).toBe(201);
     plugin = res.body.plugin;
   });
 
@@ -80,7 +63,7 @@ describe('creating a webhook', () => {
     expect(plugin.id).toMatch(/^\d+$/);
     expect(plugin.signing_secret).toMatch(SECRET);
     expect(Date.parse(plugin.created_at)).not.toBeNaN();
-    expect(res.headers.get('location')).toBe(`${stack.url}${pluginsPath()}/${plugin.id}`);
+    expect(res.headers.get('location')).toBe(`${t.stack.url}${pluginsPath()}/${plugin.id}`);
   });
 
   it('the returned secret is the one stored', async () => {
@@ -88,14 +71,14 @@ describe('creating a webhook', () => {
   });
 
   it('gives every webhook its own secret and a default name', async () => {
-    const other = (await createWebhook('https://93.184.216.35/other')).body.plugin;
+    const other = await t.api.addWebhook(t.form.id, 'https://93.184.216.35/other');
     expect(other.signing_secret).toMatch(SECRET);
     expect(other.signing_secret).not.toBe(plugin.signing_secret);
     expect(other.name).toBe('Webhook to 93.184.216.35');
   });
 
   it('the list shows it without its secret', async () => {
-    const list = await owner.api.get(pluginsPath());
+    const list = await t.api.get(pluginsPath());
     expect(list.status).toBe(200);
     const listed = list.body.plugins.find((p: Json) => p.id === plugin.id);
     expect(listed).toMatchObject({ plugin_type: 'webhook', config: { url: PUBLIC_URL } });
@@ -105,7 +88,7 @@ describe('creating a webhook', () => {
   });
 
   it('GET by id shows it without its secret', async () => {
-    const one = await owner.api.get(`${pluginsPath()}/${plugin.id}`);
+    const one = await t.api.get(`${pluginsPath()}/${plugin.id}`);
     expect(one.status).toBe(200);
     expect(one.body.plugin.id).toBe(plugin.id);
     expect(one.body.plugin).not.toHaveProperty('signing_secret');
@@ -113,20 +96,20 @@ describe('creating a webhook', () => {
   });
 
   it('a readonly key may list plugins (no secret either)', async () => {
-    const list = await readonly.get(pluginsPath());
+    const list = await t.readonly.get(pluginsPath());
     expect(list.status).toBe(200);
     expect(list.body.plugins.map((p: Json) => p.id)).toContain(plugin.id);
     expect(list.text).not.toContain('whsec_');
   });
 
   it('works with the endpoint token as form_id', async () => {
-    const list = await owner.api.get(pluginsPath(form.endpoint_token));
+    const list = await t.api.get(pluginsPath(t.form.endpoint_token));
     expect(list.body.plugins.map((p: Json) => p.id)).toContain(plugin.id);
   });
 });
 
 describe('refused plugin configurations', () => {
-  const post = (body: unknown) => owner.api.post(pluginsPath(), body);
+  const post = (body: unknown) => t.api.post(pluginsPath(), body);
 
   it.each(['slack', 'email', 'zapier'])('plugin_type %s → 422 unsupported_plugin', async (type) => {
     const res = await post({ plugin_type: type, config: { url: PUBLIC_URL } });
@@ -180,9 +163,9 @@ describe('refused plugin configurations', () => {
   });
 
   it('none of them was stored', async () => {
-    const rows = await stack.sql<{ url: string }>(
+    const rows = await t.stack.sql<{ url: string }>(
       `select config->>'url' as url from plugins where form_id = ?`,
-      [form.id],
+      [t.form.id],
     );
     for (const { url } of rows) expect(url).toMatch(/^https:\/\/93\.184\.216\.3[45]\//);
   });
@@ -190,7 +173,7 @@ describe('refused plugin configurations', () => {
 
 describe('webhook host names', () => {
   const post = (url: string) =>
-    owner.api.post(pluginsPath(), { plugin_type: 'webhook', config: { url } });
+    t.api.post(pluginsPath(), { plugin_type: 'webhook', config: { url } });
 
   it('a name resolving only to public addresses → 201', async () => {
     const res = await post('https://hooks.public.test/formward');
@@ -219,24 +202,15 @@ describe('webhook host names', () => {
 });
 
 describe('WEBHOOK_ALLOW_PRIVATE', () => {
-  let exempt: TestStack;
-  let api: ApiClient;
+  const exempt = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE: '10.1.2.3,192.168.50.0/24' } });
   let formId: string;
 
   beforeAll(async () => {
-    exempt = await startTestStack({ env: { WEBHOOK_ALLOW_PRIVATE: '10.1.2.3,192.168.50.0/24' } });
-    const tenant = await newTenant(exempt);
-    const target = await tenant.api.createForm('Intranet');
-    api = tenant.api;
-    formId = target.id;
-  });
-
-  afterAll(async () => {
-    await exempt?.stop();
+    formId = (await exempt.api.createForm({ name: 'Intranet' })).id;
   });
 
   const post = (url: string) =>
-    api.post(`/api/forms/${formId}/plugins`, {
+    exempt.api.post(`/api/forms/${formId}/plugins`, {
       plugin_type: 'webhook',
       config: { url },
     });
@@ -262,48 +236,44 @@ describe('WEBHOOK_ALLOW_PRIVATE', () => {
 
 describe('rotating the secret', () => {
   it('returns a new secret that replaces the old one', async () => {
-    const plugin = (await createWebhook()).body.plugin;
+    const plugin = await t.api.addWebhook(t.form.id, PUBLIC_URL);
     const path = `${pluginsPath()}/${plugin.id}/rotate_secret`;
-    const first = await owner.api.post(path);
+    const first = await t.api.post(path);
     expect(first.status).toBe(200);
     expect(first.body.plugin.id).toBe(plugin.id);
     expect(first.body.plugin.signing_secret).toMatch(SECRET);
     expect(first.body.plugin.signing_secret).not.toBe(plugin.signing_secret);
     expect(await storedSecret(plugin.id)).toBe(first.body.plugin.signing_secret);
-    const second = await owner.api.post(path);
+    const second = await t.api.post(path);
     expect(second.body.plugin.signing_secret).not.toBe(first.body.plugin.signing_secret);
     expect(await storedSecret(plugin.id)).toBe(second.body.plugin.signing_secret);
   });
 
   it('an unknown plugin → 404', async () => {
-    expectError(await owner.api.post(`${pluginsPath()}/987654/rotate_secret`), 404, 'not_found');
+    expectError(await t.api.post(`${pluginsPath()}/987654/rotate_secret`), 404, 'not_found');
   });
 });
 
 describe('deleting', () => {
   it('removes the plugin: 200 with a message, then gone from list and GET', async () => {
-    const plugin = (await createWebhook()).body.plugin;
+    const plugin = await t.api.addWebhook(t.form.id, PUBLIC_URL);
     const path = `${pluginsPath()}/${plugin.id}`;
-    const res = await owner.api.delete(path);
+    const res = await t.api.delete(path);
     expect(res.status).toBe(200);
     expect(res.body.ok).toBe(true);
     expect(res.body.message).toBe('plugin removed');
-    const list = await owner.api.get(pluginsPath());
+    const list = await t.api.get(pluginsPath());
     expect(list.body.plugins.map((p: Json) => p.id)).not.toContain(plugin.id);
-    expectError(await owner.api.get(path), 404, 'not_found');
-    expectError(await owner.api.delete(path), 404, 'not_found');
-    expectError(await owner.api.post(`${path}/rotate_secret`), 404, 'not_found');
+    expectError(await t.api.get(path), 404, 'not_found');
+    expectError(await t.api.delete(path), 404, 'not_found');
+    expectError(await t.api.post(`${path}/rotate_secret`), 404, 'not_found');
   });
 
   it('a plugin id under another form of the same account → 404', async () => {
-    const plugin = (await createWebhook()).body.plugin;
-    const otherForm = await owner.api.createForm('Other form');
-    expectError(
-      await owner.api.delete(`${pluginsPath(otherForm.id)}/${plugin.id}`),
-      404,
-      'not_found',
-    );
-    expect((await owner.api.get(`${pluginsPath()}/${plugin.id}`)).status).toBe(200);
+    const plugin = await t.api.addWebhook(t.form.id, PUBLIC_URL);
+    const otherForm = await t.api.createForm({ name: 'Other form' });
+    expectError(await t.api.delete(`${pluginsPath(otherForm.id)}/${plugin.id}`), 404, 'not_found');
+    expect((await t.api.get(`${pluginsPath()}/${plugin.id}`)).status).toBe(200);
   });
 });
 
@@ -311,24 +281,24 @@ describe('permissions', () => {
   let plugin: Json;
 
   beforeAll(async () => {
-    plugin = (await createWebhook()).body.plugin;
+    plugin = await t.api.addWebhook(t.form.id, PUBLIC_URL);
   });
 
   it('a readonly key cannot create, delete or rotate → 403', async () => {
     const path = `${pluginsPath()}/${plugin.id}`;
-    const create = await readonly.post(pluginsPath(), {
+    const create = await t.readonly.post(pluginsPath(), {
       plugin_type: 'webhook',
       config: { url: PUBLIC_URL },
     });
     expectError(create, 403, 'forbidden');
-    expectError(await readonly.delete(path), 403, 'forbidden');
-    expectError(await readonly.post(`${path}/rotate_secret`), 403, 'forbidden');
+    expectError(await t.readonly.delete(path), 403, 'forbidden');
+    expectError(await t.readonly.post(`${path}/rotate_secret`), 403, 'forbidden');
     expect(await storedSecret(plugin.id)).toBe(plugin.signing_secret);
-    expect((await owner.api.get(path)).status).toBe(200);
+    expect((await t.api.get(path)).status).toBe(200);
   });
 
   it('another account gets 404 for list, get, create, delete and rotate', async () => {
-    const stranger = await newTenant(stack);
+    const stranger = await t.newTenant();
     const path = `${pluginsPath()}/${plugin.id}`;
     const attempts = [
       stranger.api.get(pluginsPath()),
@@ -342,16 +312,16 @@ describe('permissions', () => {
   });
 
   it('another account cannot reach a plugin through its own form either', async () => {
-    const stranger = await newTenant(stack);
-    const own = await stranger.api.createForm('Mine');
+    const stranger = await t.newTenant();
+    const own = await stranger.api.createForm({ name: 'Mine' });
     const path = `/api/forms/${own.id}/plugins/${plugin.id}`;
     expectError(await stranger.api.get(path), 404, 'not_found');
     expectError(await stranger.api.delete(path), 404, 'not_found');
-    expect((await owner.api.get(`${pluginsPath()}/${plugin.id}`)).status).toBe(200);
+    expect((await t.api.get(`${pluginsPath()}/${plugin.id}`)).status).toBe(200);
   });
 
   it('405 with Allow on a wrong method', async () => {
-    const res = await owner.api.send('PUT', `${pluginsPath()}/${plugin.id}`);
+    const res = await t.api.send('PUT', `${pluginsPath()}/${plugin.id}`);
     expectError(res, 405, 'method_not_allowed');
     expect(res.headers.get('allow')).toBe('GET, DELETE');
   });

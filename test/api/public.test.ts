@@ -2,37 +2,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectError,
   expectValidationError,
-  newTenant,
-  request,
-  submitForm,
-  submitJson,
+  type ApiResponse,
   type Json,
-  type Tenant,
 } from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import { useTestStack, type Tenant } from '../support/fixture';
+import { submitForm, submitJson } from '../support/ingest-requests';
 
-let stack: TestStack;
+const t = useTestStack();
 const tenants: Tenant[] = [];
 const tokens: string[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  for (const name of ['Alpha', 'Beta']) {
-    const tenant = await newTenant(stack);
-    tenants.push(tenant);
-    tokens.push((await tenant.api.createForm(name)).endpoint_token);
-  }
-  const [alpha, beta] = tokens as [string, string];
-  await submitJson(stack.url, alpha, { email: 'real@customer.example', message: 'hi' });
-  await submitForm(stack.url, alpha, { message: 'also real', _hp: '' });
-  await submitForm(stack.url, alpha, { message: 'spam one', _hp: 'bot' });
-  await submitJson(stack.url, alpha, { message: 'spam two', _hp: 'bot' });
-  await submitJson(stack.url, beta, { email: 'spammer@bots.example', _hp: 'yes' });
-});
-
-afterAll(async () => {
-  await stack?.stop();
+  const other = await t.newTenant();
+  tenants.push(t, other);
+  const alpha = await t.api.createForm({ name: 'Alpha' });
+  const beta = await other.api.createForm({ name: 'Beta' });
+  tokens.push(alpha.endpoint_token, beta.endpoint_token);
+  await submitJson(alpha, { email: 'real@customer.example', message: 'hi' });
+  await submitForm(alpha, { message: 'also real', _hp: '' });
+  await submitForm(alpha, { message: 'spam one', _hp: 'bot' });
+  await submitJson(alpha, { message: 'spam two', _hp: 'bot' });
+  await submitJson(beta, { email: 'spammer@bots.example', _hp: 'yes' });
 });
 
 /** Every key of a JSON value, nested ones included. */
@@ -44,10 +35,10 @@ function allKeys(value: Json): string[] {
 }
 
 describe('GET /api/public/spam_metrics', () => {
-  let res: Awaited<ReturnType<typeof request>>;
+  let res: ApiResponse;
 
   beforeAll(async () => {
-    res = await request(stack.url, 'GET', '/api/public/spam_metrics');
+    res = await t.http.get('/api/public/spam_metrics');
   });
 
   it('answers without authentication', () => {
@@ -80,7 +71,7 @@ describe('GET /api/public/spam_metrics', () => {
   });
 
   it('ignores credentials, even invalid ones', async () => {
-    const withBadKey = await request(stack.url, 'GET', '/api/public/spam_metrics', {
+    const withBadKey = await t.http.get('/api/public/spam_metrics', {
       key: 'frk_invalid',
     });
     expect(withBadKey.status).toBe(200);
@@ -88,15 +79,15 @@ describe('GET /api/public/spam_metrics', () => {
   });
 
   it('POST → 405 with Allow: GET', async () => {
-    const post = await request(stack.url, 'POST', '/api/public/spam_metrics');
+    const post = await t.http.send('POST', '/api/public/spam_metrics');
     expectError(post, 405, 'method_not_allowed');
     expect(post.headers.get('allow')).toBe('GET');
   });
 });
 
 describe('GET /api/public/verify_domain', () => {
-  const verify = (query: string, base = stack.url) =>
-    request(base, 'GET', `/api/public/verify_domain${query}`);
+  const verify = (query: string, client = t.http) =>
+    client.get(`/api/public/verify_domain${query}`);
 
   it('without domain → 422 validation_failed', async () => {
     expectValidationError(await verify(''), 'domain');
@@ -142,33 +133,37 @@ describe('GET /api/public/verify_domain', () => {
     expect(first.body.records.txt.expected).not.toBe(other.body.records.txt.expected);
   });
 
-  it('a DNS failure is reported in the body, not as a server error', async () => {
-    const unreachable = await startTestStack({ env: { DNS_SERVERS: '127.0.0.1:9' } });
-    try {
-      const res = await verify('?domain=forms.example.com', unreachable.url);
+  describe('with a DNS server that cannot be reached', () => {
+    const unreachable = useTestStack({ env: { DNS_SERVERS: '127.0.0.1:9' } });
+
+    it('a DNS failure is reported in the body, not as a server error', async () => {
+      const res = await verify('?domain=forms.example.com', unreachable.http);
       expect(res.status).toBe(200);
       expect(res.body.verified).toBe(false);
       expect(res.body.error).toMatch(/ECONNREFUSED|ETIMEOUT|ESERVFAIL/);
-    } finally {
-      await unreachable.stop();
-    }
+    });
   });
 });
 
 describe('GET /api/public/verify_domain against real DNS answers', () => {
   const INGEST_HOST = 'ingest.formward.test';
   let dns: DnsServer;
-  let dnsStack: TestStack;
+  beforeAll(async () => {
+    dns = await startDnsServer({});
+  });
+  afterAll(async () => {
+    await dns?.close();
+  });
+
+  const dnsStack = useTestStack(() => ({
+    env: { DNS_SERVERS: dns.address, INGEST_URL: `https://${INGEST_HOST}` },
+  }));
   const verify = (domain: string) =>
-    request(dnsStack.url, 'GET', `/api/public/verify_domain?domain=${domain}`);
+    dnsStack.http.get(`/api/public/verify_domain?domain=${domain}`);
   const expectedTxt = async (domain: string): Promise<string> =>
     (await verify(domain)).body.records.txt.expected;
 
   beforeAll(async () => {
-    dns = await startDnsServer({});
-    dnsStack = await startTestStack({
-      env: { DNS_SERVERS: dns.address, INGEST_URL: `https://${INGEST_HOST}` },
-    });
     dns.setRecords({
       'apex.customer.test': {
         TXT: [[await expectedTxt('apex.customer.test')]],
@@ -184,11 +179,6 @@ describe('GET /api/public/verify_domain against real DNS answers', () => {
       },
       'elsewhere.customer.test': { CNAME: 'other-service.example' },
     });
-  });
-
-  afterAll(async () => {
-    await dnsStack?.stop();
-    await dns?.close();
   });
 
   it('a TXT record on the domain verifies it', async () => {

@@ -1,35 +1,14 @@
-import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ApiClient,
-  cookieValue,
-  expectError,
-  hiddenCsrf,
-  newTenant,
-  rels,
-  request,
-  setCookie,
-  signIn,
-  type ApiResponse,
-  type Tenant,
-} from '../support/api-client';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, expectError, rels, type ApiResponse } from '../support/api-client';
+import { expireSession } from '../support/database-edits';
+import { useTestStack } from '../support/fixture';
+import { cookieValue, hiddenCsrf, setCookie, signIn } from '../support/sign-in';
 
-let stack: TestStack;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  tenant = await newTenant(stack);
-});
-
-afterAll(async () => {
-  await stack?.stop();
-});
+const t = useTestStack();
 
 /** GET /login: the hidden token and the matching cookie pair. */
 async function openLoginPage() {
-  const res = await request(stack.url, 'GET', '/login');
+  const res = await t.http.get('/login');
   const cookie = setCookie(res, 'formward_login_csrf');
   return {
     res,
@@ -39,7 +18,7 @@ async function openLoginPage() {
 }
 
 function postLogin(fields: Record<string, string>, cookie?: string): Promise<ApiResponse> {
-  return request(stack.url, 'POST', '/login', {
+  return t.http.send('POST', '/login', {
     cookie,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
@@ -48,8 +27,8 @@ function postLogin(fields: Record<string, string>, cookie?: string): Promise<Api
 
 /** The session's CSRF token, as the signed-in home page embeds it in its sign-out form. */
 async function sessionCsrf(cookie: string): Promise<string> {
-  const home = await request(stack.url, 'GET', '/', { cookie });
-  expect(home.text).toContain(tenant.accountId);
+  const home = await t.http.get('/', { cookie });
+  expect(home.text).toContain(t.accountId);
   return hiddenCsrf(home.text)!;
 }
 
@@ -78,7 +57,7 @@ describe('GET /login', () => {
 });
 
 describe('POST /login', () => {
-  const credentials = () => ({ email: tenant.email, password: tenant.password });
+  const credentials = () => ({ email: t.email, password: t.password });
 
   it('without the CSRF cookie → 403 page and no session', async () => {
     const { csrf } = await openLoginPage();
@@ -103,8 +82,8 @@ describe('POST /login', () => {
   });
 
   it.each([
-    ['a wrong password', () => ({ email: tenant.email, password: 'wrong horse battery' })],
-    ['an unknown e-mail', () => ({ email: 'nobody@example.com', password: tenant.password })],
+    ['a wrong password', () => ({ email: t.email, password: 'wrong horse battery' })],
+    ['an unknown e-mail', () => ({ email: 'nobody@example.com', password: t.password })],
     ['an e-mail with a NUL character', () => ({ email: 'a\u0000@example.com', password: 'x' })],
   ])('%s → 401 page and no session', async (_label, fields) => {
     const { csrf, cookie } = await openLoginPage();
@@ -128,8 +107,8 @@ describe('POST /login', () => {
   });
 
   it('the e-mail is matched case-insensitively', async () => {
-    const cookie = await signIn(stack.url, tenant.email.toUpperCase(), tenant.password);
-    expect((await new ApiClient(stack.url, { cookie }).get('/api')).status).toBe(200);
+    const cookie = await signIn(t.stack.url, t.email.toUpperCase(), t.password);
+    expect((await t.http.get('/api', { cookie })).status).toBe(200);
   });
 });
 
@@ -138,21 +117,21 @@ describe('a session cookie on the API', () => {
   let api: ApiClient;
 
   beforeAll(async () => {
-    cookie = await signIn(stack.url, tenant.email, tenant.password);
-    api = new ApiClient(stack.url, { cookie });
+    cookie = await signIn(t.stack.url, t.email, t.password);
+    api = new ApiClient(t.stack.url, { cookie });
   });
 
   it('authenticates GET /api with every operation and the stats link', async () => {
     const res = await api.get('/api');
     expect(res.status).toBe(200);
-    expect(res.body.account_id).toBe(tenant.accountId);
+    expect(res.body.account_id).toBe(t.accountId);
     expect(rels(res.body.links)).toEqual(
       expect.arrayContaining(['forms', 'create_form', 'submissions', 'spam_submissions', 'stats']),
     );
   });
 
   it('authenticates GET /api/forms of the same account', async () => {
-    const form = await tenant.api.createForm('Seen by the session');
+    const form = await t.api.createForm({ name: 'Seen by the session' });
     const res = await api.get('/api/forms');
     expect(res.status).toBe(200);
     expect(res.body.forms.map((f: { id: string }) => f.id)).toContain(form.id);
@@ -181,16 +160,16 @@ describe('a session cookie on the API', () => {
   });
 
   it('a PATCH without CSRF → 403 and nothing changes', async () => {
-    const form = await tenant.api.createForm('Stable');
+    const form = await t.api.createForm({ name: 'Stable' });
     expectError(await api.patch(`/api/forms/${form.id}`, { name: 'Forged' }), 403, 'forbidden');
-    expect((await tenant.api.get(`/api/forms/${form.id}`)).body.form.name).toBe('Stable');
+    expect((await t.api.get(`/api/forms/${form.id}`)).body.form.name).toBe('Stable');
   });
 
   it('a POST with the same Origin → 201', async () => {
     const res = await api.post(
       '/api/forms',
       { name: 'Same origin' },
-      { headers: { origin: stack.url } },
+      { headers: { origin: t.stack.url } },
     );
     expect(res.status, res.text).toBe(201);
     expect(res.body.form.name).toBe('Same origin');
@@ -207,73 +186,66 @@ describe('a session cookie on the API', () => {
   });
 
   it('none of the forged requests created a form', async () => {
-    const names = (await tenant.api.get('/api/forms')).body.forms.map(
-      (f: { name: string }) => f.name,
-    );
+    const names = (await t.api.get('/api/forms')).body.forms.map((f: { name: string }) => f.name);
     expect(names).not.toContain('Forged');
     expect(names).toEqual(expect.arrayContaining(['Same origin', 'With token']));
   });
 
   it('an unknown session cookie → 401 unauthorized', async () => {
-    const res = await request(stack.url, 'GET', '/api', { cookie: 'formward_session=bogus' });
+    const res = await t.http.get('/api', { cookie: 'formward_session=bogus' });
     expectError(res, 401, 'unauthorized');
   });
 
   it('an expired session → 401 unauthorized', async () => {
-    const expiring = await signIn(stack.url, tenant.email, tenant.password);
-    expect((await request(stack.url, 'GET', '/api', { cookie: expiring })).status).toBe(200);
-    const token = expiring.slice('formward_session='.length);
-    const hash = createHash('sha256').update(token).digest('hex');
-    await stack.sql(
-      `update sessions set expires_at = now() - interval '1 minute' where token_hash = ?`,
-      [hash],
-    );
-    expectError(await request(stack.url, 'GET', '/api', { cookie: expiring }), 401, 'unauthorized');
+    const expiring = await signIn(t.stack.url, t.email, t.password);
+    expect((await t.http.get('/api', { cookie: expiring })).status).toBe(200);
+    await expireSession(t.stack, expiring);
+    expectError(await t.http.get('/api', { cookie: expiring }), 401, 'unauthorized');
   });
 });
 
 describe('POST /logout', () => {
   it('clears the cookie and ends the session', async () => {
-    const cookie = await signIn(stack.url, tenant.email, tenant.password);
-    const res = await request(stack.url, 'POST', '/logout', {
+    const cookie = await signIn(t.stack.url, t.email, t.password);
+    const res = await t.http.send('POST', '/logout', {
       cookie,
-      headers: { origin: stack.url },
+      headers: { origin: t.stack.url },
     });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/login');
     const cleared = setCookie(res, 'formward_session')!;
     expect(cookieValue(cleared)).toBe('');
     expect(cleared).toMatch(/Expires=Thu, 01 Jan 1970/i);
-    expectError(await request(stack.url, 'GET', '/api', { cookie }), 401, 'unauthorized');
+    expectError(await t.http.get('/api', { cookie }), 401, 'unauthorized');
   });
 
   it('the sign-out form of the home page works (hidden _csrf)', async () => {
-    const cookie = await signIn(stack.url, tenant.email, tenant.password);
-    const res = await request(stack.url, 'POST', '/logout', {
+    const cookie = await signIn(t.stack.url, t.email, t.password);
+    const res = await t.http.send('POST', '/logout', {
       cookie,
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams({ _csrf: await sessionCsrf(cookie) }).toString(),
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ ok: true });
-    expect((await request(stack.url, 'GET', '/api', { cookie })).status).toBe(401);
+    expect((await t.http.get('/api', { cookie })).status).toBe(401);
   });
 
   it('without CSRF or same Origin → 403 and the session stays valid', async () => {
-    const cookie = await signIn(stack.url, tenant.email, tenant.password);
-    const res = await request(stack.url, 'POST', '/logout', {
+    const cookie = await signIn(t.stack.url, t.email, t.password);
+    const res = await t.http.send('POST', '/logout', {
       cookie,
       headers: { origin: 'https://evil.example' },
     });
     expect(res.status).toBe(403);
-    expect((await request(stack.url, 'GET', '/api', { cookie })).status).toBe(200);
+    expect((await t.http.get('/api', { cookie })).status).toBe(200);
   });
 
   it('ending one session leaves the others valid', async () => {
-    const first = await signIn(stack.url, tenant.email, tenant.password);
-    const second = await signIn(stack.url, tenant.email, tenant.password);
-    await request(stack.url, 'POST', '/logout', { cookie: first, headers: { origin: stack.url } });
-    expect((await request(stack.url, 'GET', '/api', { cookie: first })).status).toBe(401);
-    expect((await request(stack.url, 'GET', '/api', { cookie: second })).status).toBe(200);
+    const first = await signIn(t.stack.url, t.email, t.password);
+    const second = await signIn(t.stack.url, t.email, t.password);
+    await t.http.send('POST', '/logout', { cookie: first, headers: { origin: t.stack.url } });
+    expect((await t.http.get('/api', { cookie: first })).status).toBe(401);
+    expect((await t.http.get('/api', { cookie: second })).status).toBe(200);
   });
 });

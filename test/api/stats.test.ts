@@ -1,75 +1,61 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ApiClient,
-  backdate,
-  expectError,
-  newTenant,
-  request,
-  signIn,
-  submitJson,
-  type Json,
-  type Tenant,
-} from '../support/api-client';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, expectError, type FormView, type Json } from '../support/api-client';
+import { backdate } from '../support/database-edits';
+import { useTestStack } from '../support/fixture';
+import { submitJson } from '../support/ingest-requests';
+import { signIn } from '../support/sign-in';
 
-let stack: TestStack;
-let tenant: Tenant;
+const t = useTestStack();
 let session: ApiClient;
-let busy: Json;
-let quiet: Json;
+let busy: FormView;
+let quiet: FormView;
 let newestId: string;
 
 const utcDay = (daysAgo: number) =>
   new Date(Date.now() - daysAgo * 24 * 3600 * 1000).toISOString().slice(0, 10);
 
 /** Submits to a form, then moves the submission `age` into the past (empty: now). */
-async function submitAged(token: string, age: string, payload: Record<string, unknown> = {}) {
-  const id = await submitJson(stack.url, token, { message: `aged ${age || 'now'}`, ...payload });
-  if (age) await backdate(stack, id, age);
+async function submitAged(form: FormView, age: string, payload: Record<string, unknown> = {}) {
+  const id = await submitJson(form, { message: `aged ${age || 'now'}`, ...payload });
+  if (age) await backdate(t.stack, id, age);
   return id;
 }
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  tenant = await newTenant(stack);
-  busy = await tenant.api.createForm('Busy');
-  quiet = await tenant.api.createForm('Quiet');
-  const closed = await tenant.api.createForm('Closed');
-  await tenant.api.patch(`/api/forms/${closed.id}`, { is_active: false });
+  busy = await t.api.createForm({ name: 'Busy' });
+  quiet = await t.api.createForm({ name: 'Quiet' });
+  const closed = await t.api.createForm({ name: 'Closed' });
+  await t.api.patch(`/api/forms/${closed.id}`, { is_active: false });
 
   // busy: 2 now, 1 three days ago, 1 ten days ago, 1 forty days ago, 1 spam now
-  await submitAged(busy.endpoint_token, '3 days');
-  await submitAged(busy.endpoint_token, '10 days');
-  await submitAged(busy.endpoint_token, '40 days');
-  await submitAged(busy.endpoint_token, '');
-  newestId = await submitAged(busy.endpoint_token, '');
-  await submitAged(busy.endpoint_token, '', { _hp: 'filled' });
+  await submitAged(busy, '3 days');
+  await submitAged(busy, '10 days');
+  await submitAged(busy, '40 days');
+  await submitAged(busy, '');
+  newestId = await submitAged(busy, '');
+  await submitAged(busy, '', { _hp: 'filled' });
   // quiet: 1 now
-  await submitAged(quiet.endpoint_token, '');
+  await submitAged(quiet, '');
 
   // another account's activity must not count
-  const other = await newTenant(stack);
-  const otherForm = await other.api.createForm('Elsewhere');
-  await submitAged(otherForm.endpoint_token, '');
+  const other = await t.newTenant();
+  const otherForm = await other.api.createForm({ name: 'Elsewhere' });
+  await submitAged(otherForm, '');
 
-  session = new ApiClient(stack.url, {
-    cookie: await signIn(stack.url, tenant.email, tenant.password),
+  session = new ApiClient(t.stack.url, {
+    cookie: await signIn(t.stack.url, t.email, t.password),
   });
-});
-
-afterAll(async () => {
-  await stack?.stop();
 });
 
 describe('GET /api/stats', () => {
   it('refuses an API key → 401 unauthorized, saying a session is needed', async () => {
-    const res = await tenant.api.get('/api/stats');
+    const res = await t.api.get('/api/stats');
     expectError(res, 401, 'unauthorized');
     expect(res.body.message).toMatch(/session/i);
   });
 
   it('refuses no credentials → 401 unauthorized', async () => {
-    expectError(await request(stack.url, 'GET', '/api/stats'), 401, 'unauthorized');
+    expectError(await t.http.get('/api/stats'), 401, 'unauthorized');
   });
 
   it('with a session: totalForms, active, subs24h, subs7d of this account', async () => {
@@ -85,7 +71,7 @@ describe('GET /api/form_stats/{form_id}', () => {
   let stats: Json;
 
   beforeAll(async () => {
-    const res = await tenant.api.get(`/api/form_stats/${busy.id}`);
+    const res = await t.api.get(`/api/form_stats/${busy.id}`);
     expect(res.status, res.text).toBe(200);
     stats = res.body.stats;
   });
@@ -103,7 +89,7 @@ describe('GET /api/form_stats/{form_id}', () => {
   });
 
   it('last_submission_at is the newest non-spam submission', async () => {
-    const newest = (await tenant.api.get(`/api/submissions/${newestId}`)).body.submission;
+    const newest = (await t.api.get(`/api/submissions/${newestId}`)).body.submission;
     expect(stats.last_submission_at).toBe(newest.created_at);
   });
 
@@ -120,8 +106,8 @@ describe('GET /api/form_stats/{form_id}', () => {
   });
 
   it('an empty form has zeros and no last submission', async () => {
-    const fresh = await tenant.api.createForm('Empty');
-    const res = await tenant.api.get(`/api/form_stats/${fresh.id}`);
+    const fresh = await t.api.createForm({ name: 'Empty' });
+    const res = await t.api.get(`/api/form_stats/${fresh.id}`);
     expect(res.body.stats).toMatchObject({
       total_submissions: 0,
       spam_submissions: 0,
@@ -134,15 +120,12 @@ describe('GET /api/form_stats/{form_id}', () => {
   });
 
   it('by endpoint token gives the same numbers', async () => {
-    const res = await tenant.api.get(`/api/form_stats/${quiet.endpoint_token}`);
+    const res = await t.api.get(`/api/form_stats/${quiet.endpoint_token}`);
     expect(res.body.stats).toMatchObject({ form_id: quiet.id, total_submissions: 1, subs24h: 1 });
   });
 
   it('a readonly key may read form stats', async () => {
-    const readonly = new ApiClient(stack.url, {
-      key: await stack.createKey(tenant.accountId, 'readonly'),
-    });
-    const res = await readonly.get(`/api/form_stats/${busy.id}`);
+    const res = await t.readonly.get(`/api/form_stats/${busy.id}`);
     expect(res.status).toBe(200);
     expect(res.body.stats.total_submissions).toBe(5);
   });
@@ -153,13 +136,13 @@ describe('GET /api/form_stats/{form_id}', () => {
   });
 
   it('another account’s form and an unknown form → 404', async () => {
-    const stranger = await newTenant(stack);
+    const stranger = await t.newTenant();
     expectError(await stranger.api.get(`/api/form_stats/${busy.id}`), 404, 'not_found');
     expectError(await stranger.api.get(`/api/form_stats/${busy.endpoint_token}`), 404, 'not_found');
-    expectError(await tenant.api.get('/api/form_stats/999999999'), 404, 'not_found');
+    expectError(await t.api.get('/api/form_stats/999999999'), 404, 'not_found');
   });
 
   it('without credentials → 401', async () => {
-    expectError(await request(stack.url, 'GET', `/api/form_stats/${busy.id}`), 401, 'unauthorized');
+    expectError(await t.http.get(`/api/form_stats/${busy.id}`), 401, 'unauthorized');
   });
 });

@@ -1,34 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  ApiClient,
-  backdate,
   expectError,
   expectValidationError,
   hrefOf,
-  newTenant,
   parseLinkHeader,
   rels,
-  request,
-  submitForm,
-  submitJson,
+  type FormView,
   type Json,
-  type Tenant,
 } from '../support/api-client';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import { backdate } from '../support/database-edits';
+import { useTestStack, type Tenant } from '../support/fixture';
+import { submitForm, submitJson } from '../support/ingest-requests';
 
-let stack: TestStack;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-
-afterAll(async () => {
-  await stack?.stop();
-});
+const t = useTestStack();
 
 /** Inserts `count` submissions straight into PostgreSQL, n=1 newest, one minute apart. */
 async function insertSubmissions(tenant: Tenant, formId: string, count: number) {
-  await stack.sql(
+  await t.stack.sql(
     `insert into submissions (form_id, account_id, payload_json, created_at, updated_at, workflow_started_at)
      select ?, ?, jsonb_build_object('n', g), now() - g * interval '1 minute', now(), now()
        from generate_series(1, ?::int) g`,
@@ -37,11 +25,9 @@ async function insertSubmissions(tenant: Tenant, formId: string, count: number) 
 }
 
 describe('listing, reading and filtering', () => {
-  let a: Tenant;
   let b: Tenant;
-  let readonly: ApiClient;
-  let formOne: Json;
-  let formTwo: Json;
+  let formOne: FormView;
+  let formTwo: FormView;
   const ids: Record<'s1' | 's2' | 's3' | 'spam' | 'b1', string> = {
     s1: '',
     s2: '',
@@ -51,15 +37,12 @@ describe('listing, reading and filtering', () => {
   };
 
   beforeAll(async () => {
-    a = await newTenant(stack);
-    b = await newTenant(stack);
-    readonly = new ApiClient(stack.url, { key: await stack.createKey(a.accountId, 'readonly') });
-    formOne = await a.api.createForm('One');
-    formTwo = await a.api.createForm('Two');
-    const formB = await b.api.createForm('B');
+    b = await t.newTenant();
+    formOne = await t.api.createForm({ name: 'One' });
+    formTwo = await t.api.createForm({ name: 'Two' });
+    const formB = await b.api.createForm({ name: 'B' });
     ids.s1 = await submitJson(
-      stack.url,
-      formOne.endpoint_token,
+      formOne,
       {
         email: ' Ann@Example.com ',
         name: ' Ann ',
@@ -69,27 +52,27 @@ describe('listing, reading and filtering', () => {
       },
       { 'user-agent': 'vitest-agent/1.0', referer: 'https://site.example/contact' },
     );
-    ids.s2 = await submitForm(stack.url, formOne.endpoint_token, {
+    ids.s2 = await submitForm(formOne, {
       comment: 'the quick brown fox jumps',
       _hp: '',
     });
-    ids.s3 = await submitJson(stack.url, formTwo.endpoint_token, { message: 'green apple pie' });
-    ids.spam = await submitForm(stack.url, formOne.endpoint_token, {
+    ids.s3 = await submitJson(formTwo, { message: 'green apple pie' });
+    ids.spam = await submitForm(formOne, {
       message: 'buy cheap pills now',
       _hp: 'http://spam.example',
     });
-    ids.b1 = await submitJson(stack.url, formB.endpoint_token, {
+    ids.b1 = await submitJson(formB, {
       message: 'hello blue world from b',
     });
   });
 
   describe('GET /api/submissions', () => {
     it('lists non-spam submissions only, newest first', async () => {
-      expect(await a.api.submissionIds('/api/submissions')).toEqual([ids.s3, ids.s2, ids.s1]);
+      expect(await t.api.submissionIds('/api/submissions')).toEqual([ids.s3, ids.s2, ids.s1]);
     });
 
     it('list items have at least id, form_id, payload_json and created_at', async () => {
-      const res = await a.api.get('/api/submissions');
+      const res = await t.api.get('/api/submissions');
       const item = res.body.submissions.find((s: Json) => s.id === ids.s3);
       expect(item).toMatchObject({
         id: ids.s3,
@@ -100,13 +83,13 @@ describe('listing, reading and filtering', () => {
     });
 
     it('a readonly key lists the same', async () => {
-      expect(await readonly.submissionIds('/api/submissions')).toEqual([ids.s3, ids.s2, ids.s1]);
+      expect(await t.readonly.submissionIds('/api/submissions')).toEqual([ids.s3, ids.s2, ids.s1]);
     });
   });
 
   describe('GET /api/submissions/spam', () => {
     it('lists only spam (filled honeypot)', async () => {
-      const res = await a.api.get('/api/submissions/spam');
+      const res = await t.api.get('/api/submissions/spam');
       expect(res.status).toBe(200);
       expect(res.body.submissions.map((s: Json) => s.id)).toEqual([ids.spam]);
       expect(res.body.submissions[0]).toMatchObject({
@@ -117,20 +100,20 @@ describe('listing, reading and filtering', () => {
     });
 
     it('the honeypot field is not stored in the payload', async () => {
-      const res = await a.api.get(`/api/submissions/${ids.spam}`);
+      const res = await t.api.get(`/api/submissions/${ids.spam}`);
       expect(res.body.submission.payload_json).not.toHaveProperty('_hp');
-      const clean = await a.api.get(`/api/submissions/${ids.s2}`);
+      const clean = await t.api.get(`/api/submissions/${ids.s2}`);
       expect(clean.body.submission.payload_json).toEqual({ comment: 'the quick brown fox jumps' });
     });
 
     it('needs can_read_spam_submissions → 403 for a readonly key', async () => {
-      expectError(await readonly.get('/api/submissions/spam'), 403, 'forbidden');
+      expectError(await t.readonly.get('/api/submissions/spam'), 403, 'forbidden');
     });
   });
 
   describe('GET /api/submissions/{id}', () => {
     it('returns the full field set', async () => {
-      const res = await a.api.get(`/api/submissions/${ids.s1}`);
+      const res = await t.api.get(`/api/submissions/${ids.s1}`);
       expect(res.status).toBe(200);
       const s = res.body.submission;
       expect(s).toMatchObject({
@@ -152,37 +135,37 @@ describe('listing, reading and filtering', () => {
       });
       expect(Date.parse(s.created_at)).not.toBeNaN();
       expect(Date.parse(s.updated_at)).not.toBeNaN();
-      expect(hrefOf(s.links, 'self')).toBe(`${stack.url}/api/submissions/${ids.s1}`);
-      expect(hrefOf(s.links, 'form')).toBe(`${stack.url}/api/forms/${formOne.id}`);
+      expect(hrefOf(s.links, 'self')).toBe(`${t.stack.url}/api/submissions/${ids.s1}`);
+      expect(hrefOf(s.links, 'form')).toBe(`${t.stack.url}/api/forms/${formOne.id}`);
     });
 
     it('special_normalized is null without special fields; referrer null without Referer', async () => {
-      const s = (await a.api.get(`/api/submissions/${ids.s2}`)).body.submission;
+      const s = (await t.api.get(`/api/submissions/${ids.s2}`)).body.submission;
       expect(s.special_normalized).toBeNull();
       expect(s.referrer).toBeNull();
     });
 
     it('a spam submission is 404 without the spam scope and 200 with it', async () => {
-      expectError(await readonly.get(`/api/submissions/${ids.spam}`), 404, 'not_found');
-      const res = await a.api.get(`/api/submissions/${ids.spam}`);
+      expectError(await t.readonly.get(`/api/submissions/${ids.spam}`), 404, 'not_found');
+      const res = await t.api.get(`/api/submissions/${ids.spam}`);
       expect(res.status).toBe(200);
       expect(res.body.submission.is_spam).toBe(true);
     });
 
     it('a readonly key reads a non-spam submission', async () => {
-      const res = await readonly.get(`/api/submissions/${ids.s1}`);
+      const res = await t.readonly.get(`/api/submissions/${ids.s1}`);
       expect(res.status).toBe(200);
       expect(res.body.submission.id).toBe(ids.s1);
     });
 
     it.each(['999999999', 'abc', '1e3'])('%s → 404 not_found', async (id) => {
-      expectError(await a.api.get(`/api/submissions/${id}`), 404, 'not_found');
+      expectError(await t.api.get(`/api/submissions/${id}`), 404, 'not_found');
     });
   });
 
   describe('form_id filter', () => {
     it('by form id', async () => {
-      expect(await a.api.submissionIds(`/api/submissions?form_id=${formOne.id}`)).toEqual([
+      expect(await t.api.submissionIds(`/api/submissions?form_id=${formOne.id}`)).toEqual([
         ids.s2,
         ids.s1,
       ]);
@@ -190,12 +173,12 @@ describe('listing, reading and filtering', () => {
 
     it('by endpoint token', async () => {
       expect(
-        await a.api.submissionIds(`/api/submissions?form_id=${formTwo.endpoint_token}`),
+        await t.api.submissionIds(`/api/submissions?form_id=${formTwo.endpoint_token}`),
       ).toEqual([ids.s3]);
     });
 
     it('`all` means every form', async () => {
-      expect(await a.api.submissionIds('/api/submissions?form_id=all')).toEqual([
+      expect(await t.api.submissionIds('/api/submissions?form_id=all')).toEqual([
         ids.s3,
         ids.s2,
         ids.s1,
@@ -203,14 +186,14 @@ describe('listing, reading and filtering', () => {
     });
 
     it('on the spam list', async () => {
-      expect(await a.api.submissionIds(`/api/submissions/spam?form_id=${formOne.id}`)).toEqual([
+      expect(await t.api.submissionIds(`/api/submissions/spam?form_id=${formOne.id}`)).toEqual([
         ids.spam,
       ]);
-      expect(await a.api.submissionIds(`/api/submissions/spam?form_id=${formTwo.id}`)).toEqual([]);
+      expect(await t.api.submissionIds(`/api/submissions/spam?form_id=${formTwo.id}`)).toEqual([]);
     });
 
     it.each(['424242424', 'nosuchform123456', 'a%00b'])('unknown form %s → 404', async (formId) => {
-      expectError(await a.api.get(`/api/submissions?form_id=${formId}`), 404, 'not_found');
+      expectError(await t.api.get(`/api/submissions?form_id=${formId}`), 404, 'not_found');
     });
   });
 
@@ -225,36 +208,36 @@ describe('listing, reading and filtering', () => {
       ['quick -fox', []],
       ['pills', []],
     ] as const)('q=%s', async (q, expected) => {
-      const found = await a.api.submissionIds(`/api/submissions?q=${encodeURIComponent(q)}`);
+      const found = await t.api.submissionIds(`/api/submissions?q=${encodeURIComponent(q)}`);
       expect(found).toEqual(expected.map((k) => ids[k]));
     });
 
     it('search syntax characters are taken as text, never as a server error', async () => {
       for (const q of [`it's`, '"unbalanced', 'a & | ! b', ':*', '()', '\\']) {
-        const res = await a.api.get(`/api/submissions?q=${encodeURIComponent(q)}`);
+        const res = await t.api.get(`/api/submissions?q=${encodeURIComponent(q)}`);
         expect(res.status, `${q}: ${res.text}`).toBe(200);
         expect(res.body.submissions).toEqual([]);
       }
     });
 
     it('a NUL character in q is refused or matches nothing, never a 500', async () => {
-      const res = await a.api.get('/api/submissions?q=blue%00world');
+      const res = await t.api.get('/api/submissions?q=blue%00world');
       expect([200, 422], res.text).toContain(res.status);
       if (res.status === 200) expect(res.body.submissions).toEqual([]);
     });
 
     it('combines with form_id', async () => {
-      expect(await a.api.submissionIds(`/api/submissions?q=blue&form_id=${formTwo.id}`)).toEqual(
+      expect(await t.api.submissionIds(`/api/submissions?q=blue&form_id=${formTwo.id}`)).toEqual(
         [],
       );
-      expect(await a.api.submissionIds(`/api/submissions?q=blue&form_id=${formOne.id}`)).toEqual([
+      expect(await t.api.submissionIds(`/api/submissions?q=blue&form_id=${formOne.id}`)).toEqual([
         ids.s1,
       ]);
     });
 
     it('works on the spam list', async () => {
-      expect(await a.api.submissionIds('/api/submissions/spam?q=pills')).toEqual([ids.spam]);
-      expect(await a.api.submissionIds('/api/submissions/spam?q=blue')).toEqual([]);
+      expect(await t.api.submissionIds('/api/submissions/spam?q=pills')).toEqual([ids.spam]);
+      expect(await t.api.submissionIds('/api/submissions/spam?q=blue')).toEqual([]);
     });
   });
 
@@ -272,7 +255,7 @@ describe('listing, reading and filtering', () => {
 
     it('search never crosses accounts', async () => {
       expect(await b.api.submissionIds('/api/submissions?q=blue')).toEqual([ids.b1]);
-      expect(await a.api.submissionIds('/api/submissions?q=blue')).toEqual([ids.s1]);
+      expect(await t.api.submissionIds('/api/submissions?q=blue')).toEqual([ids.s1]);
       expect(await b.api.submissionIds('/api/submissions?q=apple')).toEqual([]);
     });
 
@@ -289,14 +272,14 @@ describe('range', () => {
   let spamId: string;
 
   beforeAll(async () => {
-    tenant = await newTenant(stack);
-    const form = await tenant.api.createForm('Ranged');
+    tenant = await t.newTenant();
+    const form = await tenant.api.createForm({ name: 'Ranged' });
     for (const age of ages) {
-      byAge[age] = await submitJson(stack.url, form.endpoint_token, { age });
-      if (age !== '0 hours') await backdate(stack, byAge[age]!, age);
+      byAge[age] = await submitJson(form, { age });
+      if (age !== '0 hours') await backdate(t.stack, byAge[age]!, age);
     }
-    spamId = await submitJson(stack.url, form.endpoint_token, { age: 'spam', _hp: 'x' });
-    await backdate(stack, spamId, '3 days');
+    spamId = await submitJson(form, { age: 'spam', _hp: 'x' });
+    await backdate(t.stack, spamId, '3 days');
   });
 
   const expectAges = async (query: string, expected: string[]) => {
@@ -345,9 +328,9 @@ describe('pagination', () => {
   const ns = (res: Json) => res.body.submissions.map((s: Json) => s.payload_json.n);
 
   beforeAll(async () => {
-    tenant = await newTenant(stack);
-    small = await tenant.api.createForm('Seven');
-    big = await tenant.api.createForm('Five hundred and twenty');
+    tenant = await t.newTenant();
+    small = await tenant.api.createForm({ name: 'Seven' });
+    big = await tenant.api.createForm({ name: 'Five hundred and twenty' });
     await insertSubmissions(tenant, small.id, 7);
     await insertSubmissions(tenant, big.id, 520);
   });
@@ -382,10 +365,10 @@ describe('pagination', () => {
     const next = hrefOf(first.body.links, 'next')!;
     expect(next).toContain(`form_id=${small.id}`);
     expect(next).toContain('range=all');
-    const second = await request(stack.url, 'GET', next, { key: tenant.adminKey });
+    const second = await t.http.get(next, { key: tenant.adminKey });
     expect(ns(second)).toEqual([4, 5, 6]);
     const last = hrefOf(first.body.links, 'last')!;
-    expect(ns(await request(stack.url, 'GET', last, { key: tenant.adminKey }))).toEqual([7]);
+    expect(ns(await t.http.get(last, { key: tenant.adminKey }))).toEqual([7]);
   });
 
   it('a page beyond the end is an empty list with the real total', async () => {
@@ -434,7 +417,7 @@ describe('pagination', () => {
       max_per_page: 500,
       requested_per_page: 1000,
     });
-    const next = await request(stack.url, 'GET', hrefOf(res.body.links, 'next')!, {
+    const next = await t.http.get(hrefOf(res.body.links, 'next')!, {
       key: tenant.adminKey,
     });
     expect(next.body.submissions).toHaveLength(20);

@@ -2,20 +2,21 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIngestHarness, type FormView, type IngestHarness } from '../ingest/helpers';
+import { onlySubmission } from '../ingest/stored-submissions';
+import type { FormView } from '../support/api-client';
 import { launchChromium, type LaunchedChromium } from '../support/chromium';
+import { useTestStack } from '../support/fixture';
 
 // A customer's page on another origin (its own port) with the form's embed_html pasted in,
 // submitted by a real Chromium.
 
-let h: IngestHarness;
+const t = useTestStack();
 let browser: LaunchedChromium;
 let site: http.Server;
 let siteUrl: string;
 const pages = new Map<string, string>();
 
 beforeAll(async () => {
-  h = await startIngestHarness();
   browser = await launchChromium();
   site = http.createServer((req, res) => {
     const html = pages.get(req.url ?? '');
@@ -29,7 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => site?.close(resolve));
-  await h?.stop();
 });
 
 /** Publishes a customer page with the form's markup (and optional extra head markup); returns its URL. */
@@ -54,7 +54,7 @@ async function fillContactForm(
 }
 
 async function expectStored(form: FormView, values: Record<string, string>) {
-  const stored = await h.onlySubmission(form.id);
+  const stored = await onlySubmission(t.stack, form.id);
   expect(stored.payload_json).toEqual(values);
   expect(stored.is_spam).toBe(false);
   expect(stored.spam_reason).toBeNull();
@@ -62,14 +62,14 @@ async function expectStored(form: FormView, values: Record<string, string>) {
 
 describe('embed_html in a real browser', () => {
   it('plain HTML form: submits and lands on the thank-you page', { timeout: 90_000 }, async () => {
-    const form = await h.createForm({ name: 'Website contact' });
+    const form = await t.api.createForm({ name: 'Website contact' });
     const pageUrl = publish('/plain', form);
     const values = { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Sent by Chromium' };
     const page = await browser.context.newPage();
     try {
       await page.goto(pageUrl);
       await fillContactForm(page, values);
-      const thanksUrl = `${h.stack.url}/f/${form.endpoint_token}/thanks`;
+      const thanksUrl = `${t.stack.url}/f/${form.endpoint_token}/thanks`;
       await Promise.all([page.waitForURL(thanksUrl), page.click('button[type="submit"]')]);
       expect(page.url()).toBe(thanksUrl);
       expect(await page.textContent('h1')).toMatch(/Thank you/);
@@ -84,7 +84,7 @@ describe('embed_html in a real browser', () => {
     'with the autocomplete script: submits in the background and shows the inline result',
     { timeout: 90_000 },
     async () => {
-      const form = await h.createForm({ name: 'Inline contact' });
+      const form = await t.api.createForm({ name: 'Inline contact' });
       const pageUrl = publish(
         '/enhanced',
         form,

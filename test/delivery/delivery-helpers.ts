@@ -1,5 +1,3 @@
-import { expect } from 'vitest';
-import type { ApiClient, Json } from '../support/api-client';
 import type { TestStack } from '../support/test-stack';
 
 export type AttemptRecord = {
@@ -14,17 +12,6 @@ export type AttemptRecord = {
   is_test: boolean;
   workflow_id: string;
 };
-
-/** Adds a webhook to a form through the API; returns the plugin with its signing secret. */
-export async function addWebhook(api: ApiClient, formId: string, url: string): Promise<Json> {
-  const res = await api.post(`/api/forms/${formId}/plugins`, {
-    plugin_type: 'webhook',
-    config: { url },
-  });
-  expect(res.status, res.text).toBe(201);
-  expect(res.body.plugin.signing_secret).toMatch(/^whsec_/);
-  return res.body.plugin;
-}
 
 /** The delivery records of a submission, oldest attempt first. */
 export async function attemptsOf(stack: TestStack, submissionId: string): Promise<AttemptRecord[]> {

@@ -2,56 +2,49 @@ import net from 'node:net';
 import type tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMimeMessage, headerValue } from '../../src/domain/mail/mime-reader';
-import { newTenant, submitJson, type Tenant } from '../support/api-client';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import { useTestStack } from '../support/fixture';
+import { postJson, submitJson } from '../support/ingest-requests';
 import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
 import { completedSubmissionWorkflow } from '../temporal/workflow-helpers';
-import { addWebhook, attemptsOf } from './delivery-helpers';
+import { attemptsOf } from './delivery-helpers';
 
 // A worker whose TLS dialer never connects (the connect timeout, without dialling any real
 // unreachable address) and whose notification e-mails go to a real SMTP sink.
 
-let stack: TestStack;
-let tenant: Tenant;
 let sink: SmtpSink;
 let dials = 0;
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  stack = await startTestStack({
-    worker: true,
-    // A socket that is never connected: neither 'secureConnect' nor 'error' ever comes.
-    dial: () => {
-      dials++;
-      return new net.Socket() as unknown as tls.TLSSocket;
-    },
-    env: {
-      WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
-      WEBHOOK_CONNECT_TIMEOUT: '400ms',
-      SMTP_URL: sink.url(),
-      MAIL_FROM: 'Formward <forms@formward.test>',
-    },
-  });
-  tenant = await newTenant(stack);
 });
 
 afterAll(async () => {
-  await stack?.stop();
   await sink?.close();
 });
 
+const t = useTestStack(() => ({
+  worker: true,
+  // A socket that is never connected: neither 'secureConnect' nor 'error' ever comes.
+  dial: () => {
+    dials++;
+    return new net.Socket() as unknown as tls.TLSSocket;
+  },
+  env: {
+    WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
+    WEBHOOK_CONNECT_TIMEOUT: '400ms',
+    SMTP_URL: sink.url(),
+    MAIL_FROM: 'Formward <forms@formward.test>',
+  },
+}));
+
 describe('the connect timeout', () => {
   it('a receiver that never accepts the connection fails after WEBHOOK_CONNECT_TIMEOUT', async () => {
-    const form = await tenant.api.createForm('Unreachable receiver');
-    const plugin = await addWebhook(tenant.api, form.id, 'https://127.0.0.1:9443/hook');
+    const form = await t.api.createForm({ name: 'Unreachable receiver' });
+    const plugin = await t.api.addWebhook(form.id, 'https://127.0.0.1:9443/hook');
     const before = dials;
-    const res = await fetch(`${stack.url}/json/${form.endpoint_token}?test=true`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'is anyone there?' }),
-    });
+    const res = await postJson(`${form.json_url}?test=true`, { message: 'is anyone there?' });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as {
+    const body = res.body as {
       id: string;
       deliveries: { plugin_id: string; ok: boolean; error: string; duration_ms: number }[];
     };
@@ -61,22 +54,23 @@ describe('the connect timeout', () => {
     expect(body.deliveries[0]!.error).toMatch(/connect timeout/);
     expect(body.deliveries[0]!.duration_ms).toBeGreaterThanOrEqual(380);
     expect(dials - before).toBe(1);
-    const [attempt] = await attemptsOf(stack, body.id);
+    const [attempt] = await attemptsOf(t.stack, body.id);
     expect(attempt).toMatchObject({ status: 'failed', http_status: null, is_test: true });
   });
 });
 
 describe('notification e-mails from the workflow', () => {
   it('every accepted submission is e-mailed to the form addresses through SMTP_URL', async () => {
-    const form = await tenant.api.createForm('Contact', {
+    const form = await t.api.createForm({
+      name: 'Contact',
       notification_email_addresses: ['ops@example.com', 'sales@example.com'],
     });
     const before = sink.messages.length;
-    const id = await submitJson(stack.url, form.endpoint_token, {
+    const id = await submitJson(form, {
       email: 'jane@example.com',
       message: 'Hello from the workflow',
     });
-    const result = (await completedSubmissionWorkflow(stack, id)) as {
+    const result = (await completedSubmissionWorkflow(t.stack, id)) as {
       notification: { sent: boolean; recipients: string[] };
     };
     expect(result.notification).toMatchObject({
@@ -93,12 +87,13 @@ describe('notification e-mails from the workflow', () => {
   });
 
   it('a spam submission is not e-mailed', async () => {
-    const form = await tenant.api.createForm('Spammed', {
+    const form = await t.api.createForm({
+      name: 'Spammed',
       notification_email_addresses: ['ops@example.com'],
     });
     const before = sink.messages.length;
-    const id = await submitJson(stack.url, form.endpoint_token, { message: 'x', _hp: 'bot' });
-    const result = (await completedSubmissionWorkflow(stack, id)) as { notification: unknown };
+    const id = await submitJson(form, { message: 'x', _hp: 'bot' });
+    const result = (await completedSubmissionWorkflow(t.stack, id)) as { notification: unknown };
     expect(result.notification).toBeNull();
     expect(sink.messages.length).toBe(before);
   });

@@ -1,17 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { freePort } from '../../src/embedded/free-port';
-import { startTemporalDevServer, type TemporalDevServer } from '../../src/embedded/temporal-server';
-import { runWorker, type RunningWorker } from '../../src/runtime/worker-runner';
-import { newTenant, submitJson } from '../support/api-client';
+import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import { submitJson } from '../support/ingest-requests';
+import { useOwnTemporal } from '../support/own-temporal';
 import { compileService, spawnWorkerProcess } from '../support/worker-process';
 import { completedSubmissionWorkflow } from '../temporal/workflow-helpers';
-import { addWebhook, waitForAttempts } from './delivery-helpers';
+import { waitForAttempts } from './delivery-helpers';
 
 // Durability (issue 3): a worker killed in the middle of a delivery and Temporal stopped
 // while submissions arrive lose nothing.
@@ -26,26 +22,24 @@ const KNOBS = {
 const fields = { email: 'grace@example.com', message: 'durable' };
 
 describe('a worker process killed in the middle of a delivery', () => {
+  const t = useTestStack({ env: KNOBS });
   let build: ReturnType<typeof compileService>;
-  let stack: TestStack;
   let receiver: HttpsReceiver;
   const workers: ChildProcess[] = [];
 
-  beforeAll(async () => {
+  beforeAll(() => {
     // A separate process, so it can be killed without warning (an in-process worker cannot).
     build = compileService('durability');
-    stack = await startTestStack({ worker: false, env: KNOBS });
   });
 
   afterAll(async () => {
     for (const child of workers) child.kill('SIGKILL');
     await receiver?.close();
-    await stack?.stop();
     build?.remove();
   });
 
   const startWorkerProcess = () => {
-    const child = spawnWorkerProcess(build.dir, stack, KNOBS);
+    const child = spawnWorkerProcess(build.dir, t.stack, KNOBS);
     workers.push(child);
     return child;
   };
@@ -57,12 +51,11 @@ describe('a worker process killed in the middle of a delivery', () => {
       if (n === 1) return { status: 200, delayMs: 30_000 };
       return { status: 200, body: 'second worker' };
     });
-    const tenant = await newTenant(stack);
-    const form = await tenant.api.createForm('Killed worker');
-    await addWebhook(tenant.api, form.id, receiver.url);
+    const form = await t.api.createForm({ name: 'Killed worker' });
+    await t.api.addWebhook(form.id, receiver.url);
 
     const first = startWorkerProcess();
-    const id = await submitJson(stack.url, form.endpoint_token, fields);
+    const id = await submitJson(form, fields);
     const [held] = await receiver.waitFor(1, 60_000);
     first.kill('SIGKILL');
     killed = true;
@@ -71,14 +64,14 @@ describe('a worker process killed in the middle of a delivery', () => {
     const [, retried] = await receiver.waitFor(2, 60_000);
     expect(killed).toBe(true);
     expect(retried!.headers['webhook-id']).toBe(held!.headers['webhook-id']);
-    const attempts = await waitForAttempts(stack, id, 1, 60_000);
+    const attempts = await waitForAttempts(t.stack, id, 1, 60_000);
     // The killed attempt left no record (its outcome is unknown); the retry is recorded.
     expect(attempts.at(-1)).toMatchObject({
       status: 'succeeded',
       response_body: 'second worker',
     });
     expect(attempts.at(-1)!.attempt).toBeGreaterThanOrEqual(2);
-    const result = (await completedSubmissionWorkflow(stack, id, 60_000)) as {
+    const result = (await completedSubmissionWorkflow(t.stack, id, 60_000)) as {
       deliveries: unknown[];
     };
     expect(result.deliveries).toEqual([expect.objectContaining({ ok: true, status_code: 200 })]);
@@ -86,20 +79,18 @@ describe('a worker process killed in the middle of a delivery', () => {
 });
 
 describe('a worker process told to stop in the middle of a delivery', () => {
+  const t = useTestStack({ env: KNOBS });
   let build: ReturnType<typeof compileService>;
-  let stack: TestStack;
   let receiver: HttpsReceiver;
   let child: ChildProcess | null = null;
 
-  beforeAll(async () => {
+  beforeAll(() => {
     build = compileService('graceful');
-    stack = await startTestStack({ worker: false, env: KNOBS });
   });
 
   afterAll(async () => {
     child?.kill('SIGKILL');
     await receiver?.close();
-    await stack?.stop();
     build?.remove();
   });
 
@@ -113,12 +104,11 @@ describe('a worker process told to stop in the middle of a delivery', () => {
         body: 'finished before exit',
         delayMs: 600,
       }));
-      const tenant = await newTenant(stack);
-      const form = await tenant.api.createForm('Graceful worker');
-      await addWebhook(tenant.api, form.id, receiver.url);
+      const form = await t.api.createForm({ name: 'Graceful worker' });
+      await t.api.addWebhook(form.id, receiver.url);
 
       const port = await freePort();
-      child = spawnWorkerProcess(build.dir, stack, { ...KNOBS, PORT: String(port) });
+      child = spawnWorkerProcess(build.dir, t.stack, { ...KNOBS, PORT: String(port) });
       const exited = new Promise<number | null>((resolve) =>
         child!.once('exit', (code) => resolve(code)),
       );
@@ -135,11 +125,11 @@ describe('a worker process told to stop in the middle of a delivery', () => {
         checks: { postgres: 'ok', temporal: 'ok' },
       });
 
-      const id = await submitJson(stack.url, form.endpoint_token, fields);
+      const id = await submitJson(form, fields);
       await receiver.waitFor(1, 60_000);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      const attempts = await waitForAttempts(stack, id, 1, 10_000);
+      const attempts = await waitForAttempts(t.stack, id, 1, 10_000);
       expect(attempts).toEqual([
         expect.objectContaining({
           attempt: 1,
@@ -153,54 +143,37 @@ describe('a worker process told to stop in the middle of a delivery', () => {
 });
 
 describe('Temporal stopped while submissions arrive', () => {
-  let dataDir: string;
-  let ports: { port: number; uiPort: number };
-  let temporal: TemporalDevServer | null = null;
-  let stack: TestStack;
+  const temporal = useOwnTemporal();
+  const t = useTestStack(() => ({ temporalAddress: temporal.address, env: KNOBS }));
   let receiver: HttpsReceiver;
-  let worker: RunningWorker | null = null;
-
-  const startOwnTemporal = () =>
-    startTemporalDevServer({ cliPath: inject('stack').temporalCli, dataDir, ...ports });
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-durable-temporal-'));
-    ports = { port: await freePort(), uiPort: await freePort() };
-    temporal = await startOwnTemporal();
-    stack = await startTestStack({ temporalAddress: temporal.address, env: KNOBS });
     receiver = await startHttpsReceiver(inject('stack').certificates);
   });
 
   afterAll(async () => {
-    await worker?.stop();
     await receiver?.close();
-    await stack?.stop();
-    await temporal?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it(
     'every submission is delivered, once per delivery id, after Temporal is back',
     { timeout: 120_000 },
     async () => {
-      const tenant = await newTenant(stack);
-      const form = await tenant.api.createForm('Temporal outage');
-      await addWebhook(tenant.api, form.id, receiver.url);
+      const form = await t.api.createForm({ name: 'Temporal outage' });
+      await t.api.addWebhook(form.id, receiver.url);
 
-      await temporal!.stop();
-      temporal = null;
+      await temporal.stop();
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++)
-        ids.push(await submitJson(stack.url, form.endpoint_token, { ...fields, n: String(i) }));
+      for (let i = 0; i < 5; i++) ids.push(await submitJson(form, { ...fields, n: String(i) }));
 
-      temporal = await startOwnTemporal();
-      worker = await runWorker(stack.ctx, { address: temporal.address });
+      await temporal.start();
+      await t.stack.startWorker();
       const received = await receiver.waitFor(5, 90_000);
       const deliveredIds = received.map((r) => JSON.parse(r.body).id as string).sort();
       expect(deliveredIds).toEqual([...ids].sort());
       expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(5);
       for (const id of ids) {
-        const attempts = await waitForAttempts(stack, id, 1, 30_000);
+        const attempts = await waitForAttempts(t.stack, id, 1, 30_000);
         expect(attempts.map((a) => a.status)).toEqual(['succeeded']);
       }
     },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { newTenant, submitJson, type Tenant } from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
+import { useTestStack } from '../support/fixture';
 import {
   serviceSignatureValid,
   standardSignatureValid,
@@ -8,39 +8,39 @@ import {
   type HttpsReceiver,
   type Responder,
 } from '../support/https-receiver';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import { postJson, submitJson } from '../support/ingest-requests';
 import { completedSubmissionWorkflow } from '../temporal/workflow-helpers';
-import { addWebhook, attemptsOf, waitForAttempts } from './delivery-helpers';
+import { attemptsOf, waitForAttempts } from './delivery-helpers';
 
 // The delivery engine end to end: real ingest, a real Temporal worker, real HTTPS receivers
 // (certificates from the test CA, trusted through NODE_EXTRA_CA_CERTS), on 127.0.0.1 only.
 
-let stack: TestStack;
-let tenant: Tenant;
 let dns: DnsServer;
 const receivers: HttpsReceiver[] = [];
 
 beforeAll(async () => {
   dns = await startDnsServer({});
-  stack = await startTestStack({
-    worker: true,
-    env: {
-      WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
-      // Temporal schedules retries with about one-second resolution: 1 s, 2 s, 4 s.
-      WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
-      WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
-      WEBHOOK_CONNECT_TIMEOUT: '1s',
-      WEBHOOK_READ_TIMEOUT: '1s',
-      DNS_SERVERS: dns.address,
-    },
-  });
-  tenant = await newTenant(stack);
 });
 
 afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  await stack?.stop();
   await dns?.close();
+});
+
+const t = useTestStack(() => ({
+  worker: true,
+  env: {
+    WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
+    // Temporal schedules retries with about one-second resolution: 1 s, 2 s, 4 s.
+    WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
+    WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
+    WEBHOOK_CONNECT_TIMEOUT: '1s',
+    WEBHOOK_READ_TIMEOUT: '1s',
+    DNS_SERVERS: dns.address,
+  },
+}));
+
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
 });
 
 async function receiver(responder?: Responder) {
@@ -51,8 +51,10 @@ async function receiver(responder?: Responder) {
 
 /** A form with one webhook to `url`; returns the form and the plugin (with its secret). */
 async function formWithWebhook(url: string) {
-  const form = await tenant.api.createForm(`Webhook form ${Math.random().toString(36).slice(2)}`);
-  const plugin = await addWebhook(tenant.api, form.id, url);
+  const form = await t.api.createForm({
+    name: `Webhook form ${Math.random().toString(36).slice(2)}`,
+  });
+  const plugin = await t.api.addWebhook(form.id, url);
   return { form, plugin };
 }
 
@@ -62,7 +64,7 @@ describe('a delivery that succeeds', () => {
   it('posts the specified body, signed both ways, and records the attempt', async () => {
     const hook = await receiver();
     const { form, plugin } = await formWithWebhook(`${hook.url}/hooks/formward`);
-    const id = await submitJson(stack.url, form.endpoint_token, fields, {
+    const id = await submitJson(form, fields, {
       'user-agent': 'DeliveryTest/1',
       referer: 'https://example.com/contact',
     });
@@ -90,7 +92,7 @@ describe('a delivery that succeeds', () => {
       data: fields,
     });
 
-    const [attempt] = await waitForAttempts(stack, id, 1);
+    const [attempt] = await waitForAttempts(t.stack, id, 1);
     expect(attempt).toMatchObject({
       delivery_id: request!.headers['webhook-id'],
       plugin_id: plugin.id,
@@ -103,7 +105,7 @@ describe('a delivery that succeeds', () => {
       is_test: false,
       workflow_id: `submission-${id}`,
     });
-    const result = (await completedSubmissionWorkflow(stack, id)) as { deliveries: unknown[] };
+    const result = (await completedSubmissionWorkflow(t.stack, id)) as { deliveries: unknown[] };
     expect(result.deliveries).toEqual([
       expect.objectContaining({ plugin_id: plugin.id, ok: true, status_code: 200, attempts: 1 }),
     ]);
@@ -111,23 +113,23 @@ describe('a delivery that succeeds', () => {
 
   it('delivers to every enabled plugin of the form, in parallel, each with its own id', async () => {
     const [a, b] = [await receiver(), await receiver()];
-    const form = await tenant.api.createForm('Two webhooks');
-    const pluginA = await addWebhook(tenant.api, form.id, `${a.url}/a`);
-    const pluginB = await addWebhook(tenant.api, form.id, `${b.url}/b`);
-    const id = await submitJson(stack.url, form.endpoint_token, fields);
+    const form = await t.api.createForm({ name: 'Two webhooks' });
+    const pluginA = await t.api.addWebhook(form.id, `${a.url}/a`);
+    const pluginB = await t.api.addWebhook(form.id, `${b.url}/b`);
+    const id = await submitJson(form, fields);
     const [[toA], [toB]] = await Promise.all([a.waitFor(1), b.waitFor(1)]);
     expect(serviceSignatureValid(toA!, pluginA.signing_secret)).toBe(true);
     expect(serviceSignatureValid(toB!, pluginB.signing_secret)).toBe(true);
     expect(toA!.headers['webhook-id']).not.toBe(toB!.headers['webhook-id']);
-    const attempts = await waitForAttempts(stack, id, 2);
+    const attempts = await waitForAttempts(t.stack, id, 2);
     expect(attempts.map((x) => x.status)).toEqual(['succeeded', 'succeeded']);
   });
 
   it('stores the receiver answer cut at 4096 bytes', async () => {
     const hook = await receiver(() => ({ status: 200, body: 'é'.repeat(1000) + 'x'.repeat(8000) }));
     const { form } = await formWithWebhook(hook.url);
-    const id = await submitJson(stack.url, form.endpoint_token, fields);
-    const [attempt] = await waitForAttempts(stack, id, 1);
+    const id = await submitJson(form, fields);
+    const [attempt] = await waitForAttempts(t.stack, id, 1);
     expect(Buffer.byteLength(attempt!.response_body!)).toBeLessThanOrEqual(4096);
     expect(Buffer.byteLength(attempt!.response_body!)).toBeGreaterThan(4090);
     expect(attempt!.response_body!.startsWith('éé')).toBe(true);
@@ -141,10 +143,10 @@ describe('retries (1 + up to 3, exponential backoff)', () => {
       body: `try ${n}`,
     }));
     const { form, plugin } = await formWithWebhook(hook.url);
-    const id = await submitJson(stack.url, form.endpoint_token, fields);
+    const id = await submitJson(form, fields);
 
     const requests = await hook.waitFor(3);
-    const attempts = await waitForAttempts(stack, id, 3);
+    const attempts = await waitForAttempts(t.stack, id, 3);
     expect(attempts.map((a) => [a.attempt, a.status, a.http_status, a.response_body])).toEqual([
       [1, 'pending_retry', 500, 'try 1'],
       [2, 'pending_retry', 500, 'try 2'],
@@ -162,15 +164,15 @@ describe('retries (1 + up to 3, exponential backoff)', () => {
   it('a receiver that always fails gets four attempts, then the delivery is failed', async () => {
     const hook = await receiver(() => ({ status: 503, body: 'down' }));
     const { form, plugin } = await formWithWebhook(hook.url);
-    const id = await submitJson(stack.url, form.endpoint_token, fields);
-    const attempts = await waitForAttempts(stack, id, 4);
+    const id = await submitJson(form, fields);
+    const attempts = await waitForAttempts(t.stack, id, 4);
     expect(attempts.map((a) => a.status)).toEqual([
       'pending_retry',
       'pending_retry',
       'pending_retry',
       'failed',
     ]);
-    const result = (await completedSubmissionWorkflow(stack, id)) as { deliveries: unknown[] };
+    const result = (await completedSubmissionWorkflow(t.stack, id)) as { deliveries: unknown[] };
     expect(result.deliveries).toEqual([
       expect.objectContaining({
         plugin_id: plugin.id,
@@ -187,8 +189,8 @@ describe('retries (1 + up to 3, exponential backoff)', () => {
   it('an answer slower than the read timeout is a failure, and the retry succeeds', async () => {
     const hook = await receiver((_request, n) => ({ status: 200, delayMs: n === 1 ? 2500 : 0 }));
     const { form } = await formWithWebhook(hook.url);
-    const id = await submitJson(stack.url, form.endpoint_token, fields);
-    const attempts = await waitForAttempts(stack, id, 2);
+    const id = await submitJson(form, fields);
+    const attempts = await waitForAttempts(t.stack, id, 2);
     expect(attempts[0]).toMatchObject({ status: 'pending_retry', http_status: null });
     expect(attempts[0]!.error).toMatch(/read timeout/);
     expect(attempts[1]).toMatchObject({ status: 'succeeded', http_status: 200 });
@@ -203,8 +205,8 @@ describe('retries (1 + up to 3, exponential backoff)', () => {
           : { status: 200 },
     );
     const { form } = await formWithWebhook(`${hook.url}/hook`);
-    const id = await submitJson(stack.url, form.endpoint_token, fields);
-    const attempts = await waitForAttempts(stack, id, 2);
+    const id = await submitJson(form, fields);
+    const attempts = await waitForAttempts(t.stack, id, 2);
     expect(attempts[0]).toMatchObject({ status: 'pending_retry', http_status: 302 });
     expect(attempts[0]!.error).toMatch(/redirect to \/moved not followed/);
     expect(attempts[1]).toMatchObject({ status: 'succeeded' });
@@ -217,9 +219,7 @@ describe('retries (1 + up to 3, exponential backoff)', () => {
     let formId = '';
     const hook = await receiver(async (_request, n) => {
       if (n === 1) {
-        const rotated = await tenant.api.post(
-          `/api/forms/${formId}/plugins/${plugin.id}/rotate_secret`,
-        );
+        const rotated = await t.api.post(`/api/forms/${formId}/plugins/${plugin.id}/rotate_secret`);
         expect(rotated.status, rotated.text).toBe(200);
         newSecret = rotated.body.plugin.signing_secret;
         return { status: 500 };
@@ -229,7 +229,7 @@ describe('retries (1 + up to 3, exponential backoff)', () => {
     const created = await formWithWebhook(hook.url);
     plugin = created.plugin;
     formId = created.form.id;
-    const id = await submitJson(stack.url, created.form.endpoint_token, fields);
+    const id = await submitJson(created.form, fields);
     const [first, retry] = await hook.waitFor(2);
     expect(newSecret).toMatch(/^whsec_/);
     expect(newSecret).not.toBe(plugin.signing_secret);
@@ -237,27 +237,27 @@ describe('retries (1 + up to 3, exponential backoff)', () => {
     expect(serviceSignatureValid(retry!, newSecret)).toBe(true);
     expect(serviceSignatureValid(retry!, plugin.signing_secret)).toBe(false);
     expect(standardSignatureValid(retry!, newSecret)).toBe(true);
-    await waitForAttempts(stack, id, 2);
+    await waitForAttempts(t.stack, id, 2);
   });
 
   it('a plugin deleted after a failure stops its retries', async () => {
     let formId = '';
     let pluginId = '';
     const hook = await receiver(async () => {
-      const deleted = await tenant.api.delete(`/api/forms/${formId}/plugins/${pluginId}`);
+      const deleted = await t.api.delete(`/api/forms/${formId}/plugins/${pluginId}`);
       expect(deleted.status, deleted.text).toBe(200);
       return { status: 500 };
     });
     const { form, plugin } = await formWithWebhook(hook.url);
     formId = form.id;
     pluginId = plugin.id;
-    const id = await submitJson(stack.url, form.endpoint_token, fields);
-    const result = (await completedSubmissionWorkflow(stack, id)) as { deliveries: unknown[] };
+    const id = await submitJson(form, fields);
+    const result = (await completedSubmissionWorkflow(t.stack, id)) as { deliveries: unknown[] };
     expect(result.deliveries).toEqual([
       expect.objectContaining({ ok: false, error: expect.stringMatching(/deleted or disabled/) }),
     ]);
     expect(hook.received).toHaveLength(1);
-    expect((await attemptsOf(stack, id)).map((a) => a.status)).toEqual(['pending_retry']);
+    expect((await attemptsOf(t.stack, id)).map((a) => a.status)).toEqual(['pending_retry']);
   });
 });
 
@@ -265,14 +265,9 @@ describe('?test=true', () => {
   it('runs each delivery once, waits for it and reports it; no retry follows', async () => {
     const hook = await receiver(() => ({ status: 500, body: 'nope' }));
     const { form, plugin } = await formWithWebhook(hook.url);
-    const res = await fetch(`${stack.url}/json/${form.endpoint_token}?test=true`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(fields),
-    });
+    const res = await postJson(`${form.json_url}?test=true`, fields);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { id: string; deliveries: unknown[] };
-    expect(body.deliveries).toEqual([
+    expect(res.body.deliveries).toEqual([
       {
         plugin_id: plugin.id,
         plugin_type: 'webhook',
@@ -286,7 +281,7 @@ describe('?test=true', () => {
     ]);
     await new Promise((resolve) => setTimeout(resolve, 2000)); // past the first retry interval
     expect(hook.received).toHaveLength(1);
-    const attempts = await attemptsOf(stack, String(body.id));
+    const attempts = await attemptsOf(t.stack, String(res.body.id));
     expect(attempts).toEqual([expect.objectContaining({ status: 'failed', is_test: true })]);
   });
 });
@@ -295,19 +290,19 @@ describe('delivery log and replay', () => {
   it('lists attempts per submission and per plugin, and a replay delivers again', async () => {
     const hook = await receiver();
     const { form, plugin } = await formWithWebhook(hook.url);
-    const id = await submitJson(stack.url, form.endpoint_token, fields);
-    await waitForAttempts(stack, id, 1);
+    const id = await submitJson(form, fields);
+    await waitForAttempts(t.stack, id, 1);
 
-    const replay = await tenant.api.post(`/api/submissions/${id}/replay`);
+    const replay = await t.api.post(`/api/submissions/${id}/replay`);
     expect(replay.status, replay.text).toBe(202);
     expect(replay.body.replay.workflow_id).toMatch(new RegExp(`^submission-${id}-replay-`));
     const [original, again] = await hook.waitFor(2);
     expect(again!.headers['webhook-id']).not.toBe(original!.headers['webhook-id']);
     expect(serviceSignatureValid(again!, plugin.signing_secret)).toBe(true);
-    const attempts = await waitForAttempts(stack, id, 2);
+    const attempts = await waitForAttempts(t.stack, id, 2);
     expect(attempts.map((a) => a.is_replay)).toEqual([false, true]);
 
-    const bySubmission = await tenant.api.get(`/api/submissions/${id}/deliveries`);
+    const bySubmission = await t.api.get(`/api/submissions/${id}/deliveries`);
     expect(bySubmission.status, bySubmission.text).toBe(200);
     expect(bySubmission.body.meta).toMatchObject({ total: 2, page: 1 });
     expect(bySubmission.body.deliveries).toEqual(bySubmission.body.payload);
@@ -319,7 +314,7 @@ describe('delivery log and replay', () => {
       http_status: 200,
       is_replay: true,
     });
-    const byPlugin = await tenant.api.get(`/api/forms/${form.id}/plugins/${plugin.id}/deliveries`);
+    const byPlugin = await t.api.get(`/api/forms/${form.id}/plugins/${plugin.id}/deliveries`);
     expect(byPlugin.status, byPlugin.text).toBe(200);
     expect(byPlugin.body.deliveries.map((d: { delivery_id: string }) => d.delivery_id)).toEqual(
       bySubmission.body.deliveries.map((d: { delivery_id: string }) => d.delivery_id),
@@ -329,21 +324,13 @@ describe('delivery log and replay', () => {
   it('scopes: the log needs can_read_submissions, replay can_create_forms; other accounts see 404', async () => {
     const hook = await receiver();
     const { form } = await formWithWebhook(hook.url);
-    const id = await submitJson(stack.url, form.endpoint_token, fields);
-    await waitForAttempts(stack, id, 1);
-    const readonly = await stack.createKey(tenant.accountId, 'readonly');
-    const formsOnly = await stack.createKey(tenant.accountId, ['can_create_forms']);
-    const as = (key: string) => ({ key });
-    expect((await tenant.api.get(`/api/submissions/${id}/deliveries`, as(readonly))).status).toBe(
-      200,
-    );
-    expect(
-      (await tenant.api.post(`/api/submissions/${id}/replay`, undefined, as(readonly))).status,
-    ).toBe(403);
-    expect((await tenant.api.get(`/api/submissions/${id}/deliveries`, as(formsOnly))).status).toBe(
-      403,
-    );
-    const stranger = await newTenant(stack);
+    const id = await submitJson(form, fields);
+    await waitForAttempts(t.stack, id, 1);
+    const formsOnly = await t.clientFor(['can_create_forms']);
+    expect((await t.readonly.get(`/api/submissions/${id}/deliveries`)).status).toBe(200);
+    expect((await t.readonly.post(`/api/submissions/${id}/replay`)).status).toBe(403);
+    expect((await formsOnly.get(`/api/submissions/${id}/deliveries`)).status).toBe(403);
+    const stranger = await t.newTenant();
     expect((await stranger.api.get(`/api/submissions/${id}/deliveries`)).status).toBe(404);
     expect((await stranger.api.post(`/api/submissions/${id}/replay`)).status).toBe(404);
   });
@@ -351,10 +338,10 @@ describe('delivery log and replay', () => {
   it('a spam submission is not delivered and cannot be replayed', async () => {
     const hook = await receiver();
     const { form } = await formWithWebhook(hook.url);
-    const id = await submitJson(stack.url, form.endpoint_token, { ...fields, _hp: 'bot' });
-    const result = (await completedSubmissionWorkflow(stack, id)) as { deliveries: unknown[] };
+    const id = await submitJson(form, { ...fields, _hp: 'bot' });
+    const result = (await completedSubmissionWorkflow(t.stack, id)) as { deliveries: unknown[] };
     expect(result.deliveries).toEqual([]);
-    const replay = await tenant.api.post(`/api/submissions/${id}/replay`);
+    const replay = await t.api.post(`/api/submissions/${id}/replay`);
     expect(replay.status).toBe(422);
     expect(hook.received).toHaveLength(0);
   });
@@ -364,12 +351,12 @@ describe('the private-address guard at connect time', () => {
   it('a name that resolves to a blocked address by delivery time is refused without retry', async () => {
     // At creation the name points at a public address (only DNS is asked, nothing is dialled) …
     dns.setRecords({ 'rebind.formward.test': { A: ['93.184.216.34'] } });
-    const form = await tenant.api.createForm('Rebinding');
-    const plugin = await addWebhook(tenant.api, form.id, 'https://rebind.formward.test/hook');
+    const form = await t.api.createForm({ name: 'Rebinding' });
+    const plugin = await t.api.addWebhook(form.id, 'https://rebind.formward.test/hook');
     // … then it is rebound to a loopback address outside WEBHOOK_ALLOW_PRIVATE.
     dns.setRecords({ 'rebind.formward.test': { A: ['127.0.0.2'] } });
-    const id = await submitJson(stack.url, form.endpoint_token, fields);
-    const attempts = await waitForAttempts(stack, id, 1);
+    const id = await submitJson(form, fields);
+    const attempts = await waitForAttempts(t.stack, id, 1);
     expect(attempts).toEqual([
       expect.objectContaining({ plugin_id: plugin.id, status: 'failed', http_status: null }),
     ]);
@@ -379,11 +366,11 @@ describe('the private-address guard at connect time', () => {
   it('a name that resolves to an allowed address is dialled, with its certificate checked', async () => {
     const hook = await receiver();
     dns.setRecords({ 'hooks.formward.test': { A: ['127.0.0.1'] } });
-    const form = await tenant.api.createForm('By name');
-    await addWebhook(tenant.api, form.id, `https://hooks.formward.test:${hook.port}/named`);
-    const id = await submitJson(stack.url, form.endpoint_token, fields);
+    const form = await t.api.createForm({ name: 'By name' });
+    await t.api.addWebhook(form.id, `https://hooks.formward.test:${hook.port}/named`);
+    const id = await submitJson(form, fields);
     const [request] = await hook.waitFor(1);
     expect(request!.headers.host).toBe(`hooks.formward.test:${hook.port}`);
-    expect((await waitForAttempts(stack, id, 1))[0]!.status).toBe('succeeded');
+    expect((await waitForAttempts(t.stack, id, 1))[0]!.status).toBe('succeeded');
   });
 });

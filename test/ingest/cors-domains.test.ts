@@ -1,32 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  contactFields,
-  expectError,
-  expectIngestResult,
-  postForm,
-  postJson,
-  startIngestHarness,
-  type FormView,
-  type IngestHarness,
-} from './helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectError, type FormView } from '../support/api-client';
+import { useTestStack } from '../support/fixture';
+import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
+import { countSubmissions } from './stored-submissions';
 
 const ORIGIN = 'https://app.example.org';
 
-let h: IngestHarness;
-let open: FormView;
-
-beforeAll(async () => {
-  h = await startIngestHarness();
-  open = await h.createForm();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const t = useTestStack({ form: {} });
 
 describe('CORS on /json', () => {
   it('answers a preflight with 204, the origin and the allowed methods', async () => {
-    const res = await fetch(open.json_url, {
-      method: 'OPTIONS',
+    const res = await t.http.send('OPTIONS', t.form.json_url, {
       headers: {
         Origin: ORIGIN,
         'Access-Control-Request-Method': 'POST',
@@ -43,16 +27,16 @@ describe('CORS on /json', () => {
   });
 
   it.each([
-    { case: 'success', path: () => open.json_url, body: contactFields as unknown, status: 200 },
-    { case: 'validation error', path: () => open.json_url, body: { email: 'x' }, status: 422 },
-    { case: 'broken JSON', path: () => open.json_url, body: '{', status: 400 },
+    { case: 'success', path: () => t.form.json_url, body: contactFields as unknown, status: 200 },
+    { case: 'validation error', path: () => t.form.json_url, body: { email: 'x' }, status: 422 },
+    { case: 'broken JSON', path: () => t.form.json_url, body: '{', status: 400 },
     {
       case: 'unknown form',
-      path: () => `${h.stack.url}/json/unknowntoken0000`,
+      path: () => `${t.stack.url}/json/unknowntoken0000`,
       body: {},
       status: 404,
     },
-    { case: 'bad query', path: () => `${open.json_url}?test=1`, body: {}, status: 422 },
+    { case: 'bad query', path: () => `${t.form.json_url}?test=1`, body: {}, status: 422 },
   ])(
     'the $case answer ($status) carries Access-Control-Allow-Origin',
     async ({ path, body, status }) => {
@@ -66,7 +50,7 @@ describe('CORS on /json', () => {
 describe('allowed_domains ["example.com"]', () => {
   let guarded: FormView;
   beforeAll(async () => {
-    guarded = await h.createForm({ allowed_domains: ['example.com'] });
+    guarded = await t.api.createForm({ allowed_domains: ['example.com'] });
     expect(guarded.allowed_domains).toEqual(['example.com']);
   });
 
@@ -78,9 +62,9 @@ describe('allowed_domains ["example.com"]', () => {
       headers: { Referer: 'https://www.example.com/contact' },
     },
   ])('accepts $case', async ({ headers }) => {
-    await expectIngestResult(
+    expectIngestResult(
       await postJson(guarded.json_url, contactFields, headers),
-      h.stack.url,
+      t.stack.url,
       guarded,
     );
   });
@@ -92,13 +76,13 @@ describe('allowed_domains ["example.com"]', () => {
     { case: 'Referer of another site', headers: { Referer: 'https://evil.com/example.com' } },
     { case: 'neither Origin nor Referer', headers: {} },
   ])('refuses $case with 403 domain_not_allowed on both endpoints', async ({ headers }) => {
-    const before = await h.countSubmissions(guarded.id);
-    await expectError(
+    const before = await countSubmissions(t.stack, guarded.id);
+    expectError(
       await postJson(guarded.json_url, contactFields, headers),
       403,
       'domain_not_allowed',
     );
-    await expectError(
+    expectError(
       await postForm(guarded.submission_url, contactFields, {
         ...headers,
         Accept: 'application/json',
@@ -106,40 +90,26 @@ describe('allowed_domains ["example.com"]', () => {
       403,
       'domain_not_allowed',
     );
-    expect(await h.countSubmissions(guarded.id)).toBe(before);
+    expect(await countSubmissions(t.stack, guarded.id)).toBe(before);
   });
 });
 
 describe('rate limit (INGEST_RATE_LIMIT=3)', () => {
-  let limited: IngestHarness;
-  beforeAll(async () => {
-    limited = await startIngestHarness({ env: { INGEST_RATE_LIMIT: '3' } });
-  });
-  afterAll(async () => {
-    await limited?.stop();
-  });
+  const limited = useTestStack({ env: { INGEST_RATE_LIMIT: '3' } });
 
   it('the 4th submission from one IP to one form is 429 with Retry-After; other forms are unaffected', async () => {
-    const [first, second] = [await limited.createForm(), await limited.createForm()];
+    const [first, second] = [await limited.api.createForm(), await limited.api.createForm()];
     for (let i = 0; i < 3; i++) {
-      await expectIngestResult(
-        await postJson(first.json_url, contactFields),
-        limited.stack.url,
-        first,
-      );
+      expectIngestResult(await postJson(first.json_url, contactFields), limited.stack.url, first);
     }
     const res = await postJson(first.json_url, contactFields);
     const retryAfter = Number(res.headers.get('retry-after'));
-    await expectError(res, 429, 'rate_limited');
+    expectError(res, 429, 'rate_limited');
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(await limited.countSubmissions(first.id)).toBe(3);
+    expect(await countSubmissions(limited.stack, first.id)).toBe(3);
 
-    await expectIngestResult(
-      await postJson(second.json_url, contactFields),
-      limited.stack.url,
-      second,
-    );
+    expectIngestResult(await postJson(second.json_url, contactFields), limited.stack.url, second);
   });
 });

@@ -1,62 +1,55 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { expectError } from '../support/api-client';
+import { useTestStack } from '../support/fixture';
 import {
   contactFields,
-  expectError,
   expectIngestResult,
   postForm,
   postMultipart,
-  startIngestHarness,
-  type IngestHarness,
-} from './helpers';
+} from '../support/ingest-requests';
+import { countSubmissions, onlySubmission } from './stored-submissions';
 
-let h: IngestHarness;
-
-beforeAll(async () => {
-  h = await startIngestHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const t = useTestStack();
 
 describe('POST /f/{token} (HTML forms)', () => {
   it('stores an urlencoded submission and redirects to a thank-you page', async () => {
-    const form = await h.createForm({ name: 'Support <desk>' });
+    const form = await t.api.createForm({ name: 'Support <desk>' });
     const res = await postForm(form.submission_url, { ...contactFields, _hp: '' });
     expect(res.status).toBe(302);
-    const thanksUrl = `${h.stack.url}/f/${form.endpoint_token}/thanks`;
+    const thanksUrl = `${t.stack.url}/f/${form.endpoint_token}/thanks`;
     expect(res.headers.get('location')).toBe(thanksUrl);
 
-    const stored = await h.onlySubmission(form.id);
+    const stored = await onlySubmission(t.stack, form.id);
     expect(stored.payload_json).toEqual(contactFields);
     expect(stored.is_spam).toBe(false);
 
-    const thanks = await fetch(thanksUrl);
+    const thanks = await t.http.get(thanksUrl);
     expect(thanks.status).toBe(200);
     expect(thanks.headers.get('content-type')).toMatch(/^text\/html/);
-    const html = await thanks.text();
+    const html = thanks.text;
     expect(html).toMatch(/Thank you/i);
     expect(html).toContain('Support &lt;desk&gt;');
   });
 
   it('redirects to success_redirect_url when the form has one', async () => {
     const target = 'https://example.com/thanks?from=formward';
-    const form = await h.createForm({ success_redirect_url: target });
+    const form = await t.api.createForm({ success_redirect_url: target });
     const res = await postForm(form.submission_url, contactFields);
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(target);
-    expect(await h.countSubmissions(form.id)).toBe(1);
+    expect(await countSubmissions(t.stack, form.id)).toBe(1);
   });
 
   it('answers an IngestResult to a client that accepts JSON', async () => {
-    const form = await h.createForm();
+    const form = await t.api.createForm();
     const res = await postForm(form.submission_url, contactFields, { Accept: 'application/json' });
-    const body = await expectIngestResult(res, h.stack.url, form);
-    expect((await h.onlySubmission(form.id)).id).toBe(body.id);
+    const body = expectIngestResult(res, t.stack.url, form);
+    expect((await onlySubmission(t.stack, form.id)).id).toBe(body.id);
   });
 
   it('turns repeated names into arrays and keeps single values as strings', async () => {
-    const form = await h.createForm();
+    const form = await t.api.createForm();
     const res = await postForm(form.submission_url, [
       ['topic', 'billing'],
       ['topic', 'bugs'],
@@ -64,31 +57,30 @@ describe('POST /f/{token} (HTML forms)', () => {
       ['plan', 'pro'],
     ]);
     expect(res.status).toBe(302);
-    const stored = await h.onlySubmission(form.id);
+    const stored = await onlySubmission(t.stack, form.id);
     expect(stored.payload_json).toEqual({ topic: ['billing', 'bugs', 'other'], plan: 'pro' });
   });
 
   it('refuses a body type it does not take with 415 and stores nothing', async () => {
-    const form = await h.createForm();
-    const res = await fetch(form.submission_url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'text/plain', Accept: 'application/json' },
+    const form = await t.api.createForm();
+    const res = await t.http.send('POST', form.submission_url, {
+      headers: { 'content-type': 'text/plain', accept: 'application/json' },
       body: 'email=ada@example.com',
     });
-    await expectError(res, 415, 'unsupported_media_type');
-    expect(await h.countSubmissions(form.id)).toBe(0);
+    expectError(res, 415, 'unsupported_media_type');
+    expect(await countSubmissions(t.stack, form.id)).toBe(0);
   });
 
   it('rejects an invalid email with 422 validation_failed and stores nothing', async () => {
-    const form = await h.createForm();
+    const form = await t.api.createForm();
     const res = await postForm(
       form.submission_url,
       { ...contactFields, email: 'not-an-address' },
       { Accept: 'application/json' },
     );
-    const body = await expectError(res, 422, 'validation_failed');
+    const body = expectError(res, 422, 'validation_failed');
     expect(body.errors).toEqual([expect.stringMatching(/^email: /)]);
-    expect(await h.countSubmissions(form.id)).toBe(0);
+    expect(await countSubmissions(t.stack, form.id)).toBe(0);
   });
 });
 
@@ -96,7 +88,7 @@ describe('multipart uploads', () => {
   const bytes = Buffer.concat([Buffer.from([0, 255, 13, 10, 0]), randomBytes(4096)]);
 
   it('stores fields and files; the file url returns the exact bytes with can_read_submissions', async () => {
-    const form = await h.createForm();
+    const form = await t.api.createForm();
     const res = await postMultipart(form.submission_url, [
       { name: 'name', value: 'Grace' },
       { name: 'email', value: 'grace@example.com' },
@@ -105,7 +97,7 @@ describe('multipart uploads', () => {
     ]);
     expect(res.status).toBe(302);
 
-    const stored = await h.onlySubmission(form.id);
+    const stored = await onlySubmission(t.stack, form.id);
     const file = stored.payload_json.resume as Record<string, unknown>;
     expect(stored.payload_json).toEqual({
       name: 'Grace',
@@ -115,40 +107,40 @@ describe('multipart uploads', () => {
         content_type: 'application/x-test',
         size: bytes.length,
         url: expect.stringMatching(
-          new RegExp(`^${h.stack.url}/api/submissions/${stored.id}/files/\\d+$`),
+          new RegExp(`^${t.stack.url}/api/submissions/${stored.id}/files/\\d+$`),
         ),
       },
     });
     const url = String(file.url);
 
-    const readerKey = await h.createKey(['can_read_submissions']);
-    const download = await fetch(url, { headers: h.auth(readerKey) });
+    const reader = await t.clientFor(['can_read_submissions']);
+    const download = await reader.get(url);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('application/x-test');
-    expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+    expect(download.bytes.equals(bytes)).toBe(true);
 
-    const writerKey = await h.createKey(['can_create_forms']);
-    await expectError(await fetch(url, { headers: h.auth(writerKey) }), 403, 'forbidden');
-    await expectError(await fetch(url), 401, 'unauthorized');
+    const writer = await t.clientFor(['can_create_forms']);
+    expectError(await writer.get(url), 403, 'forbidden');
+    expectError(await t.http.get(url), 401, 'unauthorized');
   });
 
   it('ignores an empty file input', async () => {
-    const form = await h.createForm();
+    const form = await t.api.createForm();
     const res = await postMultipart(form.submission_url, [
       { name: 'message', value: 'no attachment' },
       { name: 'attachment', filename: '', content: '' },
     ]);
     expect(res.status).toBe(302);
-    const stored = await h.onlySubmission(form.id);
+    const stored = await onlySubmission(t.stack, form.id);
     expect(stored.payload_json).toEqual({ message: 'no attachment' });
-    const files = await h.stack.sql('select id from submission_files where submission_id = ?', [
+    const files = await t.stack.sql('select id from submission_files where submission_id = ?', [
       stored.id,
     ]);
     expect(files).toEqual([]);
   });
 
   it('turns repeated multipart names, fields and files, into arrays', async () => {
-    const form = await h.createForm();
+    const form = await t.api.createForm();
     const res = await postMultipart(form.submission_url, [
       { name: 'color', value: 'red' },
       { name: 'color', value: 'blue' },
@@ -156,7 +148,7 @@ describe('multipart uploads', () => {
       { name: 'photos', filename: 'b.txt', contentType: 'text/plain', content: 'second!' },
     ]);
     expect(res.status).toBe(302);
-    const stored = await h.onlySubmission(form.id);
+    const stored = await onlySubmission(t.stack, form.id);
     expect(stored.payload_json.color).toEqual(['red', 'blue']);
     expect(stored.payload_json.photos).toEqual([
       expect.objectContaining({ filename: 'a.txt', content_type: 'text/plain', size: 5 }),
@@ -173,33 +165,34 @@ describe('error pages for browsers', () => {
     { case: 'inactive form', status: 404, form: 'inactive' as const },
     { case: 'invalid email', status: 422, form: 'active' as const },
   ])('$case: an HTML page with status $status', async ({ status, form: kind }) => {
-    const form = kind === 'missing' ? null : await h.createForm({ is_active: kind === 'active' });
-    const url = form?.submission_url ?? `${h.stack.url}/f/doesnotexist0000`;
+    const form =
+      kind === 'missing' ? null : await t.api.createForm({ is_active: kind === 'active' });
+    const url = form?.submission_url ?? `${t.stack.url}/f/doesnotexist0000`;
     const res = await postForm(url, { email: 'nope' }, { Accept: browserAccept });
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    const html = await res.text();
+    const html = res.text;
     expect(html).toMatch(/^<!doctype html>/i);
     expect(html).toContain('Submission not accepted');
-    if (form) expect(await h.countSubmissions(form.id)).toBe(0);
+    if (form) expect(await countSubmissions(t.stack, form.id)).toBe(0);
   });
 });
 
 describe('embed assets', () => {
   it('serves the autocomplete script as JavaScript naming the token', async () => {
-    const form = await h.createForm();
-    expect(form.autocomplete_script_url).toMatch(new RegExp(`^${h.stack.url}/`));
-    const res = await fetch(form.autocomplete_script_url);
+    const form = await t.api.createForm();
+    expect(form.autocomplete_script_url).toMatch(new RegExp(`^${t.stack.url}/`));
+    const res = await t.http.get(form.autocomplete_script_url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^(application|text)\/javascript/);
-    const script = await res.text();
+    const script = res.text;
     expect(script).toContain(JSON.stringify(form.endpoint_token));
     expect(script).toContain(JSON.stringify(form.submission_url));
   });
 
   it('embed_html posts to submission_url and carries the _hp honeypot', async () => {
-    const form = await h.createForm();
-    expect(form.submission_url).toBe(`${h.stack.url}/f/${form.endpoint_token}`);
+    const form = await t.api.createForm();
+    expect(form.submission_url).toBe(`${t.stack.url}/f/${form.endpoint_token}`);
     expect(form.embed_html).toContain(`action="${form.submission_url}"`);
     expect(form.embed_html).toMatch(/<input[^>]*name="_hp"[^>]*value=""/);
   });

@@ -1,25 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  contactFields,
-  expectError,
-  expectIngestResult,
-  postForm,
-  postJson,
-  startIngestHarness,
-  type FormView,
-  type IngestHarness,
-} from './helpers';
+import { describe, expect, it } from 'vitest';
+import { expectError } from '../support/api-client';
+import { useTestStack } from '../support/fixture';
+import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
+import { countSubmissions, readSubmission } from './stored-submissions';
 
-let h: IngestHarness;
-let form: FormView;
-
-beforeAll(async () => {
-  h = await startIngestHarness();
-  form = await h.createForm();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const t = useTestStack({ form: {} });
 
 describe('POST /json/{token}', () => {
   it('stores the object with its JSON types, normalized specials and request metadata', async () => {
@@ -34,17 +19,17 @@ describe('POST /json/{token}', () => {
       tags: ['a', 1, false],
       address: { city: 'Lyon', zip: '69001' },
     };
-    const res = await postJson(form.json_url, payload, {
+    const res = await postJson(t.form.json_url, payload, {
       'User-Agent': 'formward-tests/1.0',
       Referer: 'https://shop.example.org/contact?x=1',
     });
-    const result = await expectIngestResult(res, h.stack.url, form);
+    const result = expectIngestResult(res, t.stack.url, t.form);
 
-    const submission = await h.readSubmission(result.id);
+    const submission = await readSubmission(t.api, result.id);
     expect(submission).toMatchObject({
       id: result.id,
-      form_id: form.id,
-      form_endpoint_token: form.endpoint_token,
+      form_id: t.form.id,
+      form_endpoint_token: t.form.endpoint_token,
       payload_json: payload,
       special_normalized: {
         email: 'jane.doe@example.com',
@@ -60,84 +45,76 @@ describe('POST /json/{token}', () => {
   });
 
   it('special_normalized is null when none of email, name, message came', async () => {
-    const res = await postJson(form.json_url, { company: 'ACME', seats: 3 });
-    const result = await expectIngestResult(res, h.stack.url, form);
-    const submission = await h.readSubmission(result.id);
+    const res = await postJson(t.form.json_url, { company: 'ACME', seats: 3 });
+    const result = expectIngestResult(res, t.stack.url, t.form);
+    const submission = await readSubmission(t.api, result.id);
     expect(submission.payload_json).toEqual({ company: 'ACME', seats: 3 });
     expect(submission.special_normalized).toBeNull();
   });
 
   it('rejects an invalid email with 422 validation_failed and stores nothing', async () => {
-    const target = await h.createForm();
+    const target = await t.api.createForm();
     const res = await postJson(target.json_url, { ...contactFields, email: 'jane@' });
-    const body = await expectError(res, 422, 'validation_failed');
+    const body = expectError(res, 422, 'validation_failed');
     expect(body.errors).toEqual([expect.stringMatching(/^email: /)]);
-    expect(await h.countSubmissions(target.id)).toBe(0);
+    expect(await countSubmissions(t.stack, target.id)).toBe(0);
   });
 
   it('answers 404 not_found for an unknown token', async () => {
-    await expectError(
-      await postJson(`${h.stack.url}/json/nosuchtoken00000`, contactFields),
+    expectError(
+      await postJson(`${t.stack.url}/json/nosuchtoken00000`, contactFields),
       404,
       'not_found',
     );
   });
 
   it('answers 404 not_active for an inactive form on both endpoints and stores nothing', async () => {
-    const target = await h.createForm();
-    const patched = await h.api(`/api/forms/${target.id}`, {
-      method: 'PATCH',
-      body: JSON.stringify({ is_active: false }),
-    });
+    const target = await t.api.createForm();
+    const patched = await t.api.patch(`/api/forms/${target.id}`, { is_active: false });
     expect(patched.status).toBe(200);
-    await expectError(await postJson(target.json_url, contactFields), 404, 'not_active');
-    await expectError(
+    expectError(await postJson(target.json_url, contactFields), 404, 'not_active');
+    expectError(
       await postForm(target.submission_url, contactFields, { Accept: 'application/json' }),
       404,
       'not_active',
     );
-    expect(await h.countSubmissions(target.id)).toBe(0);
+    expect(await countSubmissions(t.stack, target.id)).toBe(0);
   });
 
   it.each(['[{"email":"a@example.com"}]', '"hello"', '42', 'true', 'null'])(
     'rejects the non-object body %s with 422',
     async (body) => {
-      const target = await h.createForm();
-      await expectError(await postJson(target.json_url, body), 422, 'validation_failed');
-      expect(await h.countSubmissions(target.id)).toBe(0);
+      const target = await t.api.createForm();
+      expectError(await postJson(target.json_url, body), 422, 'validation_failed');
+      expect(await countSubmissions(t.stack, target.id)).toBe(0);
     },
   );
 
   it('accepts only test=true: ?test=maybe is 422', async () => {
-    const target = await h.createForm();
-    const body = await expectError(
+    const target = await t.api.createForm();
+    const body = expectError(
       await postJson(`${target.json_url}?test=maybe`, contactFields),
       422,
       'validation_failed',
     );
     expect(body.errors).toEqual([expect.stringMatching(/^test: /)]);
-    expect(await h.countSubmissions(target.id)).toBe(0);
+    expect(await countSubmissions(t.stack, target.id)).toBe(0);
   });
 
   it('answers 400 invalid_json for a broken body', async () => {
-    const target = await h.createForm();
-    await expectError(
-      await postJson(target.json_url, '{"email": "a@example.com",'),
-      400,
-      'invalid_json',
-    );
-    expect(await h.countSubmissions(target.id)).toBe(0);
+    const target = await t.api.createForm();
+    expectError(await postJson(target.json_url, '{"email": "a@example.com",'), 400, 'invalid_json');
+    expect(await countSubmissions(t.stack, target.id)).toBe(0);
   });
 
   it.each(['text/plain', 'application/x-www-form-urlencoded'])(
     'answers 415 unsupported_media_type for %s',
     async (type) => {
-      const res = await fetch(form.json_url, {
-        method: 'POST',
-        headers: { 'Content-Type': type },
+      const res = await t.http.send('POST', t.form.json_url, {
+        headers: { 'content-type': type },
         body: JSON.stringify(contactFields),
       });
-      await expectError(res, 415, 'unsupported_media_type');
+      expectError(res, 415, 'unsupported_media_type');
     },
   );
 });
@@ -146,36 +123,32 @@ describe('honeypot', () => {
   const bot = { ...contactFields, _hp: 'http://spam.example' };
 
   it('on /json: answers like a success, stores as spam without _hp', async () => {
-    const target = await h.createForm();
-    const human = await expectIngestResult(
+    const target = await t.api.createForm();
+    const human = expectIngestResult(
       await postJson(target.json_url, contactFields),
-      h.stack.url,
+      t.stack.url,
       target,
     );
-    const spam = await expectIngestResult(
-      await postJson(target.json_url, bot),
-      h.stack.url,
-      target,
-    );
+    const spam = expectIngestResult(await postJson(target.json_url, bot), t.stack.url, target);
     expect(Object.keys(spam).sort()).toEqual(Object.keys(human).sort());
 
-    const stored = await h.readSubmission(spam.id);
+    const stored = await readSubmission(t.api, spam.id);
     expect(stored).toMatchObject({ is_spam: true, spam_reason: 'honeypot' });
     expect(stored.payload_json).toEqual(contactFields);
     expect(stored.payload_json).not.toHaveProperty('_hp');
-    expect((await h.readSubmission(human.id)).is_spam).toBe(false);
+    expect((await readSubmission(t.api, human.id)).is_spam).toBe(false);
   });
 
   it('on /f: the same redirect as a success, stored as spam without _hp', async () => {
-    const target = await h.createForm();
+    const target = await t.api.createForm();
     const human = await postForm(target.submission_url, { ...contactFields, _hp: '' });
     const spam = await postForm(target.submission_url, bot);
     expect(spam.status).toBe(302);
     expect(spam.status).toBe(human.status);
     expect(spam.headers.get('location')).toBe(human.headers.get('location'));
-    expect(await spam.text()).toBe(await human.text());
+    expect(spam.text).toBe(human.text);
 
-    const rows = await h.stack.sql<{
+    const rows = await t.stack.sql<{
       payload_json: unknown;
       is_spam: boolean;
       spam_reason: string | null;

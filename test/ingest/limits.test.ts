@@ -1,28 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectError,
-  postForm,
-  postJson,
-  postMultipart,
-  startIngestHarness,
-  type FormView,
-  type IngestHarness,
-  type Part,
-} from './helpers';
+import { describe, expect, it } from 'vitest';
+import { expectError, type FormView } from '../support/api-client';
+import { useTestStack } from '../support/fixture';
+import { postForm, postJson, postMultipart, type Part } from '../support/ingest-requests';
+import { countSubmissions, onlySubmission } from './stored-submissions';
 
-// Decisions §6: JSON / urlencoded body 1 MiB; multipart 10 MiB a file, 10 files;
+// docs/api-conventions.md (limits): JSON / urlencoded body 1 MiB; multipart 10 MiB a file, 10 files;
 // 200 fields, field name 128 characters, a value 100 KiB.
 const KIB = 1024;
 const MIB = 1024 * KIB;
 
-let h: IngestHarness;
-
-beforeAll(async () => {
-  h = await startIngestHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const t = useTestStack();
 
 /** `count` fields named f0, f1, ... each holding `value`. */
 const fields = (count: number, value = 'v') =>
@@ -93,9 +80,9 @@ describe('limits refused', () => {
   it.each(refusals)(
     '$case → $status $code, nothing stored',
     async ({ encoding, values, extra, status, code }) => {
-      const form = await h.createForm();
-      await expectError(await send(form, encoding, values, extra), status, code);
-      expect(await h.countSubmissions(form.id)).toBe(0);
+      const form = await t.api.createForm();
+      expectError(await send(form, encoding, values, extra), status, code);
+      expect(await countSubmissions(t.stack, form.id)).toBe(0);
     },
   );
 });
@@ -108,22 +95,22 @@ describe('limits reached exactly are accepted', () => {
   };
 
   it.each(encodings)('200 fields, a 128-char name and a 100 KiB value (%s)', async (encoding) => {
-    const form = await h.createForm();
+    const form = await t.api.createForm();
     const res = await send(form, encoding, atLimits);
-    expect(res.status, await res.clone().text()).toBe(200);
-    const stored = await h.onlySubmission(form.id);
+    expect(res.status, res.text).toBe(200);
+    const stored = await onlySubmission(t.stack, form.id);
     expect(Object.keys(stored.payload_json)).toHaveLength(200);
     expect(stored.payload_json.big).toBe(atLimits.big);
   });
 
   it('10 files, one of exactly 10 MiB', async () => {
-    const form = await h.createForm();
+    const form = await t.api.createForm();
     const res = await send(form, 'multipart', {}, [
       ...files(9),
       ...files(1, 10 * MIB).map((p) => ({ ...p, name: 'large' })),
     ]);
-    expect(res.status, await res.clone().text()).toBe(200);
-    const stored = await h.onlySubmission(form.id);
+    expect(res.status, res.text).toBe(200);
+    const stored = await onlySubmission(t.stack, form.id);
     expect(Object.keys(stored.payload_json)).toHaveLength(10);
     expect(stored.payload_json.large).toMatchObject({ size: 10 * MIB });
   });

@@ -12,24 +12,18 @@ import {
 import { mailboxList, mailboxShow } from '../../src/cli/mailbox-commands';
 import { createMailer, type Mailer } from '../../src/domain/mail/mailer';
 import { findPart, headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
-import { postMultipart } from '../ingest/helpers';
-import { ApiClient, request, submitJson, type Json } from '../support/api-client';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import type { FormView } from '../support/api-client';
+import { useTestStack } from '../support/fixture';
+import { postMultipart, submitJson } from '../support/ingest-requests';
 import { closedPort, startSmtpSink, type SmtpSink, type SmtpSinkOptions } from './smtp-sink';
 
 const MAIL_FROM = 'Formward <notify@forms.example.org>';
 
-let stack: TestStack;
-let api: ApiClient;
-let adminKey: string;
+const t = useTestStack();
 let tempDir: string;
 const cleanups: Array<() => Promise<void> | void> = [];
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  const account = await stack.createAccount();
-  adminKey = account.adminKey;
-  api = new ApiClient(stack.url, { key: adminKey });
+beforeAll(() => {
   tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-mail-'));
 });
 
@@ -37,9 +31,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  fs.rmSync(tempDir, { recursive: true, force: true });
+afterAll(() => {
+  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
 });
 
 async function sink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
@@ -48,7 +41,7 @@ async function sink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   return started;
 }
 
-function mailerFor(smtpUrl: string | undefined, logger = stack.ctx.logger): Mailer {
+function mailerFor(smtpUrl: string | undefined, logger = t.stack.ctx.logger): Mailer {
   const mailer = createMailer({ smtpUrl, mailFrom: MAIL_FROM, dataDir: tempDir }, logger);
   cleanups.push(() => mailer.close());
   return mailer;
@@ -56,15 +49,15 @@ function mailerFor(smtpUrl: string | undefined, logger = stack.ctx.logger): Mail
 
 function activityWith(mailer: Mailer) {
   return createNotificationActivities({
-    orm: stack.ctx.orm,
+    orm: t.stack.ctx.orm,
     mailer,
-    baseUrl: stack.url,
-    logger: stack.ctx.logger,
+    baseUrl: t.stack.url,
+    logger: t.stack.ctx.logger,
   });
 }
 
-async function formWith(addresses: string[], name = 'Contact'): Promise<Json> {
-  return api.createForm(name, { notification_email_addresses: addresses });
+function formWith(addresses: string[], name = 'Contact'): Promise<FormView> {
+  return t.api.createForm({ name, notification_email_addresses: addresses });
 }
 
 /** Runs the activity and returns the failure it threw. */
@@ -92,7 +85,7 @@ describe('notification e-mail over SMTP', () => {
       tags: ['red', 'blue'],
       seats: 3,
     };
-    const id = await submitJson(stack.url, form.endpoint_token, payload);
+    const id = await submitJson(form, payload);
     const mailer = mailerFor(smtp.url({ user: 'sink-user', pass: 'p@ss:word/1' }));
 
     const result = await activityWith(mailer).sendNotificationEmail(id);
@@ -119,7 +112,7 @@ describe('notification e-mail over SMTP', () => {
     expect(headerValue(message, 'from')).toBe(MAIL_FROM);
     expect(headerValue(message, 'reply-to')).toBe('Zoë Ünïcödé <zoe@example.com>');
 
-    const submissionUrl = `${stack.url}/api/submissions/${id}`;
+    const submissionUrl = `${t.stack.url}/api/submissions/${id}`;
     const text = findPart(message, 'text/plain')!.body;
     expect(text).toMatch(/^name: +Zoë Ünïcödé *$/m);
     expect(text).toContain('email: Zoe@Example.COM');
@@ -142,9 +135,7 @@ describe('notification e-mail over SMTP', () => {
     expect(html).toContain(`<a href="${submissionUrl}">`);
 
     // The link in the message is the submission as the API serves it.
-    const linked = await request(stack.url, 'GET', new URL(submissionUrl).pathname, {
-      key: adminKey,
-    });
+    const linked = await t.api.get(submissionUrl);
     expect(linked.status).toBe(200);
     expect(linked.body.submission.payload_json.comment).toBe(payload.comment);
   });
@@ -152,7 +143,7 @@ describe('notification e-mail over SMTP', () => {
   it('keeps the Message-ID when the same notification is sent again', async () => {
     const smtp = await sink();
     const form = await formWith(['a@example.com', 'b@example.com']);
-    const id = await submitJson(stack.url, form.endpoint_token, { message: 'twice' });
+    const id = await submitJson(form, { message: 'twice' });
     const activity = activityWith(mailerFor(smtp.url()));
 
     const first = await activity.sendNotificationEmail(id);
@@ -165,7 +156,7 @@ describe('notification e-mail over SMTP', () => {
     ]);
 
     // Another set of addressees is another message.
-    const patched = await api.patch(`/api/forms/${form.id}`, {
+    const patched = await t.api.patch(`/api/forms/${form.id}`, {
       notification_email_addresses: ['a@example.com'],
     });
     expect(patched.status, patched.text).toBe(200);
@@ -179,7 +170,7 @@ describe('notification e-mail over SMTP', () => {
     const form = await formWith(['files@example.com'], 'Uploads');
     const content = Buffer.alloc(2500, 'x');
     const res = await postMultipart(
-      `${stack.url}/f/${form.endpoint_token}`,
+      form.submission_url,
       [
         { name: 'name', value: 'Uploader' },
         { name: 'cv', filename: 'lebenslauf-ä.pdf', contentType: 'application/pdf', content },
@@ -187,14 +178,14 @@ describe('notification e-mail over SMTP', () => {
       { accept: 'application/json' },
     );
     expect(res.status).toBe(200);
-    const id = String(((await res.json()) as { id: string }).id);
+    const id = String(res.body.id);
 
     const result = await activityWith(mailerFor(smtp.url())).sendNotificationEmail(id);
     expect(result.sent).toBe(true);
 
     const message = readMimeMessage(smtp.messages[0]!.raw);
     const text = findPart(message, 'text/plain')!.body;
-    const fileUrl = new RegExp(`${stack.url}/api/submissions/${id}/files/\\d+`);
+    const fileUrl = new RegExp(`${t.stack.url}/api/submissions/${id}/files/\\d+`);
     expect(text).toContain('cv:\n  lebenslauf-ä.pdf (application/pdf, 2.4 KB)\n');
     const url = fileUrl.exec(text)?.[0];
     expect(url).toBeDefined();
@@ -202,15 +193,15 @@ describe('notification e-mail over SMTP', () => {
       `<a href="${url}">lebenslauf-ä.pdf</a> (application/pdf, 2.4 KB)`,
     );
 
-    const download = await fetch(url!, { headers: { authorization: `Bearer ${adminKey}` } });
+    const download = await t.api.get(url!);
     expect(download.status).toBe(200);
-    expect(Buffer.from(await download.arrayBuffer()).equals(content)).toBe(true);
+    expect(download.bytes.equals(content)).toBe(true);
   });
 
   it('skips a form without notification addresses and sends nothing', async () => {
     const smtp = await sink();
     const form = await formWith([]);
-    const id = await submitJson(stack.url, form.endpoint_token, { message: 'nobody to tell' });
+    const id = await submitJson(form, { message: 'nobody to tell' });
 
     const result = await activityWith(mailerFor(smtp.url())).sendNotificationEmail(id);
 
@@ -226,7 +217,7 @@ describe('notification e-mail over SMTP', () => {
   it('skips a spam submission and sends nothing', async () => {
     const smtp = await sink();
     const form = await formWith(['owner@example.com']);
-    const id = await submitJson(stack.url, form.endpoint_token, { message: 'buy', _hp: 'bot' });
+    const id = await submitJson(form, { message: 'buy', _hp: 'bot' });
 
     const result = await activityWith(mailerFor(smtp.url())).sendNotificationEmail(id);
 
@@ -246,7 +237,7 @@ describe('notification e-mail over SMTP', () => {
       refuseRecipient: () => ({ code: 550, message: 'No such mailbox here' }),
     });
     const form = await formWith(['gone@example.com']);
-    const id = await submitJson(stack.url, form.endpoint_token, { message: 'hello' });
+    const id = await submitJson(form, { message: 'hello' });
 
     const failure = await failureOf(activityWith(mailerFor(smtp.url())).sendNotificationEmail(id));
 
@@ -262,7 +253,7 @@ describe('notification e-mail over SMTP', () => {
   it('fails without retry when the server refuses the message itself with 554', async () => {
     const smtp = await sink({ refuseData: { code: 554, message: 'Message looks like spam' } });
     const form = await formWith(['owner@example.com']);
-    const id = await submitJson(stack.url, form.endpoint_token, { message: 'hello' });
+    const id = await submitJson(form, { message: 'hello' });
 
     const failure = await failureOf(activityWith(mailerFor(smtp.url())).sendNotificationEmail(id));
 
@@ -273,7 +264,7 @@ describe('notification e-mail over SMTP', () => {
   it('fails retryably when the server defers the message with 451', async () => {
     const smtp = await sink({ refuseData: { code: 451, message: 'Try again later' } });
     const form = await formWith(['owner@example.com']);
-    const id = await submitJson(stack.url, form.endpoint_token, { message: 'hello' });
+    const id = await submitJson(form, { message: 'hello' });
 
     const failure = await failureOf(activityWith(mailerFor(smtp.url())).sendNotificationEmail(id));
 
@@ -285,7 +276,7 @@ describe('notification e-mail over SMTP', () => {
   it('fails retryably when the server refuses the SMTP_URL credentials (our configuration)', async () => {
     const smtp = await sink({ refuseLogin: true });
     const form = await formWith(['owner@example.com']);
-    const id = await submitJson(stack.url, form.endpoint_token, { message: 'hello' });
+    const id = await submitJson(form, { message: 'hello' });
     const mailer = mailerFor(smtp.url({ user: 'sink-user', pass: 'wrong' }));
 
     const failure = await failureOf(activityWith(mailer).sendNotificationEmail(id));
@@ -301,7 +292,7 @@ describe('notification e-mail over SMTP', () => {
         address === 'gone@example.com' ? { code: 550, message: 'No such mailbox' } : null,
     });
     const form = await formWith(['owner@example.com', 'gone@example.com']);
-    const id = await submitJson(stack.url, form.endpoint_token, { message: 'hello' });
+    const id = await submitJson(form, { message: 'hello' });
 
     const result = await activityWith(mailerFor(smtp.url())).sendNotificationEmail(id);
 
@@ -316,7 +307,7 @@ describe('notification e-mail over SMTP', () => {
   it('fails retryably when the SMTP server cannot be reached', async () => {
     const port = await closedPort();
     const form = await formWith(['owner@example.com']);
-    const id = await submitJson(stack.url, form.endpoint_token, { message: 'hello' });
+    const id = await submitJson(form, { message: 'hello' });
     const mailer = mailerFor(`smtp://127.0.0.1:${port}`);
 
     const failure = await failureOf(activityWith(mailer).sendNotificationEmail(id));
@@ -348,18 +339,13 @@ describe('the dev mailbox (SMTP_URL unset)', () => {
     cleanups.push(() => mailer.close());
     expect(mailer.kind).toBe('dev-mailbox');
     const form = await formWith(['dev@example.com'], 'Dev Form');
-    const id = await submitJson(stack.url, form.endpoint_token, {
+    const id = await submitJson(form, {
       name: 'Ada',
       email: 'ada@example.com',
       message: 'Hallo Welt — ünïcödé',
     });
 
-    const result = await createNotificationActivities({
-      orm: stack.ctx.orm,
-      mailer,
-      baseUrl: stack.url,
-      logger: stack.ctx.logger,
-    }).sendNotificationEmail(id);
+    const result = await activityWith(mailer).sendNotificationEmail(id);
 
     expect(result).toMatchObject({ sent: true, recipients: ['dev@example.com'] });
     const mailbox = path.join(dataDir, 'mailbox');
@@ -380,7 +366,7 @@ describe('the dev mailbox (SMTP_URL unset)', () => {
     });
 
     // A second, newer message is listed first.
-    const second = await submitJson(stack.url, form.endpoint_token, { message: 'second' });
+    const second = await submitJson(form, { message: 'second' });
     await new Promise((resolve) => setTimeout(resolve, 20));
     await activityWith(mailer).sendNotificationEmail(second);
 
@@ -405,7 +391,7 @@ describe('the dev mailbox (SMTP_URL unset)', () => {
     expect(shown).toContain(`File:       ${file}`);
     expect(shown).toContain('Subject:    New submission to "Dev Form"');
     expect(shown).toContain('message: Hallo Welt — ünïcödé');
-    expect(shown).toContain(`${stack.url}/api/submissions/${id}`);
+    expect(shown).toContain(`${t.stack.url}/api/submissions/${id}`);
 
     let byName = '';
     await mailboxShow({ dataDir }, [files[0]!, '--html'], (text) => (byName += text));

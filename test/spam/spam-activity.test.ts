@@ -1,31 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSpamActivities } from '../../activities/spam';
 import { BURST_COUNT } from '../../src/domain/spam/burst';
-import {
-  contactFields,
-  expectIngestResult,
-  postForm,
-  postJson,
-  startIngestHarness,
-  type FormView,
-  type IngestHarness,
-} from '../ingest/helpers';
+import { useTestStack } from '../support/fixture';
+import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
 import { eventually } from '../temporal/workflow-helpers';
 
 // The spam activity on the real stack: submissions go through ingest, the worker runs their
 // workflows, and the verdicts are read back from the database and the API.
 
-let h: IngestHarness;
-let form: FormView;
-
-beforeAll(async () => {
-  // TRUST_PROXY lets each test submit from its own address (X-Forwarded-For), so the burst
-  // rule sees only what a test means it to see.
-  h = await startIngestHarness({ worker: true, env: { TRUST_PROXY: 'loopback' } });
-  form = await h.createForm({ name: 'Spam rules' });
-});
-afterAll(async () => {
-  await h?.stop();
+// TRUST_PROXY lets each test submit from its own address (X-Forwarded-For), so the burst
+// rule sees only what a test means it to see.
+const t = useTestStack({
+  worker: true,
+  env: { TRUST_PROXY: 'loopback' },
+  form: { name: 'Spam rules' },
 });
 
 let lastOctet = 0;
@@ -46,7 +34,7 @@ type Judged = {
 async function judged(id: string): Promise<Judged> {
   return eventually(
     async () => {
-      const [row] = await h.stack.sql<
+      const [row] = await t.stack.sql<
         Omit<Judged, 'spam_checked_at'> & { spam_checked_at: string | Date | null }
       >(
         `select id, is_spam, spam_reason, spam_checked_at, fill_ms, source_ip, payload_json
@@ -60,17 +48,17 @@ async function judged(id: string): Promise<Judged> {
   );
 }
 
-async function sendJson(fields: Record<string, unknown>, address = freshAddress(), to = form) {
+async function sendJson(fields: Record<string, unknown>, address = freshAddress(), to = t.form) {
   const res = await postJson(to.json_url, fields, { 'X-Forwarded-For': address });
-  return (await expectIngestResult(res, h.stack.url, to)).id;
+  return expectIngestResult(res, t.stack.url, to).id;
 }
 
-async function sendForm(fields: Record<string, string>, address = freshAddress(), to = form) {
+async function sendForm(fields: Record<string, string>, address = freshAddress(), to = t.form) {
   const res = await postForm(to.submission_url, fields, {
     'X-Forwarded-For': address,
     Accept: 'application/json',
   });
-  return (await expectIngestResult(res, h.stack.url, to)).id;
+  return expectIngestResult(res, t.stack.url, to).id;
 }
 
 const verdictOf = (row: Judged) => ({ is_spam: row.is_spam, spam_reason: row.spam_reason });
@@ -210,7 +198,7 @@ describe('burst of identical submissions', () => {
 
   it('does not group different addresses, forms or payloads', async () => {
     const address = freshAddress();
-    const other = await h.createForm({ name: 'Other form' });
+    const other = await t.api.createForm({ name: 'Other form' });
     const fields = { name: 'Person', email: 'p@example.com', message: 'Repeated question' };
     const ids = [
       await sendJson(fields, address),
@@ -232,7 +220,7 @@ describe('verdicts are recorded once', () => {
   });
 
   it('running the activity again returns and keeps the stored verdict', async () => {
-    const { checkSpam } = createSpamActivities(h.stack.ctx.orm);
+    const { checkSpam } = createSpamActivities(t.stack.ctx.orm);
     for (const [reason, ids] of spamIds) {
       for (const id of ids) {
         const before = await judged(id);
@@ -250,13 +238,13 @@ describe('verdicts are recorded once', () => {
 
   it('a submission stored unchecked is judged by a direct run, once', async () => {
     // Rows with a fill time of 1 s: inserted behind ingest's back so no workflow starts for it.
-    const [row] = await h.stack.sql<{ id: string }>(
+    const [row] = await t.stack.sql<{ id: string }>(
       `insert into submissions (form_id, account_id, payload_json, source_ip, fill_ms, workflow_started_at)
        values (?, ?, ?::jsonb, ?, 1000, now()) returning id`,
-      [form.id, h.account.accountId, JSON.stringify(contactFields), freshAddress()],
+      [t.form.id, t.accountId, JSON.stringify(contactFields), freshAddress()],
     );
     const id = String(row!.id);
-    const { checkSpam } = createSpamActivities(h.stack.ctx.orm);
+    const { checkSpam } = createSpamActivities(t.stack.ctx.orm);
     expect(await checkSpam(id)).toEqual({ isSpam: true, reason: 'too_fast' });
     const first = await judged(id);
     expect(await checkSpam(id)).toEqual({ isSpam: true, reason: 'too_fast' });
@@ -265,7 +253,7 @@ describe('verdicts are recorded once', () => {
   });
 
   it('an unknown submission id reports submission_missing', async () => {
-    const { checkSpam } = createSpamActivities(h.stack.ctx.orm);
+    const { checkSpam } = createSpamActivities(t.stack.ctx.orm);
     expect(await checkSpam('999999999999')).toEqual({
       isSpam: false,
       reason: 'submission_missing',
@@ -275,27 +263,23 @@ describe('verdicts are recorded once', () => {
 
 describe('the API shows the verdicts', () => {
   it('/api/submissions/spam lists the judged submissions with their reasons', async () => {
-    const res = await h.api(`/api/submissions/spam?form_id=${form.id}&per_page=500`);
+    const res = await t.api.get(`/api/submissions/spam?form_id=${t.form.id}&per_page=500`);
     expect(res.status).toBe(200);
     const listed = res.body.submissions as { id: string; spam_reason: string }[];
     const expected = [...spamIds].flatMap(([reason, ids]) => ids.map((id) => ({ id, reason })));
     expect(listed.map((s) => ({ id: s.id, reason: s.spam_reason })).sort(byId)).toEqual(
       expected.sort(byId),
     );
-    const clean = await h.api(`/api/submissions?form_id=${form.id}&per_page=500`);
+    const clean = await t.api.get(`/api/submissions?form_id=${t.form.id}&per_page=500`);
     const cleanIds = (clean.body.submissions as { id: string }[]).map((s) => s.id);
     expect(cleanIds.length).toBeGreaterThan(0);
     for (const { id } of expected) expect(cleanIds).not.toContain(id);
   });
 
   it('/api/public/spam_metrics counts spam by reason', async () => {
-    const res = await fetch(`${h.stack.url}/api/public/spam_metrics`);
+    const res = await t.http.get('/api/public/spam_metrics');
     expect(res.status).toBe(200);
-    const body = (await res.json()) as {
-      by_reason: Record<string, number>;
-      all_time: { spam: number };
-    };
-    expect(body.by_reason).toEqual({
+    expect(res.body.by_reason).toEqual({
       too_many_links: 1,
       spam_phrase: 1,
       markup: 2,
@@ -303,7 +287,7 @@ describe('the API shows the verdicts', () => {
       burst: 2,
       honeypot: 1,
     });
-    expect(body.all_time.spam).toBe(10);
+    expect(res.body.all_time.spam).toBe(10);
   });
 });
 

@@ -1,12 +1,17 @@
-import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TestStack } from './test-stack';
 
 /** Response bodies are read loosely; tests assert every field they rely on. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
-export type ApiResponse = { status: number; headers: Headers; body: Json; text: string };
+export type ApiResponse = {
+  status: number;
+  headers: Headers;
+  /** The body parsed as JSON, or null when it is not JSON. */
+  body: Json;
+  text: string;
+  bytes: Buffer;
+};
 
 export type RequestOptions = {
   /** Bearer API key. */
@@ -17,22 +22,43 @@ export type RequestOptions = {
   /** Sent as application/json unless `headers` says otherwise. */
   json?: unknown;
   /** Sent as is (use `headers` for its content type). */
-  body?: string;
+  body?: string | Buffer;
 };
 
-/** A fresh account with an API client using its admin key. */
-export async function newTenant(stack: TestStack) {
-  const account = await stack.createAccount();
-  return { ...account, api: new ApiClient(stack.url, { key: account.adminKey }) };
-}
+export type Link = { rel: string; href: string; method?: string };
 
-export type Tenant = Awaited<ReturnType<typeof newTenant>>;
+/** The Form fields the suites read (the API's Form resource). */
+export type FormView = {
+  id: string;
+  name: string;
+  endpoint_token: string;
+  submission_url: string;
+  json_url: string;
+  embed_html: string;
+  autocomplete_script_url: string;
+  success_redirect_url: string | null;
+  allowed_domains: string[];
+  notification_email_addresses: string[];
+  is_active: boolean;
+  links: Link[];
+};
+
+/** What a form may be created with; the name defaults to `Contact`. */
+export type FormSettings = Partial<
+  Pick<
+    FormView,
+    | 'name'
+    | 'success_redirect_url'
+    | 'allowed_domains'
+    | 'notification_email_addresses'
+    | 'is_active'
+  >
+>;
 
 /** One HTTP request against the real server; never follows redirects. */
 export async function request(
-  baseUrl: string,
   method: string,
-  path: string,
+  url: string | URL,
   options: RequestOptions = {},
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = {};
@@ -44,18 +70,22 @@ export async function request(
     body = JSON.stringify(options.json);
   }
   Object.assign(headers, options.headers);
-  const res = await fetch(new URL(path, baseUrl), { method, headers, body, redirect: 'manual' });
-  const text = await res.text();
+  const res = await fetch(url, { method, headers, body, redirect: 'manual' });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('utf8');
   let parsed: Json = null;
   try {
     parsed = JSON.parse(text);
   } catch {
     parsed = null;
   }
-  return { status: res.status, headers: res.headers, body: parsed, text };
+  return { status: res.status, headers: res.headers, body: parsed, text, bytes };
 }
 
-/** A client bound to one server and one credential (API key or session cookie). */
+/**
+ * A client bound to one server and one credential (API key, session cookie, or none). Paths
+ * are resolved against the server's URL, so absolute URLs from the API work as well.
+ */
 export class ApiClient {
   constructor(
     readonly baseUrl: string,
@@ -63,7 +93,7 @@ export class ApiClient {
   ) {}
 
   send(method: string, path: string, options: RequestOptions = {}) {
-    return request(this.baseUrl, method, path, { ...this.auth, ...options });
+    return request(method, new URL(path, this.baseUrl), { ...this.auth, ...options });
   }
   get(path: string, options?: RequestOptions) {
     return this.send('GET', path, options);
@@ -78,11 +108,22 @@ export class ApiClient {
     return this.send('DELETE', path, options);
   }
 
-  /** Creates a form and returns the Form resource. */
-  async createForm(name: string, extra: Record<string, unknown> = {}): Promise<Json> {
-    const res = await this.post('/api/forms', { name, ...extra });
+  /** Creates a form (settings given at creation) and returns the Form resource. */
+  async createForm(settings: FormSettings = {}): Promise<FormView> {
+    const res = await this.post('/api/forms', { name: 'Contact', ...settings });
     expect(res.status, res.text).toBe(201);
     return res.body.form;
+  }
+
+  /** Adds a webhook to a form; returns the plugin with its signing secret. */
+  async addWebhook(formId: string, url: string): Promise<Json> {
+    const res = await this.post(`/api/forms/${formId}/plugins`, {
+      plugin_type: 'webhook',
+      config: { url },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.plugin.signing_secret).toMatch(/^whsec_/);
+    return res.body.plugin;
   }
 
   /** The ids of a submissions list, in the order the server returned them. */
@@ -93,8 +134,8 @@ export class ApiClient {
   }
 }
 
-/** The error body of decisions §3, with the given status and code. */
-export function expectError(res: ApiResponse, status: number, code: string): void {
+/** The error body of docs/api-conventions.md with the given status and code; returns the body. */
+export function expectError(res: ApiResponse, status: number, code: string): Json {
   expect(res.status, res.text).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   expect(res.body.ok).toBe(false);
@@ -108,6 +149,7 @@ export function expectError(res: ApiResponse, status: number, code: string): voi
     expect(Array.isArray(res.body.errors)).toBe(true);
     for (const line of res.body.errors) expect(typeof line).toBe('string');
   }
+  return res.body;
 }
 
 /** 422 `validation_failed` whose `errors` has a line about `field`. */
@@ -115,8 +157,6 @@ export function expectValidationError(res: ApiResponse, field: string): void {
   expectError(res, 422, 'validation_failed');
   expect(res.body.errors).toEqual(expect.arrayContaining([expect.stringMatching(`^${field}: `)]));
 }
-
-export type Link = { rel: string; href: string; method?: string };
 
 export const rels = (links: Link[]): string[] => links.map((l) => l.rel);
 
@@ -132,80 +172,4 @@ export function parseLinkHeader(header: string | null): Record<string, string> {
     if (match) result[match[2]!] = match[1]!;
   }
   return result;
-}
-
-/** JSON ingest; returns the stored submission id. */
-export async function submitJson(
-  baseUrl: string,
-  token: string,
-  payload: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Promise<string> {
-  const res = await request(baseUrl, 'POST', `/json/${token}`, { json: payload, headers });
-  expect(res.status, res.text).toBe(200);
-  expect(res.body.ok).toBe(true);
-  return String(res.body.id);
-}
-
-/** HTML-form ingest (urlencoded) asking for JSON back; returns the stored submission id. */
-export async function submitForm(
-  baseUrl: string,
-  token: string,
-  fields: Record<string, string>,
-): Promise<string> {
-  const res = await request(baseUrl, 'POST', `/f/${token}`, {
-    body: new URLSearchParams(fields).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-  });
-  expect(res.status, res.text).toBe(200);
-  return String(res.body.id);
-}
-
-/**
- * Moves a submission back in time (for range and stats tests). It is also marked as having
- * its workflow started, so the workflow sweeper never mistakes it for a missed old submission.
- */
-export async function backdate(stack: TestStack, submissionId: string, interval: string) {
-  await stack.sql(
-    `update submissions
-        set created_at = now() - ?::interval, updated_at = now() - ?::interval,
-            workflow_started_at = coalesce(workflow_started_at, now())
-      where id = ?`,
-    [interval, interval, submissionId],
-  );
-}
-
-/** Revokes a key the way the dashboard would (only the key's hash is stored). */
-export async function revokeKey(stack: TestStack, key: string): Promise<void> {
-  const hash = createHash('sha256').update(key).digest('hex');
-  await stack.sql('update api_keys set revoked_at = now() where key_hash = ?', [hash]);
-}
-
-/** The value of one cookie among Set-Cookie headers, with its attributes. */
-export function setCookie(res: ApiResponse, name: string): string | undefined {
-  return res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
-}
-
-export const cookieValue = (setCookieLine: string): string =>
-  setCookieLine.slice(setCookieLine.indexOf('=') + 1).split(';')[0]!;
-
-/** The hidden `_csrf` value of the sign-in page (or of the sign-out form on the home page). */
-export function hiddenCsrf(html: string): string | undefined {
-  return /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
-}
-
-/** Signs in through the real /login form; returns the session cookie pair `formward_session=...`. */
-export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
-  const page = await request(baseUrl, 'GET', '/login');
-  const csrfCookie = setCookie(page, 'formward_login_csrf');
-  expect(csrfCookie).toBeDefined();
-  const res = await request(baseUrl, 'POST', '/login', {
-    cookie: `formward_login_csrf=${cookieValue(csrfCookie!)}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email, password, _csrf: hiddenCsrf(page.text)! }).toString(),
-  });
-  expect(res.status, res.text).toBe(303);
-  const session = setCookie(res, 'formward_session');
-  expect(session).toBeDefined();
-  return `formward_session=${cookieValue(session!)}`;
 }

@@ -3,11 +3,14 @@ import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
 import type { TestCertificates } from './test-ca';
 
+// Shared by the test suites and the benchmark (bench/e2e.ts): no test-runner imports here.
+
 export type ReceivedWebhook = {
-  /** ms since the epoch when the request's body was complete. */
+  /** performance.now() when the request's body was complete (monotonic ms, same clock as the bench's). */
   at: number;
   method: string;
   path: string;
@@ -46,13 +49,15 @@ export function standardSignatureValid(request: ReceivedWebhook, secret: string)
   }
 }
 
+const answerOk: Responder = () => ({ status: 200, body: '{"ok":true}' });
+
 /**
  * A real HTTPS webhook receiver on 127.0.0.1 with a certificate from the test CA. It records
  * every request and answers as its responder says (200 by default).
  */
-export async function startHttpsReceiver(certificates: TestCertificates, responder?: Responder) {
+export async function startHttpsReceiver(certificates: TestCertificates, responder = answerOk) {
   const received: ReceivedWebhook[] = [];
-  let respond: Responder = responder ?? (() => ({ status: 200, body: '{"ok":true}' }));
+  let connections = 0;
   const server = https.createServer(
     { key: fs.readFileSync(certificates.keyFile), cert: fs.readFileSync(certificates.certFile) },
     (req, res) => {
@@ -60,14 +65,14 @@ export async function startHttpsReceiver(certificates: TestCertificates, respond
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const request: ReceivedWebhook = {
-          at: Date.now(),
+          at: performance.now(),
           method: req.method ?? '',
           path: req.url ?? '',
           headers: req.headers,
           body: Buffer.concat(chunks).toString('utf8'),
         };
         received.push(request);
-        void Promise.resolve(respond(request, received.length)).then(async (reply) => {
+        void Promise.resolve(responder(request, received.length)).then(async (reply) => {
           if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
           if (res.destroyed) return;
           res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...reply.headers });
@@ -76,15 +81,18 @@ export async function startHttpsReceiver(certificates: TestCertificates, respond
       });
     },
   );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.on('secureConnection', () => connections++);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}`,
     port,
     received,
-    setResponder(next: Responder) {
-      respond = next;
-    },
+    /** TLS connections accepted so far (few means the sender reuses them). */
+    connections: () => connections,
     /** Waits until `count` requests have arrived (fails after `timeoutMs`). */
     async waitFor(count: number, timeoutMs = 20_000): Promise<ReceivedWebhook[]> {
       const deadline = Date.now() + timeoutMs;

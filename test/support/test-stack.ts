@@ -69,10 +69,14 @@ export async function startTestStack(options: TestStackOptions = {}) {
     .getConnection()
     .execute(`alter sequence submissions_id_seq restart with ${offset}`);
   const http = await startHttpServer(ctx);
-  let worker: RunningWorker | null = null;
-  if (options.worker) {
-    worker = await runWorker(ctx, { address: temporalAddress, dial: options.dial });
-  }
+  const workers: RunningWorker[] = [];
+  /** Runs a Temporal worker for this stack in this process (stop() stops it). */
+  const startWorker = async () => {
+    const worker = await runWorker(ctx, { address: temporalAddress, dial: options.dial });
+    workers.push(worker);
+    return worker;
+  };
+  if (options.worker) await startWorker();
 
   const createKey = async (accountId: string, scopes: Scope[] | 'admin' | 'readonly') => {
     const role = typeof scopes === 'string' ? scopes : null;
@@ -101,12 +105,13 @@ export async function startTestStack(options: TestStackOptions = {}) {
       };
     },
     createKey,
+    startWorker,
     /** Runs SQL against this stack's database. */
     async sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
       return ctx.orm.em.getConnection().execute<T[]>(text, params);
     },
     async stop() {
-      await worker?.stop();
+      for (const worker of workers.splice(0)) await worker.stop();
       await http.close();
       await ctx.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
