@@ -1,5 +1,7 @@
-// Lint rules: typescript-eslint's recommended set over every TypeScript source, and the
-// direction of the layers (src/http -> src/domain -> src/db; src/runtime wires them).
+// Lint rules: typescript-eslint's recommended set over every TypeScript source, promises that
+// are awaited or handled (type-aware), the direction of the layers (src/http -> src/domain ->
+// src/db; src/runtime wires them), and workflow code that stays deterministic.
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -31,6 +33,17 @@ export default tseslint.config(
     },
   },
   {
+    // tsconfig.test.json covers every TypeScript file: sources, tests, scripts and bench.
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { project: ['./tsconfig.test.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+    },
+  },
+  {
     files: ['src/domain/**/*.ts'],
     rules: layerRule(
       ['http', 'runtime', 'cli', 'temporal', 'app-context'],
@@ -40,9 +53,40 @@ export default tseslint.config(
   {
     files: ['src/db/**/*.ts'],
     rules: layerRule(
-      ['domain', 'http'],
-      'src/db is the bottom layer: it must not import src/domain or src/http',
+      ['domain', 'http', 'runtime', 'cli', 'temporal'],
+      'src/db is the bottom layer: it must not import the layers above it',
     ),
+  },
+  {
+    // Workflow code is replayed: it imports types and pure helpers only (the SDK's sandbox
+    // would refuse Node built-ins at run time; this says so at lint time).
+    files: ['workflows/**/*.ts'],
+    ignores: ['workflows/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: builtinModules.flatMap((name) =>
+            [name, `node:${name}`].map((id) => ({
+              name: id,
+              message: 'workflow code must not use Node built-ins (it is replayed in a sandbox)',
+            })),
+          ),
+          patterns: [
+            {
+              regex: '^(\\.{1,2}/)+activities(/|$)',
+              allowTypeImports: true,
+              message:
+                'workflows import only the types of activities (activities run outside the sandbox)',
+            },
+            {
+              regex: '^(\\.{1,2}/)+src/(db|http|runtime|cli|temporal|config|embedded)(/|$)',
+              message: 'workflows import only types and pure helpers, never the service layers',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['bin/**/*.js', 'scripts/**/*.js', '.ci/**/*.js'],

@@ -56,7 +56,7 @@ async function loadSource(em: EntityManager, submissionId: string): Promise<Webh
 }
 
 /**
- * One attempt of a webhook delivery (decisions §7), run by Temporal with the retry policy
+ * One attempt of a webhook delivery (docs/webhook-delivery.md), run by Temporal with the retry policy
  * of the workflow. The plugin's URL and secret are read now, so a rotation applies to the
  * very next attempt and a deleted or disabled plugin stops its retries. The attempt records
  * itself before it reports, whatever happened.

@@ -21,7 +21,7 @@ const USAGE = `usage: formward <command>
 
 Configuration comes from the environment; see README.md.`;
 
-/** The `formward` CLI (decisions §1). */
+/** The `formward` CLI (docs/running.md). */
 export async function main(argv: string[]): Promise<void> {
   const [command, sub, ...rest] = argv;
   try {

@@ -1,4 +1,4 @@
-/** Commands that create things print exactly one JSON object on stdout (decisions §1). */
+/** Commands that create things print exactly one JSON object on stdout (docs/running.md). */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }

@@ -30,7 +30,7 @@ const commaList = z
       .filter(Boolean),
   );
 
-/** The environment contract of decisions §1, validated once at start-up. */
+/** The environment contract of docs/running.md, validated once at start-up. */
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),

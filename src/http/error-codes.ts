@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { linksSchema } from './links';
 
 /**
- * Every error code we answer, with its status and when (decisions §3 and the specification's
- * own codes). `also` names another status a code comes with on some routes; a route declares
- * it as `code@status`.
+ * Every error code we answer, with its status and when (docs/api-conventions.md, Errors).
+ * `also` names another status a code comes with on some routes; a route declares it as
+ * `code@status`.
  */
 export const ERROR_CODES = {
   validation_failed: {

@@ -1,4 +1,4 @@
-/** An error answer of decisions §3: status, machine code, human message, optional list. */
+/** An error answer of docs/api-conventions.md (Errors): status, machine code, human message, optional list. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,

@@ -11,7 +11,7 @@ export const linkSchema = z
 
 export type Link = z.output<typeof linkSchema>;
 
-/** The `links` of a body or resource (decisions §2). */
+/** The `links` of a body or resource (docs/api-conventions.md, Envelopes). */
 export const linksSchema = (
   description = 'related resources and the actions this credential may use',
 ) => z.array(linkSchema).describe(description);

@@ -41,7 +41,7 @@ export function toPage(query: PageQuery): Page {
   };
 }
 
-/** `meta` and the self/first/last/next/prev links of a list page (decisions §2). */
+/** `meta` and the self/first/last/next/prev links of a list page (docs/api-conventions.md, Envelopes). */
 export function pageMetaAndLinks(
   baseHref: string,
   params: URLSearchParams,

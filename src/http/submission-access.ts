@@ -5,7 +5,7 @@ import { notFound } from './http-error';
 
 /**
  * The submission `id` of the caller's account, as the caller may see it: a spam submission
- * stays invisible (404) to keys without the spam scope (decisions §4).
+ * stays invisible (404) to keys without the spam scope (docs/api-conventions.md, Authentication and scopes).
  */
 export async function findReadableSubmission(req: Request, id: string) {
   const row = await findAccountSubmission(req.em, req.principal!.accountId, id);

@@ -44,7 +44,7 @@ export type MailerConfig = Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>;
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 };
 
 /**
- * The mailer of decisions §1: SMTP_URL (`smtp://user:pass@host:587` with STARTTLS when the
+ * The mailer of docs/running.md: SMTP_URL (`smtp://user:pass@host:587` with STARTTLS when the
  * server offers it, `smtps://user:pass@host:465` for implicit TLS) or, unset, the dev mailbox.
  */
 export function createMailer(config: MailerConfig, logger: Logger): Mailer {

@@ -1,7 +1,7 @@
 import net from 'node:net';
 
 /**
- * Which addresses a webhook may reach (decisions §7). Everything that is not a public unicast
+ * Which addresses a webhook may reach (docs/webhook-delivery.md). Everything that is not a public unicast
  * address is blocked: loopback, private, link-local (cloud metadata), CGNAT, unique-local,
  * multicast, unspecified, documentation, benchmarking and reserved ranges, also when an IPv4
  * address hides inside IPv6 (IPv4-mapped, NAT64, 6to4). WEBHOOK_ALLOW_PRIVATE can exempt some.

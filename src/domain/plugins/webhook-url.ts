@@ -72,7 +72,7 @@ async function resolutionErrors(
 }
 
 /**
- * Creation-time check of a webhook URL (decisions §7): an absolute https:// URL without
+ * Creation-time check of a webhook URL (docs/webhook-delivery.md): an absolute https:// URL without
  * credentials, not an internal name, and neither its literal address nor any address its name
  * resolves to may be blocked, unless WEBHOOK_ALLOW_PRIVATE exempts it. Connect time checks again
  * (assertDialAllowed), since DNS answers can change after this.

@@ -1,4 +1,4 @@
-/** Ingest limits of decisions §6. */
+/** Ingest limits in docs/api-conventions.md, Limits. */
 export const INGEST_LIMITS = {
   jsonBodyBytes: 1024 * 1024,
   urlencodedBodyBytes: 1024 * 1024,

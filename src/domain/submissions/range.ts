@@ -1,3 +1,3 @@
-/** How far back the submission lists look (decisions §6: the specification's values plus `all`). */
+/** How far back the submission lists look (docs/api-conventions.md, Limits: the specification's values plus `all`). */
 export const RANGES = ['24h', '7d', '30d', 'all'] as const;
 export type Range = (typeof RANGES)[number];

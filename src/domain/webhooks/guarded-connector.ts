@@ -57,7 +57,7 @@ function guardedLookup(lookupHost: (host: string) => Promise<string[]>, allowLis
 }
 
 /**
- * The undici connector of webhook deliveries (decisions §7): TLS only, the connect timeout
+ * The undici connector of webhook deliveries (docs/webhook-delivery.md): TLS only, the connect timeout
  * around the whole TCP + TLS set-up, and the private-address guard on every address dialled,
  * literal or resolved, checked again on the connected socket's peer.
  */

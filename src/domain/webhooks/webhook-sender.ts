@@ -60,7 +60,7 @@ function classify(error: unknown): { failure: FailureKind; message: string } {
 }
 
 /**
- * Sends webhook requests (decisions §7): POST over HTTPS through the guarded connector,
+ * Sends webhook requests (docs/webhook-delivery.md): POST over HTTPS through the guarded connector,
  * connect and read timeouts, redirects not followed (a 3xx is a failure), the answer kept
  * up to 4 KB. Never throws: every outcome is a SendResult.
  */

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 
 /**
  * Ingest answers carry CORS headers for the requesting origin on every answer, errors
- * included, so a page's script can read why a submission failed (decisions §5).
+ * included, so a page's script can read why a submission failed (docs/api-conventions.md, Ingest).
  */
 export function setIngestCors(req: Request, res: Response): void {
   res.vary('Origin');

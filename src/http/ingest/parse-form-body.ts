@@ -9,7 +9,7 @@ export type ParsedFormBody = { fields: Record<string, string | string[]>; files:
 const tooLarge = (message: string) => new HttpError(413, 'payload_too_large', message);
 
 /**
- * Streams an urlencoded or multipart body through busboy, enforcing decisions §6: body size,
+ * Streams an urlencoded or multipart body through busboy, enforcing docs/api-conventions.md, Limits: body size,
  * file size and count, field count, name length and value size. Repeated names become arrays.
  */
 export function parseFormBody(req: Request): Promise<ParsedFormBody> {

@@ -6,7 +6,7 @@ import type { PublicUrls } from '../public-urls';
 import { routeOf, UndeclaredAnswerError } from '../routing/register-routes';
 import { routeErrors } from '../routing/route-errors';
 
-/** Maps body-parser and busboy failures to the error codes of decisions §3. */
+/** Maps body-parser and busboy failures to the error codes of docs/api-conventions.md, Errors. */
 function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   const e = error as { type?: string; status?: number; message?: string };

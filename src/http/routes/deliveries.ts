@@ -12,7 +12,7 @@ import { LIST_HEADERS } from '../schemas/headers';
 import { findReadableSubmission } from '../submission-access';
 import { deliveryListEnvelope, deliveryView, replayEnvelope } from '../views/delivery-view';
 
-/** One page of the delivery log of a submission or of a plugin (decisions §7). */
+/** One page of the delivery log of a submission or of a plugin (docs/webhook-delivery.md). */
 async function attemptsPage(
   req: Request,
   query: PageQuery,
@@ -59,7 +59,7 @@ const deliveryLog = <P extends string>(
   });
 
 /**
- * The delivery log (every attempt, decisions §7) of a submission or of a plugin, and replay:
+ * The delivery log (every attempt, docs/webhook-delivery.md) of a submission or of a plugin, and replay:
  * a new workflow that delivers a submission to its form's plugins again.
  */
 export const deliveryRoutes = [

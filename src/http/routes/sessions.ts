@@ -50,7 +50,7 @@ function loginAnswer<S extends number>(
   return { status, content: loginPage(csrf, error) };
 }
 
-/** Dashboard sessions (decisions §4): the sign-in form, sign-in, sign-out and a landing page. */
+/** Dashboard sessions (docs/api-conventions.md, Authentication and scopes): the sign-in form, sign-in, sign-out and a landing page. */
 export const sessionRoutes = [
   defineRoute({
     method: 'get',

@@ -117,7 +117,7 @@ export type RouteSpec<
   responses: R;
   /** The error codes it answers itself; those of its access, query and body are implied. */
   errors: readonly ErrorRef[];
-  /** Errors are an HTML page for browsers (`/f/...`, decisions §3). */
+  /** Errors are an HTML page for browsers (`/f/...`, docs/api-conventions.md, Errors). */
   htmlErrors?: boolean;
   /** Runs first, before the access and input checks: headers every answer carries (CORS). */
   onRequest?: (req: Request, res: Response) => void;

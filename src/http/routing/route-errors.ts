@@ -10,7 +10,7 @@ function impliedErrors(route: AnyRoute): ErrorRef[] {
   // A key sent to a session-only operation is still checked first, so it can be invalid too.
   if (route.access !== 'public') codes.push('unauthorized', 'invalid_api_key');
   const changes = route.method !== 'get' && route.method !== 'options';
-  // A scope check, or the CSRF check of a session-authenticated change (decisions §4).
+  // A scope check, or the CSRF check of a session-authenticated change (docs/api-conventions.md, Authentication and scopes).
   if (SCOPES.includes(route.access as Scope) || (changes && route.access !== 'public'))
     codes.push('forbidden');
   if (route.body && !route.body.readByHandler)

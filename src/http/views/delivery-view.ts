@@ -51,7 +51,7 @@ export const replaySchema = z
 
 export const replayEnvelope = envelopeSchema('ReplayEnvelope', 'replay', replaySchema);
 
-/** One delivery attempt as the API shows it (decisions §7). */
+/** One delivery attempt as the API shows it (docs/webhook-delivery.md). */
 export function deliveryView(row: AttemptRow, urls: PublicUrls): DeliveryAttemptView {
   const submission = `${urls.base}/api/submissions/${row.submission_id}`;
   return {
