@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
+import { legacyActivities } from './legacy-activities';
 
 /** The workflow bundle entry, as TypeScript under vitest or as compiled JavaScript in dist/. */
 function workflowsPath(): string {
@@ -16,12 +17,13 @@ export async function createWorker(
   options: { address: string; namespace: string; taskQueue: string } & ActivityDeps,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: options.address });
+  const activities = createActivities(options);
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     workflowsPath: workflowsPath(),
-    activities: createActivities(options),
+    activities: { ...activities, ...legacyActivities(activities) },
     shutdownGraceTime: SHUTDOWN_GRACE,
   });
   return { worker, connection };

@@ -26,6 +26,7 @@ import { link } from '../links';
 import { methodNotAllowed } from '../middleware/errors';
 import { ingestQuery, jsonSubmissionBody } from '../schemas/ingest';
 import { parseOrThrow } from '../validate';
+import { testDeliveriesView } from '../views/test-deliveries';
 
 const TEST_RUN_TIMEOUT_MS = 60_000;
 
@@ -209,7 +210,7 @@ export function ingestRouter(ctx: AppContext): Router {
         ok: true,
         id,
         test: true,
-        deliveries: result.deliveries,
+        deliveries: testDeliveriesView(result.deliveries),
         links: resultLinks(form, id),
       });
     })
