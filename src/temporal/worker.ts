@@ -1,14 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
 import { legacyActivities } from './legacy-activities';
-
-/** The workflow bundle entry, as TypeScript under vitest or as compiled JavaScript in dist/. */
-function workflowsPath(): string {
-  const base = path.resolve(__dirname, '../../workflows/index');
-  return fs.existsSync(`${base}.ts`) ? `${base}.ts` : `${base}.js`;
-}
+import { workflowCode } from './workflow-code';
 
 /** Long enough for an in-flight webhook attempt (connect + read timeouts) to finish on shutdown. */
 const SHUTDOWN_GRACE = '30s';
@@ -22,7 +15,7 @@ export async function createWorker(
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    workflowsPath: workflowsPath(),
+    ...workflowCode(),
     activities: { ...activities, ...legacyActivities(activities) },
     shutdownGraceTime: SHUTDOWN_GRACE,
   });
