@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_DATABASE_STEPS } from '../../workflows/submission-workflow';
+import { historyFromJSON, type History } from './history-json';
+
+// Every recorded history of every released shape of the submission workflow replays against
+// the current workflow code: a change of the commands it issues without patched() fails here
+// (test/fixtures/workflow-histories/README.md).
+
+const fixtures = path.resolve(__dirname, '../fixtures/workflow-histories');
+const SCENARIOS = [
+  'live',
+  'live-no-recipients',
+  'test-mode',
+  'replay-mode',
+  'spam',
+  'webhook-retries',
+];
+
+type Recorded = { shape: string; scenario: string; json: { events: unknown[] } };
+
+const recorded: Recorded[] = fs
+  .readdirSync(fixtures, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .flatMap((shape) =>
+    fs
+      .readdirSync(path.join(fixtures, shape.name))
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => ({
+        shape: shape.name,
+        scenario: path.basename(file, '.json'),
+        json: JSON.parse(fs.readFileSync(path.join(fixtures, shape.name, file), 'utf8')),
+      })),
+  );
+const idOf = ({ shape, scenario }: Recorded) => `${shape}/${scenario}`;
+
+/** The commands a history shows, in order: activities, local activities and patch markers. */
+function commandsOf(history: History): string[] {
+  const decode = (data: Uint8Array | null | undefined) =>
+    JSON.parse(Buffer.from(data ?? []).toString('utf8'));
+  return (history.events ?? []).flatMap((event) => {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled) return [`activity ${scheduled.activityType?.name}`];
+    const marker = event.markerRecordedEventAttributes;
+    if (marker?.markerName === 'core_patch') {
+      return [`patch ${decode(marker.details?.['patch-data']?.payloads?.[0]?.data).id}`];
+    }
+    if (marker?.markerName === 'core_local_activity') {
+      return [`local ${decode(marker.details?.data?.payloads?.[0]?.data).activity_type}`];
+    }
+    return [];
+  });
+}
+
+const results = new Map<string, ReplayResult>();
+
+beforeAll(async () => {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Already installed in this process: keep it.
+  }
+  const histories = recorded.map((entry) => ({
+    workflowId: idOf(entry),
+    history: historyFromJSON(entry.json),
+  }));
+  const replays = Worker.runReplayHistories(
+    { workflowsPath: path.resolve(__dirname, '../../workflows/index.ts') },
+    histories,
+  );
+  for await (const result of replays) results.set(result.workflowId, result);
+});
+
+describe('recorded submission workflow histories', () => {
+  it('cover every scenario for the shapes before and after local-database-steps', () => {
+    for (const shape of ['v1-regular-activities', 'v2-local-database-steps']) {
+      const scenarios = recorded.filter((entry) => entry.shape === shape);
+      expect(scenarios.map((entry) => entry.scenario).sort(), shape).toEqual([...SCENARIOS].sort());
+    }
+  });
+
+  it('are the shapes they are named for', () => {
+    for (const entry of recorded) {
+      const commands = commandsOf(historyFromJSON(entry.json));
+      const patchedRun = commands.includes(`patch ${LOCAL_DATABASE_STEPS}`);
+      expect(patchedRun, idOf(entry)).toBe(entry.shape !== 'v1-regular-activities');
+      if (entry.scenario === 'live') {
+        expect(commands, idOf(entry)).toEqual(
+          patchedRun
+            ? [
+                `patch ${LOCAL_DATABASE_STEPS}`,
+                'local checkSpam',
+                'local planDeliveries',
+                'activity deliverWebhook',
+                'activity deliverWebhook',
+                'activity sendNotificationEmail',
+              ]
+            : [
+                'activity checkSpam',
+                'activity listDeliveryTargets',
+                'activity deliverWebhook',
+                'activity deliverWebhook',
+                'activity sendNotificationEmail',
+              ],
+        );
+      }
+    }
+  });
+
+  it.each(recorded.map((entry) => [idOf(entry)]))(
+    '%s replays on the current workflow code',
+    (workflowId) => {
+      const result = results.get(workflowId);
+      expect(result, 'replayed').toBeDefined();
+      expect(result!.error?.message).toBeUndefined();
+    },
+  );
+});
