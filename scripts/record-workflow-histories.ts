@@ -1,8 +1,8 @@
 // Records one history a scenario of the submission workflow, as one shape of its code runs
 // them, into test/fixtures/workflow-histories/<shape>/ (README.md there says when and how).
 //
-//   npm run record-histories -- --shape v2-local-database-steps            (the working tree)
-//   npm run record-histories -- --shape v1-regular-activities --commit dbb4efe
+//   npm run record-histories -- --shape v2-my-change                        (the working tree)
+//   npm run record-histories -- --shape v1-released-f520858 --commit f520858
 //
 // It runs a throw-away Temporal dev server (the installed CLI: TEMPORAL_CLI or the cache of
 // scripts/temporal-cli.sh) and a worker with the scenario activities.

@@ -102,21 +102,14 @@ export function scenarioActivities(scenarios: Scenario[]) {
     if (!scenario) throw new Error(`no scenario for submission ${submissionId}`);
     return scenario;
   };
-  const plan = (submissionId: string): DeliveryPlan => {
-    const { targets, notify } = scenarioOf(submissionId);
-    return { targets, notify };
-  };
 
   return {
     async checkSpam(submissionId: string): Promise<SpamVerdict> {
       return scenarioOf(submissionId).spam ?? { isSpam: false, reason: null };
     },
     async planDeliveries(submissionId: string): Promise<DeliveryPlan> {
-      return plan(submissionId);
-    },
-    /** The activity of the shape before `local-database-steps`. */
-    async listDeliveryTargets(submissionId: string): Promise<DeliveryTarget[]> {
-      return plan(submissionId).targets;
+      const { targets, notify } = scenarioOf(submissionId);
+      return { targets, notify };
     },
     async deliverWebhook(input: WebhookDeliveryInput): Promise<DeliveryOutcome> {
       const { attempt } = Context.current().info;

@@ -24,14 +24,6 @@ export type DeliveryTarget = { pluginId: string; pluginType: string };
 /** What a submission's workflow delivers: its form's enabled plugins, and whether to e-mail. */
 export type DeliveryPlan = { targets: DeliveryTarget[]; notify: boolean };
 
-/**
- * The activity that workflows started before the `local-database-steps` patch schedule instead
- * of the plan: the targets only (see workflows/submission-workflow.ts).
- */
-export type LegacyDeliveryTargetActivities = {
-  listDeliveryTargets(submissionId: string): Promise<DeliveryTarget[]>;
-};
-
 export type WebhookDeliveryInput = {
   submissionId: string;
   pluginId: string;

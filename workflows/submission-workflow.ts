@@ -1,4 +1,4 @@
-import { patched, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 // Only types cross into workflow code, plus pure helpers: activities run outside the sandbox.
 import type { DeliveryPlanActivities } from '../activities/delivery-plan';
 import type { NotificationActivities } from '../activities/notification-email';
@@ -13,9 +13,7 @@ import {
   notDeliveredSummary,
 } from './delivery-summary';
 import type {
-  DeliveryPlan,
   DeliverySummary,
-  LegacyDeliveryTargetActivities,
   NotificationResult,
   SpamVerdict,
   SubmissionWorkflowInput,
@@ -23,16 +21,12 @@ import type {
 } from './submission-contract';
 
 /**
- * Patch ids: each names a change of the commands this workflow issues, so runs started before
- * it replay the old commands (test/fixtures/workflow-histories/README.md).
+ * Database-only steps run as local activities: in the worker, without a round trip through
+ * the Temporal server each, and retried patiently through a database restart.
  *
- * `local-database-steps`: the spam check and the delivery plan run as local activities, and the
- * e-mail activity is scheduled only when the form has addresses. Before: the regular
- * activities `checkSpam` and `listDeliveryTargets`, and the e-mail always scheduled.
+ * The commands this workflow issues are the released ones (commit f520858): a change of them
+ * goes behind `patched()` (test/fixtures/workflow-histories/README.md).
  */
-export const LOCAL_DATABASE_STEPS = 'local-database-steps';
-
-/** Database-only steps: quick, and retried patiently through a database restart. */
 const databaseStep = {
   startToCloseTimeout: '30s',
   retry: {
@@ -42,28 +36,8 @@ const databaseStep = {
     maximumAttempts: 20,
   },
 } as const;
-
-type DatabaseSteps = {
-  checkSpam(submissionId: string): Promise<SpamVerdict>;
-  planDeliveries(submissionId: string): Promise<DeliveryPlan>;
-};
-
-/** Local activities: in the worker, without a round trip through the Temporal server each. */
 const { checkSpam } = proxyLocalActivities<SpamActivities>(databaseStep);
 const { planDeliveries } = proxyLocalActivities<DeliveryPlanActivities>(databaseStep);
-const localDatabaseSteps: DatabaseSteps = { checkSpam, planDeliveries };
-
-/** The steps before `local-database-steps`: regular activities, and always an e-mail. */
-const { checkSpam: checkSpamActivity } = proxyActivities<SpamActivities>(databaseStep);
-const { listDeliveryTargets } = proxyActivities<LegacyDeliveryTargetActivities>(databaseStep);
-const legacyDatabaseSteps: DatabaseSteps = {
-  checkSpam: checkSpamActivity,
-  // The e-mail activity itself skips a form without addresses.
-  planDeliveries: async (submissionId) => ({
-    targets: await listDeliveryTargets(submissionId),
-    notify: true,
-  }),
-};
 
 // Room for the mailer's SMTP timeouts (connect, greeting, idle).
 const notificationTimeouts = { startToCloseTimeout: '2m' } as const;
@@ -105,10 +79,8 @@ export async function submissionWorkflow(
   const mode = input.mode ?? 'live';
   const policy = input.delivery ?? DEFAULT_DELIVERY_POLICY;
   const { submissionId } = input;
-  // Asked once, before the first command: a later call would answer true in the same old run.
-  const steps = patched(LOCAL_DATABASE_STEPS) ? localDatabaseSteps : legacyDatabaseSteps;
 
-  const spam = mode === 'replay' ? NOT_CHECKED : await steps.checkSpam(submissionId);
+  const spam = mode === 'replay' ? NOT_CHECKED : await checkSpam(submissionId);
   if (spam.isSpam) return { submissionId, mode, spam, deliveries: [], notification: null };
 
   const maxAttempts = mode === 'test' ? 1 : policy.maxAttempts;
@@ -117,7 +89,7 @@ export async function submissionWorkflow(
     retry: webhookRetryPolicy(policy, maxAttempts),
   });
 
-  const { targets, notify } = await steps.planDeliveries(submissionId);
+  const { targets, notify } = await planDeliveries(submissionId);
   const { runId } = workflowInfo();
   const deliveries = targets.map(async (target): Promise<DeliverySummary> => {
     if (target.pluginType !== 'webhook') return notDeliveredSummary(target);

@@ -1,6 +1,5 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
-import { legacyActivities } from './legacy-activities';
 import { workflowCode } from './workflow-code';
 
 /** Long enough for an in-flight webhook attempt (connect + read timeouts) to finish on shutdown. */
@@ -10,13 +9,12 @@ export async function createWorker(
   options: { address: string; namespace: string; taskQueue: string } & ActivityDeps,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: options.address });
-  const activities = createActivities(options);
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     ...workflowCode(),
-    activities: { ...activities, ...legacyActivities(activities) },
+    activities: createActivities(options),
     shutdownGraceTime: SHUTDOWN_GRACE,
   });
   return { worker, connection };
