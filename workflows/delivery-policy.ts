@@ -20,7 +20,7 @@ export type WebhookTimings = {
   retryBackoffCoefficient: number;
 };
 
-/** The specification's connect and read timeouts and the knobs' documented defaults. */
+/** The specification's connect and read timeouts; src/config/config.ts's WEBHOOK_* defaults. */
 export const DEFAULT_WEBHOOK_TIMINGS: WebhookTimings = {
   connectTimeoutMs: 3_000,
   readTimeoutMs: 5_000,
