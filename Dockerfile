@@ -7,7 +7,9 @@ COPY tsconfig.json ./
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
-RUN npx tsc -p tsconfig.json && npm prune --omit=dev --ignore-scripts
+COPY scripts ./scripts
+# tsc, then the workflow bundle (dist/workflow-bundle.js) the worker loads instead of bundling.
+RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000

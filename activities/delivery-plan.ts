@@ -1,11 +1,7 @@
 import type { Orm } from '../src/db/orm';
 import { formOfSubmissionNotifies } from '../src/db/sql/forms';
 import { enabledPluginsOfSubmission } from '../src/db/sql/plugins';
-
-export type DeliveryTarget = { pluginId: string; pluginType: string };
-
-/** What a submission's workflow delivers: its form's enabled plugins, and whether to e-mail. */
-export type DeliveryPlan = { targets: DeliveryTarget[]; notify: boolean };
+import type { DeliveryPlan } from '../workflows/submission-contract';
 
 export type DeliveryPlanActivities = {
   planDeliveries(submissionId: string): Promise<DeliveryPlan>;

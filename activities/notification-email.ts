@@ -5,24 +5,11 @@ import type { Orm } from '../src/db/orm';
 import type { Mailer } from '../src/domain/mail/mailer';
 import { isPermanentSmtpRejection } from '../src/domain/mail/smtp-failure';
 import { buildSubmissionEmail, notificationRecipients } from '../src/domain/mail/submission-email';
-
-export type NotificationResult = {
-  sent: boolean;
-  /** The addresses the message went to (the server accepted). */
-  recipients: string[];
-  messageId: string | null;
-  /** Why nothing was sent: `no_recipients`, `spam`, `submission_missing` or `form_missing`. */
-  skipped?: string;
-  /** Addresses the server refused while accepting the message for the others. */
-  rejected?: string[];
-};
+import { SMTP_REJECTED_FAILURE, type NotificationResult } from '../workflows/submission-contract';
 
 export type NotificationActivities = {
   sendNotificationEmail(submissionId: string): Promise<NotificationResult>;
 };
-
-/** The failure type a workflow sees when the SMTP server refused the message for good. */
-export const SMTP_REJECTED_FAILURE = 'SmtpPermanentRejection';
 
 export type NotificationDeps = { orm: Orm; mailer: Mailer; baseUrl: string; logger: Logger };
 

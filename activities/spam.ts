@@ -6,8 +6,7 @@ import { completesBurst } from '../src/domain/spam/burst';
 import type { SpamReason } from '../src/domain/spam/reasons';
 import { contentSpamReason } from '../src/domain/spam/rules';
 import { submittedText } from '../src/domain/spam/submitted-text';
-
-export type SpamVerdict = { isSpam: boolean; reason: string | null };
+import type { SpamVerdict } from '../workflows/submission-contract';
 
 export type SpamActivities = {
   checkSpam(submissionId: string): Promise<SpamVerdict>;

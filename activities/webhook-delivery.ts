@@ -9,32 +9,12 @@ import { upsertAttempt } from '../src/db/sql/delivery-attempts';
 import { serviceSignature, standardWebhookSignature } from '../src/domain/webhooks/signatures';
 import { webhookBody, type WebhookSource } from '../src/domain/webhooks/webhook-body';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
-
-export type DeliveryMode = 'live' | 'test' | 'replay';
-
-export type WebhookDeliveryInput = {
-  submissionId: string;
-  pluginId: string;
-  deliveryId: string;
-  mode: DeliveryMode;
-  /** The retry policy's attempt limit, so the last failed attempt is recorded as `failed`. */
-  maxAttempts: number;
-};
-
-/** One delivery's outcome; also the details of the failure thrown when it did not succeed. */
-export type DeliveryOutcome = {
-  pluginId: string;
-  deliveryId: string;
-  ok: boolean;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number | null;
-  attempt: number;
-};
-
-/** Failure types the workflow and Temporal see; a removed plugin is never retried. */
-export const PLUGIN_UNAVAILABLE = 'PluginUnavailable';
-export const DELIVERY_FAILED = 'DeliveryFailed';
+import {
+  DELIVERY_FAILED,
+  PLUGIN_UNAVAILABLE,
+  type DeliveryOutcome,
+  type WebhookDeliveryInput,
+} from '../workflows/submission-contract';
 
 export type WebhookActivities = {
   deliverWebhook(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;

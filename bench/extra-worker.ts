@@ -7,7 +7,7 @@ import { freePort, sleep, Tail } from './util';
 
 export type ExtraWorker = {
   pid: number;
-  /** Seconds from spawn until /readyz said it polls (it bundles the workflow code first). */
+  /** Seconds from spawn until /readyz said it polls (it loads the bundle `npm run build` made). */
   startS: number;
   /** SIGTERM, wait (SIGKILL to its group after a minute), then look for leftovers. */
   stop(): Promise<Shutdown & { leftovers: string[] }>;

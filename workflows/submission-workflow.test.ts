@@ -11,20 +11,24 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import type { DeliveryTarget, DeliveryPlanActivities } from '../activities/delivery-plan';
-import type { NotificationActivities, NotificationResult } from '../activities/notification-email';
-import type { SpamActivities, SpamVerdict } from '../activities/spam';
-import type {
-  DeliveryOutcome,
-  WebhookActivities,
-  WebhookDeliveryInput,
-} from '../activities/webhook-delivery';
+import type { DeliveryPlanActivities } from '../activities/delivery-plan';
+import type { NotificationActivities } from '../activities/notification-email';
+import type { SpamActivities } from '../activities/spam';
+import type { WebhookActivities } from '../activities/webhook-delivery';
+import type { DeliveryPolicy } from './delivery-policy';
 import {
-  submissionWorkflow,
-  type DeliveryPolicy,
+  DELIVERY_FAILED,
+  PLUGIN_UNAVAILABLE,
+  SMTP_REJECTED_FAILURE,
+  type DeliveryOutcome,
+  type DeliveryTarget,
+  type NotificationResult,
+  type SpamVerdict,
   type SubmissionWorkflowInput,
   type SubmissionWorkflowResult,
-} from './submission-workflow';
+  type WebhookDeliveryInput,
+} from './submission-contract';
+import { submissionWorkflow } from './submission-workflow';
 
 // The workflow's logic against a throw-away local Temporal dev server (the installed CLI,
 // never a download) with every activity mocked: no database, no HTTP, no SMTP.
@@ -246,14 +250,14 @@ describe('submissionWorkflow', () => {
     expect(result.notification).toEqual(SENT);
     expect(result.deliveries).toEqual(
       ['p1', 'p2', 'p3'].map((pluginId, index) => ({
-        plugin_id: pluginId,
-        plugin_type: 'webhook',
+        pluginId: pluginId,
+        pluginType: 'webhook',
         ok: true,
-        status_code: pluginId === 'p2' ? 204 : 200,
+        statusCode: pluginId === 'p2' ? 204 : 200,
         error: null,
-        duration_ms: (index + 1) * 10,
+        durationMs: (index + 1) * 10,
         attempts: 1,
-        delivery_id: deliveryIdOf(runId, pluginId),
+        deliveryId: deliveryIdOf(runId, pluginId),
       })),
     );
   });
@@ -269,7 +273,7 @@ describe('submissionWorkflow', () => {
           error: 'HTTP 410 Gone',
           durationMs: 33,
         });
-        throw ApplicationFailure.nonRetryable('HTTP 410 Gone', 'DeliveryFailed', outcome);
+        throw ApplicationFailure.nonRetryable('HTTP 410 Gone', DELIVERY_FAILED, outcome);
       },
     });
     const { result, runId } = await runWorkflow(activities);
@@ -280,34 +284,34 @@ describe('submissionWorkflow', () => {
     expect(result.notification).toEqual(SENT);
     expect(result.deliveries).toEqual([
       {
-        plugin_id: 'p1',
-        plugin_type: 'webhook',
+        pluginId: 'p1',
+        pluginType: 'webhook',
         ok: true,
-        status_code: 200,
+        statusCode: 200,
         error: null,
-        duration_ms: 5,
+        durationMs: 5,
         attempts: 1,
-        delivery_id: deliveryIdOf(runId, 'p1'),
+        deliveryId: deliveryIdOf(runId, 'p1'),
       },
       {
-        plugin_id: 'p2',
-        plugin_type: 'webhook',
+        pluginId: 'p2',
+        pluginType: 'webhook',
         ok: false,
-        status_code: 410,
+        statusCode: 410,
         error: 'HTTP 410 Gone',
-        duration_ms: 33,
+        durationMs: 33,
         attempts: 1,
-        delivery_id: deliveryIdOf(runId, 'p2'),
+        deliveryId: deliveryIdOf(runId, 'p2'),
       },
       {
-        plugin_id: 'p3',
-        plugin_type: 'webhook',
+        pluginId: 'p3',
+        pluginType: 'webhook',
         ok: true,
-        status_code: 200,
+        statusCode: 200,
         error: null,
-        duration_ms: 5,
+        durationMs: 5,
         attempts: 1,
-        delivery_id: deliveryIdOf(runId, 'p3'),
+        deliveryId: deliveryIdOf(runId, 'p3'),
       },
     ]);
   });
@@ -319,7 +323,7 @@ describe('submissionWorkflow', () => {
         if (attempt < 3) {
           throw ApplicationFailure.retryable(
             `HTTP 503 (attempt ${attempt})`,
-            'DeliveryFailed',
+            DELIVERY_FAILED,
             outcomeFor(input, attempt, { ok: false, statusCode: 503, error: 'HTTP 503' }),
           );
         }
@@ -342,14 +346,14 @@ describe('submissionWorkflow', () => {
     }
     expect(result.deliveries).toEqual([
       {
-        plugin_id: 'p1',
-        plugin_type: 'webhook',
+        pluginId: 'p1',
+        pluginType: 'webhook',
         ok: true,
-        status_code: 202,
+        statusCode: 202,
         error: null,
-        duration_ms: 17,
+        durationMs: 17,
         attempts: 3,
-        delivery_id: deliveryId,
+        deliveryId: deliveryId,
       },
     ]);
   });
@@ -361,7 +365,7 @@ describe('submissionWorkflow', () => {
         if (input.pluginId === 'p2') return outcomeFor(input, attempt);
         throw ApplicationFailure.retryable(
           `HTTP 500 (attempt ${attempt})`,
-          'DeliveryFailed',
+          DELIVERY_FAILED,
           outcomeFor(input, attempt, {
             ok: false,
             statusCode: 500 + attempt,
@@ -377,24 +381,24 @@ describe('submissionWorkflow', () => {
     expect(byPlugin(calls, 'p2')).toHaveLength(1);
     expect(result.deliveries).toEqual([
       {
-        plugin_id: 'p1',
-        plugin_type: 'webhook',
+        pluginId: 'p1',
+        pluginType: 'webhook',
         ok: false,
-        status_code: 504,
+        statusCode: 504,
         error: 'HTTP 504 on attempt 4',
-        duration_ms: 104,
+        durationMs: 104,
         attempts: 4,
-        delivery_id: deliveryIdOf(runId, 'p1'),
+        deliveryId: deliveryIdOf(runId, 'p1'),
       },
       {
-        plugin_id: 'p2',
-        plugin_type: 'webhook',
+        pluginId: 'p2',
+        pluginType: 'webhook',
         ok: true,
-        status_code: 200,
+        statusCode: 200,
         error: null,
-        duration_ms: 5,
+        durationMs: 5,
         attempts: 1,
-        delivery_id: deliveryIdOf(runId, 'p2'),
+        deliveryId: deliveryIdOf(runId, 'p2'),
       },
     ]);
     expect(result.notification).toEqual(SENT);
@@ -407,9 +411,9 @@ describe('submissionWorkflow', () => {
         // p1 as the real activity throws it; p2 flagged retryable, so only the workflow's
         // nonRetryableErrorTypes can stop the retries.
         if (input.pluginId === 'p1') {
-          throw ApplicationFailure.nonRetryable('the plugin was deleted', 'PluginUnavailable');
+          throw ApplicationFailure.nonRetryable('the plugin was deleted', PLUGIN_UNAVAILABLE);
         }
-        throw ApplicationFailure.retryable('the plugin was disabled', 'PluginUnavailable');
+        throw ApplicationFailure.retryable('the plugin was disabled', PLUGIN_UNAVAILABLE);
       },
     });
     const { result, runId } = await runWorkflow(activities, { delivery: FAST_POLICY });
@@ -419,25 +423,61 @@ describe('submissionWorkflow', () => {
     // No outcome attached: no request was made, so no status, duration or attempts.
     expect(result.deliveries).toEqual([
       {
-        plugin_id: 'p1',
-        plugin_type: 'webhook',
+        pluginId: 'p1',
+        pluginType: 'webhook',
         ok: false,
-        status_code: null,
+        statusCode: null,
         error: 'the plugin was deleted',
-        duration_ms: null,
+        durationMs: null,
         attempts: 0,
-        delivery_id: deliveryIdOf(runId, 'p1'),
+        deliveryId: deliveryIdOf(runId, 'p1'),
       },
       {
-        plugin_id: 'p2',
-        plugin_type: 'webhook',
+        pluginId: 'p2',
+        pluginType: 'webhook',
         ok: false,
-        status_code: null,
+        statusCode: null,
         error: 'the plugin was disabled',
-        duration_ms: null,
+        durationMs: null,
         attempts: 0,
-        delivery_id: deliveryIdOf(runId, 'p2'),
+        deliveryId: deliveryIdOf(runId, 'p2'),
       },
+    ]);
+  });
+
+  it('counts the attempts made when the last one timed out', async () => {
+    // The server checks timeouts about once a second: shorter ones would not be seen in time.
+    const timeouts: DeliveryPolicy = { ...FAST_POLICY, attemptTimeoutMs: 1000 };
+    // A receiver that never answers in time: every attempt outlives its start-to-close timeout
+    // (and ends when the worker shuts down and cancels it).
+    const hangs: DeliverBehaviour = async (input, attempt) => {
+      if (input.pluginId === 'p2') return outcomeFor(input, attempt);
+      await Context.current().sleep(30_000);
+      return outcomeFor(input, attempt);
+    };
+    const live = mockActivities({ targets: [webhook('p1'), webhook('p2')], deliver: hangs });
+    const { result, runId } = await runWorkflow(live.activities, { delivery: timeouts });
+
+    expect(byPlugin(live.calls, 'p1').map((call) => call.attempt)).toEqual([1, 2, 3, 4]);
+    expect(result.deliveries).toEqual([
+      {
+        pluginId: 'p1',
+        pluginType: 'webhook',
+        ok: false,
+        statusCode: null,
+        error: expect.stringMatching(/timeout/i),
+        durationMs: null,
+        attempts: 4,
+        deliveryId: deliveryIdOf(runId, 'p1'),
+      },
+      expect.objectContaining({ pluginId: 'p2', ok: true, attempts: 1 }),
+    ]);
+
+    const test = mockActivities({ targets: [webhook('p1')], deliver: hangs });
+    const testRun = await runWorkflow(test.activities, { mode: 'test', delivery: timeouts });
+    expect(test.calls.deliverWebhook).toHaveLength(1);
+    expect(testRun.result.deliveries).toEqual([
+      expect.objectContaining({ pluginId: 'p1', ok: false, statusCode: null, attempts: 1 }),
     ]);
   });
 
@@ -449,7 +489,7 @@ describe('submissionWorkflow', () => {
         // Retryable on purpose: only the workflow's maximumAttempts of 1 stops it.
         throw ApplicationFailure.retryable(
           'connection refused',
-          'DeliveryFailed',
+          DELIVERY_FAILED,
           outcomeFor(input, attempt, {
             ok: false,
             statusCode: null,
@@ -474,24 +514,24 @@ describe('submissionWorkflow', () => {
     expect(result.mode).toBe('test');
     expect(result.deliveries).toEqual([
       {
-        plugin_id: 'p1',
-        plugin_type: 'webhook',
+        pluginId: 'p1',
+        pluginType: 'webhook',
         ok: false,
-        status_code: null,
+        statusCode: null,
         error: 'connection refused',
-        duration_ms: 3,
+        durationMs: 3,
         attempts: 1,
-        delivery_id: deliveryIdOf(runId, 'p1'),
+        deliveryId: deliveryIdOf(runId, 'p1'),
       },
       {
-        plugin_id: 'p2',
-        plugin_type: 'webhook',
+        pluginId: 'p2',
+        pluginType: 'webhook',
         ok: true,
-        status_code: 200,
+        statusCode: 200,
         error: null,
-        duration_ms: 5,
+        durationMs: 5,
         attempts: 1,
-        delivery_id: deliveryIdOf(runId, 'p2'),
+        deliveryId: deliveryIdOf(runId, 'p2'),
       },
     ]);
   });
@@ -526,7 +566,7 @@ describe('submissionWorkflow', () => {
     expect(result.mode).toBe('replay');
     expect(result.spam).toEqual({ isSpam: false, reason: null });
     expect(result.notification).toBeNull();
-    expect(result.deliveries.map((d) => [d.plugin_id, d.ok, d.status_code])).toEqual([
+    expect(result.deliveries.map((d) => [d.pluginId, d.ok, d.statusCode])).toEqual([
       ['p1', true, 201],
       ['p2', true, 202],
     ]);
@@ -541,24 +581,24 @@ describe('submissionWorkflow', () => {
     expect(calls.deliverWebhook.map((call) => call.input.pluginId)).toEqual(['p2']);
     expect(result.deliveries).toEqual([
       {
-        plugin_id: 'p1',
-        plugin_type: 'slack',
+        pluginId: 'p1',
+        pluginType: 'slack',
         ok: false,
-        status_code: null,
+        statusCode: null,
         error: 'plugin type slack is not delivered by this version',
-        duration_ms: null,
+        durationMs: null,
         attempts: 0,
-        delivery_id: null,
+        deliveryId: null,
       },
       {
-        plugin_id: 'p2',
-        plugin_type: 'webhook',
+        pluginId: 'p2',
+        pluginType: 'webhook',
         ok: true,
-        status_code: 202,
+        statusCode: 202,
         error: null,
-        duration_ms: 5,
+        durationMs: 5,
         attempts: 1,
-        delivery_id: deliveryIdOf(runId, 'p2'),
+        deliveryId: deliveryIdOf(runId, 'p2'),
       },
     ]);
   });
@@ -573,7 +613,7 @@ describe('submissionWorkflow', () => {
       messageId: null,
       skipped: 'no_recipients',
     });
-    expect(result.deliveries).toEqual([expect.objectContaining({ plugin_id: 'p1', ok: true })]);
+    expect(result.deliveries).toEqual([expect.objectContaining({ pluginId: 'p1', ok: true })]);
   });
 
   it('completes when the notification e-mail fails, reporting it as not sent', async () => {
@@ -583,7 +623,7 @@ describe('submissionWorkflow', () => {
         // Non-retryable, as the real activity's SMTP 5xx refusal: its retry policy waits 30 s.
         throw ApplicationFailure.nonRetryable(
           'SMTP server refused the notification e-mail: 550 mailbox unavailable',
-          'SmtpPermanentRejection',
+          SMTP_REJECTED_FAILURE,
           { responseCode: 550 },
         );
       },
@@ -596,6 +636,6 @@ describe('submissionWorkflow', () => {
       error: 'SMTP server refused the notification e-mail: 550 mailbox unavailable',
     });
     expect(result.deliveries).toHaveLength(1);
-    expect(result.deliveries[0]).toMatchObject({ plugin_id: 'p1', ok: true, status_code: 201 });
+    expect(result.deliveries[0]).toMatchObject({ pluginId: 'p1', ok: true, statusCode: 201 });
   });
 });

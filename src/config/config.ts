@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_WEBHOOK_TIMINGS as webhookDefaults } from '../../workflows/delivery-policy';
 import { parseDuration } from './duration';
 
-const duration = (fallback: string) =>
+/** A duration knob in ms; its fallback is a duration text or a number of ms. */
+const duration = (fallback: string | number) =>
   z
     .string()
-    .default(fallback)
+    .default(String(fallback))
     .transform((text, ctx) => {
       try {
         return parseDuration(text);
@@ -46,10 +48,13 @@ const environmentSchema = z.object({
   MAIL_FROM: z.string().default('Formward <no-reply@formward.local>'),
   APP_SECRET: optionalText,
   TRUST_PROXY: optionalText,
-  WEBHOOK_CONNECT_TIMEOUT: duration('3s'),
-  WEBHOOK_READ_TIMEOUT: duration('5s'),
-  WEBHOOK_RETRY_INITIAL_INTERVAL: duration('30s'),
-  WEBHOOK_RETRY_BACKOFF_COEFFICIENT: z.coerce.number().min(1).default(4),
+  WEBHOOK_CONNECT_TIMEOUT: duration(webhookDefaults.connectTimeoutMs),
+  WEBHOOK_READ_TIMEOUT: duration(webhookDefaults.readTimeoutMs),
+  WEBHOOK_RETRY_INITIAL_INTERVAL: duration(webhookDefaults.retryInitialIntervalMs),
+  WEBHOOK_RETRY_BACKOFF_COEFFICIENT: z.coerce
+    .number()
+    .min(1)
+    .default(webhookDefaults.retryBackoffCoefficient),
   WEBHOOK_ALLOW_PRIVATE: commaList,
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
   INGEST_RATE_LIMIT: z.coerce.number().int().min(0).default(60),

@@ -1,13 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
-
-/** The workflow bundle entry, as TypeScript under vitest or as compiled JavaScript in dist/. */
-function workflowsPath(): string {
-  const base = path.resolve(__dirname, '../../workflows/index');
-  return fs.existsSync(`${base}.ts`) ? `${base}.ts` : `${base}.js`;
-}
+import { workflowCode } from './workflow-code';
 
 /** Long enough for an in-flight webhook attempt (connect + read timeouts) to finish on shutdown. */
 const SHUTDOWN_GRACE = '30s';
@@ -20,7 +13,7 @@ export async function createWorker(
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    workflowsPath: workflowsPath(),
+    ...workflowCode(),
     activities: createActivities(options),
     shutdownGraceTime: SHUTDOWN_GRACE,
   });

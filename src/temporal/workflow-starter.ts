@@ -3,11 +3,11 @@ import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
 import { markWorkflowsStarted } from '../db/sql/submissions';
 import { randomBytes } from 'node:crypto';
+import type { DeliveryPolicy } from '../../workflows/delivery-policy';
 import type {
-  DeliveryPolicy,
   SubmissionWorkflowInput,
   SubmissionWorkflowResult,
-} from '../../workflows/submission-workflow';
+} from '../../workflows/submission-contract';
 import type { LazyTemporalClient } from './client';
 import { replayWorkflowId, submissionWorkflowId } from './workflow-ids';
 

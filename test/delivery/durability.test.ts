@@ -74,7 +74,7 @@ describe('a worker process killed in the middle of a delivery', () => {
     const result = (await completedSubmissionWorkflow(t.stack, id, 60_000)) as {
       deliveries: unknown[];
     };
-    expect(result.deliveries).toEqual([expect.objectContaining({ ok: true, status_code: 200 })]);
+    expect(result.deliveries).toEqual([expect.objectContaining({ ok: true, statusCode: 200 })]);
   });
 });
 

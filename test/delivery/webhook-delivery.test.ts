@@ -107,7 +107,7 @@ describe('a delivery that succeeds', () => {
     });
     const result = (await completedSubmissionWorkflow(t.stack, id)) as { deliveries: unknown[] };
     expect(result.deliveries).toEqual([
-      expect.objectContaining({ plugin_id: plugin.id, ok: true, status_code: 200, attempts: 1 }),
+      expect.objectContaining({ pluginId: plugin.id, ok: true, statusCode: 200, attempts: 1 }),
     ]);
   });
 
@@ -175,9 +175,9 @@ describe('retries (1 + up to 3, exponential backoff)', () => {
     const result = (await completedSubmissionWorkflow(t.stack, id)) as { deliveries: unknown[] };
     expect(result.deliveries).toEqual([
       expect.objectContaining({
-        plugin_id: plugin.id,
+        pluginId: plugin.id,
         ok: false,
-        status_code: 503,
+        statusCode: 503,
         attempts: 4,
         error: 'receiver answered 503',
       }),

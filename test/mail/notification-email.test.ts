@@ -5,13 +5,11 @@ import { Writable } from 'node:stream';
 import { ApplicationFailure } from '@temporalio/common';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createNotificationActivities,
-  SMTP_REJECTED_FAILURE,
-} from '../../activities/notification-email';
+import { createNotificationActivities } from '../../activities/notification-email';
 import { mailboxList, mailboxShow } from '../../src/cli/mailbox-commands';
 import { createMailer, type Mailer } from '../../src/domain/mail/mailer';
 import { findPart, headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
+import { SMTP_REJECTED_FAILURE } from '../../workflows/submission-contract';
 import type { FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postMultipart, submitJson } from '../support/ingest-requests';

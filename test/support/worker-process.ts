@@ -7,8 +7,9 @@ import type { TestStack } from './test-stack';
 const repoRoot = path.resolve(__dirname, '../..');
 
 /**
- * The service compiled into a folder of its own under .tmp/ (so its imports resolve from the
- * repository's node_modules), for tests that run `formward` as a separate process.
+ * The service built as `npm run build` builds it (tsc, then the workflow bundle the worker
+ * loads) into a folder of its own under .tmp/, so its imports resolve from the repository's
+ * node_modules, for tests that run `formward` as a separate process.
  */
 export function compileService(prefix: string): { dir: string; remove(): void } {
   fs.mkdirSync(path.join(repoRoot, '.tmp'), { recursive: true });
@@ -18,6 +19,9 @@ export function compileService(prefix: string): { dir: string; remove(): void } 
     [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', repoRoot, '--outDir', dir],
     { stdio: 'inherit' },
   );
+  execFileSync(process.execPath, [path.join(dir, 'scripts/bundle-workflows.js')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -27,6 +27,7 @@ import { runMiddleware } from '../run-middleware';
 import { htmlFormSubmission, ingestQuery, jsonSubmissionBody } from '../schemas/ingest';
 import { parseOrThrow } from '../validate';
 import { ingestResultSchema } from '../views/ingest-result';
+import { testDeliveriesView } from '../views/test-deliveries';
 
 const TEST_RUN_TIMEOUT_MS = 60_000;
 
@@ -288,7 +289,7 @@ export const ingestRoutes = [
     const result = await ctx.workflows.runAndWait(id, TEST_RUN_TIMEOUT_MS);
     return {
       status: 200,
-      body: { ok: true, id, test: true, deliveries: result.deliveries, links },
+      body: { ok: true, id, test: true, deliveries: testDeliveriesView(result.deliveries), links },
     };
   }),
   preflight('/json/{endpoint_token}', 'preflightJson', 'JSON'),

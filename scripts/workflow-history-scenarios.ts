@@ -1,0 +1,156 @@
+// The runs record-workflow-histories.ts records, and activities that answer them as the real
+// ones in activities/ do: the same names, results, failure types, details and retry decisions,
+// without a database, receivers or SMTP. Every released shape of the workflow runs the same
+// scenarios, so each shape's histories cover the same paths.
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { DeliveryPolicy } from '../workflows/delivery-policy';
+import {
+  DELIVERY_FAILED,
+  PLUGIN_UNAVAILABLE,
+  type DeliveryMode,
+  type DeliveryOutcome,
+  type DeliveryPlan,
+  type DeliveryTarget,
+  type NotificationResult,
+  type SpamVerdict,
+  type WebhookDeliveryInput,
+} from '../workflows/submission-contract';
+
+/** A receiver's answer to one attempt: an HTTP status, no answer in time, or its plugin is gone. */
+export type Answer = number | 'hangs' | 'gone';
+
+export type Scenario = {
+  name: string;
+  submissionId: string;
+  mode: DeliveryMode;
+  spam?: SpamVerdict;
+  targets: DeliveryTarget[];
+  /** Whether the form has notification addresses. */
+  notify: boolean;
+  /** Each webhook plugin's answers, attempt by attempt; the last one repeats. */
+  answers: Record<string, Answer[]>;
+};
+
+/** Fast retries, and an attempt timeout the dev server notices (it checks about once a second). */
+export const RECORDING_POLICY: DeliveryPolicy = {
+  initialIntervalMs: 200,
+  backoffCoefficient: 2,
+  maxAttempts: 4,
+  attemptTimeoutMs: 1000,
+};
+
+const webhook = (pluginId: string): DeliveryTarget => ({ pluginId, pluginType: 'webhook' });
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'live',
+    submissionId: '101',
+    mode: 'live',
+    targets: [webhook('1'), webhook('2'), { pluginId: '3', pluginType: 'slack' }],
+    notify: true,
+    answers: { '1': [200], '2': [204] },
+  },
+  {
+    name: 'live-no-recipients',
+    submissionId: '102',
+    mode: 'live',
+    targets: [webhook('4')],
+    notify: false,
+    answers: { '4': [200] },
+  },
+  {
+    name: 'test-mode',
+    submissionId: '103',
+    mode: 'test',
+    targets: [webhook('5'), webhook('6')],
+    notify: true,
+    answers: { '5': [200], '6': [500] },
+  },
+  {
+    name: 'replay-mode',
+    submissionId: '104',
+    mode: 'replay',
+    targets: [webhook('7'), webhook('8')],
+    notify: true,
+    answers: { '7': [200], '8': [202] },
+  },
+  {
+    name: 'spam',
+    submissionId: '105',
+    mode: 'live',
+    spam: { isSpam: true, reason: 'links' },
+    targets: [webhook('9')],
+    notify: true,
+    answers: { '9': [200] },
+  },
+  {
+    name: 'webhook-retries',
+    submissionId: '106',
+    mode: 'live',
+    targets: [webhook('10'), webhook('11'), webhook('12'), webhook('13')],
+    notify: true,
+    // Fails then succeeds; plugin deleted; fails every attempt; times out every attempt.
+    answers: { '10': [503, 503, 200], '11': ['gone'], '12': [500], '13': ['hangs'] },
+  },
+];
+
+/** The activities of every released shape (by name), answering each scenario by submission id. */
+export function scenarioActivities(scenarios: Scenario[]) {
+  const scenarioOf = (submissionId: string): Scenario => {
+    const scenario = scenarios.find((candidate) => candidate.submissionId === submissionId);
+    if (!scenario) throw new Error(`no scenario for submission ${submissionId}`);
+    return scenario;
+  };
+
+  return {
+    async checkSpam(submissionId: string): Promise<SpamVerdict> {
+      return scenarioOf(submissionId).spam ?? { isSpam: false, reason: null };
+    },
+    async planDeliveries(submissionId: string): Promise<DeliveryPlan> {
+      const { targets, notify } = scenarioOf(submissionId);
+      return { targets, notify };
+    },
+    async deliverWebhook(input: WebhookDeliveryInput): Promise<DeliveryOutcome> {
+      const { attempt } = Context.current().info;
+      const answers = scenarioOf(input.submissionId).answers[input.pluginId] ?? [200];
+      const answer = answers[Math.min(attempt, answers.length) - 1]!;
+      if (answer === 'gone') {
+        throw ApplicationFailure.nonRetryable(
+          'the plugin was deleted or disabled; delivery stopped',
+          PLUGIN_UNAVAILABLE,
+        );
+      }
+      if (answer === 'hangs') {
+        // Outlives the attempt's timeout; the worker's shutdown cancels what is left.
+        await Context.current().sleep(RECORDING_POLICY.attemptTimeoutMs * 3);
+        throw new Error('read timeout');
+      }
+      const ok = answer >= 200 && answer < 300;
+      const outcome: DeliveryOutcome = {
+        pluginId: input.pluginId,
+        deliveryId: input.deliveryId,
+        ok,
+        statusCode: answer,
+        error: ok ? null : `receiver answered ${answer}`,
+        durationMs: 40 + attempt,
+        attempt,
+      };
+      if (ok) return outcome;
+      const final = input.mode === 'test' || attempt >= input.maxAttempts;
+      throw final
+        ? ApplicationFailure.nonRetryable(outcome.error, DELIVERY_FAILED, outcome)
+        : ApplicationFailure.retryable(outcome.error, DELIVERY_FAILED, outcome);
+    },
+    async sendNotificationEmail(submissionId: string): Promise<NotificationResult> {
+      if (!scenarioOf(submissionId).notify) {
+        return { sent: false, recipients: [], messageId: null, skipped: 'no_recipients' };
+      }
+      return {
+        sent: true,
+        recipients: ['owner@example.com'],
+        messageId: `<submission-${submissionId}@formward.test>`,
+      };
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { historyFromJSON, type History } from './history-json';
+
+// Every recorded history of every released shape of the submission workflow replays against
+// the current workflow code: a change of the commands it issues without patched() fails here
+// (test/fixtures/workflow-histories/README.md).
+
+const fixtures = path.resolve(__dirname, '../fixtures/workflow-histories');
+
+const LOCAL_STEPS = ['local checkSpam', 'local planDeliveries'];
+const deliveries = (count: number) => Array<string>(count).fill('activity deliverWebhook');
+const EMAIL = 'activity sendNotificationEmail';
+
+/**
+ * Each released shape's folder and the commands its code issued in each scenario (retries
+ * schedule no new command). A new shape adds its folder here; the old ones stay.
+ */
+const SHAPES: Record<string, Record<string, string[]>> = {
+  // Commit f520858: checkSpam and planDeliveries as local activities, no patch marker, and the
+  // e-mail only when the form has addresses.
+  'v1-released-f520858': {
+    live: [...LOCAL_STEPS, ...deliveries(2), EMAIL],
+    'live-no-recipients': [...LOCAL_STEPS, ...deliveries(1)],
+    'test-mode': [...LOCAL_STEPS, ...deliveries(2), EMAIL],
+    'replay-mode': ['local planDeliveries', ...deliveries(2)],
+    spam: ['local checkSpam'],
+    'webhook-retries': [...LOCAL_STEPS, ...deliveries(4), EMAIL],
+  },
+};
+
+type Recorded = { shape: string; scenario: string; json: { events: unknown[] } };
+
+const recorded: Recorded[] = fs
+  .readdirSync(fixtures, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .flatMap((shape) =>
+    fs
+      .readdirSync(path.join(fixtures, shape.name))
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => ({
+        shape: shape.name,
+        scenario: path.basename(file, '.json'),
+        json: JSON.parse(fs.readFileSync(path.join(fixtures, shape.name, file), 'utf8')),
+      })),
+  );
+const idOf = ({ shape, scenario }: Recorded) => `${shape}/${scenario}`;
+
+/** The commands a history shows, in order: activities, local activities and patch markers. */
+function commandsOf(history: History): string[] {
+  const decode = (data: Uint8Array | null | undefined) =>
+    JSON.parse(Buffer.from(data ?? []).toString('utf8'));
+  return (history.events ?? []).flatMap((event) => {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled) return [`activity ${scheduled.activityType?.name}`];
+    const marker = event.markerRecordedEventAttributes;
+    if (marker?.markerName === 'core_patch') {
+      return [`patch ${decode(marker.details?.['patch-data']?.payloads?.[0]?.data).id}`];
+    }
+    if (marker?.markerName === 'core_local_activity') {
+      return [`local ${decode(marker.details?.data?.payloads?.[0]?.data).activity_type}`];
+    }
+    return [];
+  });
+}
+
+const results = new Map<string, ReplayResult>();
+
+beforeAll(async () => {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Already installed in this process: keep it.
+  }
+  const histories = recorded.map((entry) => ({
+    workflowId: idOf(entry),
+    history: historyFromJSON(entry.json),
+  }));
+  const replays = Worker.runReplayHistories(
+    { workflowsPath: path.resolve(__dirname, '../../workflows/index.ts') },
+    histories,
+  );
+  for await (const result of replays) results.set(result.workflowId, result);
+});
+
+describe('recorded submission workflow histories', () => {
+  it('cover every scenario of every released shape, and only those', () => {
+    const shapes = [...new Set(recorded.map((entry) => entry.shape))].sort();
+    expect(shapes).toEqual(Object.keys(SHAPES).sort());
+    for (const [shape, scenarios] of Object.entries(SHAPES)) {
+      const found = recorded.filter((entry) => entry.shape === shape).map((e) => e.scenario);
+      expect(found.sort(), shape).toEqual(Object.keys(scenarios).sort());
+    }
+  });
+
+  it('are the shapes they are named for', () => {
+    for (const entry of recorded) {
+      const commands = commandsOf(historyFromJSON(entry.json));
+      expect(commands, idOf(entry)).toEqual(SHAPES[entry.shape]?.[entry.scenario]);
+    }
+  });
+
+  it.each(recorded.map((entry) => [idOf(entry)]))(
+    '%s replays on the current workflow code',
+    (workflowId) => {
+      const result = results.get(workflowId);
+      expect(result, 'replayed').toBeDefined();
+      expect(result!.error?.message).toBeUndefined();
+    },
+  );
+});

@@ -1,0 +1,78 @@
+// What crosses the submission workflow's boundary: its input and result, the values its
+// activities take and return, and the failure types they throw. Pure, so workflow code, the
+// activities and the starters in src/temporal all import it.
+import type { DeliveryPolicy } from './delivery-policy';
+
+/** live (ingest), test (`?test=true`: one attempt each), replay (deliver again, no spam check, no e-mail). */
+export type DeliveryMode = 'live' | 'test' | 'replay';
+
+/** Failure types activities throw and the workflow's retry policies name. */
+export const PLUGIN_UNAVAILABLE = 'PluginUnavailable'; // deleted or disabled: never retried
+export const DELIVERY_FAILED = 'DeliveryFailed'; // details: the attempt's DeliveryOutcome
+export const SMTP_REJECTED_FAILURE = 'SmtpPermanentRejection'; // the SMTP server refused for good
+
+export type SubmissionWorkflowInput = {
+  submissionId: string;
+  mode?: DeliveryMode;
+  delivery?: DeliveryPolicy;
+};
+
+export type SpamVerdict = { isSpam: boolean; reason: string | null };
+
+export type DeliveryTarget = { pluginId: string; pluginType: string };
+
+/** What a submission's workflow delivers: its form's enabled plugins, and whether to e-mail. */
+export type DeliveryPlan = { targets: DeliveryTarget[]; notify: boolean };
+
+export type WebhookDeliveryInput = {
+  submissionId: string;
+  pluginId: string;
+  deliveryId: string;
+  mode: DeliveryMode;
+  /** The retry policy's attempt limit, so the last failed attempt is recorded as `failed`. */
+  maxAttempts: number;
+};
+
+/** One delivery's outcome; also the details of the failure thrown when it did not succeed. */
+export type DeliveryOutcome = {
+  pluginId: string;
+  deliveryId: string;
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number | null;
+  attempt: number;
+};
+
+export type NotificationResult = {
+  sent: boolean;
+  /** The addresses the message went to (the server accepted). */
+  recipients: string[];
+  messageId: string | null;
+  /** Why nothing was sent: `no_recipients`, `spam`, `submission_missing` or `form_missing`. */
+  skipped?: string;
+  /** Addresses the server refused while accepting the message for the others. */
+  rejected?: string[];
+};
+
+/** One plugin's delivery as the workflow settled it (`?test=true` answers it in snake_case). */
+export type DeliverySummary = {
+  pluginId: string;
+  pluginType: string;
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number | null;
+  /** Attempts made; 0 when none reached the receiver (plugin gone, type not delivered). */
+  attempts: number;
+  /** The `webhook-id` the receiver saw; null when nothing was sent. */
+  deliveryId: string | null;
+};
+
+export type SubmissionWorkflowResult = {
+  submissionId: string;
+  mode: DeliveryMode;
+  spam: SpamVerdict;
+  deliveries: DeliverySummary[];
+  notification: NotificationResult | { sent: false; error: string } | null;
+};
