@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  Runtime,
+  Worker,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
+import { afterAll, beforeAll, inject } from 'vitest';
+import type { DeliveryPlanActivities } from '../../activities/delivery-plan';
+import type { NotificationActivities } from '../../activities/notification-email';
+import type { SpamActivities } from '../../activities/spam';
+import type { WebhookActivities } from '../../activities/webhook-delivery';
+import type { DeliveryPolicy } from '../../workflows/delivery-policy';
+import {
+  type DeliveryOutcome,
+  type DeliveryTarget,
+  type NotificationResult,
+  type SpamVerdict,
+  type SubmissionWorkflowInput,
+  type SubmissionWorkflowResult,
+  type WebhookDeliveryInput,
+} from '../../workflows/submission-contract';
+import { submissionWorkflow } from '../../workflows/submission-workflow';
+
+// The submission workflow's logic against a throw-away local Temporal dev server (the
+// installed CLI, never a download) with every activity mocked: no database, HTTP or SMTP.
+// Shared by the workflow test files in workflows/.
+
+/** Retries in milliseconds, so a test that exhausts them takes well under a second. */
+export const FAST_POLICY: DeliveryPolicy = {
+  initialIntervalMs: 10,
+  backoffCoefficient: 2,
+  maxAttempts: 4,
+  attemptTimeoutMs: 5000,
+};
+
+function temporalCli(): string {
+  let provided: string | undefined;
+  try {
+    provided = inject('stack')?.temporalCli;
+  } catch {
+    provided = undefined;
+  }
+  const cli = provided ?? process.env.TEMPORAL_CLI;
+  if (!cli)
+    throw new Error('no Temporal CLI: run under the vitest global setup or set TEMPORAL_CLI');
+  return cli;
+}
+
+/** The worker's warnings, without the "Activity failed" ones these tests cause on purpose. */
+const quietLogger = () =>
+  new DefaultLogger('WARN', ({ level, message, meta }) => {
+    if (message !== 'Activity failed') console.warn(`[${level}] ${message}`, meta ?? '');
+  });
+
+let env: TestWorkflowEnvironment;
+let workflowBundle: WorkflowBundleWithSourceMap;
+
+/** Starts the suite's dev server and bundles the workflow once; tears both down after. */
+export function useWorkflowTestEnv(): void {
+  beforeAll(async () => {
+    try {
+      Runtime.install({ logger: quietLogger() });
+    } catch {
+      // Already installed in this process: keep it.
+    }
+    const [created, bundle] = await Promise.all([
+      TestWorkflowEnvironment.createLocal({
+        server: { executable: { type: 'existing-path', path: temporalCli() } },
+      }),
+      // One bundle for the file instead of one per Worker.create: bundling is the slow part.
+      bundleWorkflowCode({
+        workflowsPath: path.resolve(__dirname, '../../workflows/submission-workflow.ts'),
+        logger: quietLogger(),
+      }),
+    ]);
+    env = created;
+    workflowBundle = bundle;
+  });
+
+  afterAll(async () => {
+    await env?.teardown();
+  });
+}
+
+export type DeliverBehaviour = (
+  input: WebhookDeliveryInput,
+  attempt: number,
+) => Promise<DeliveryOutcome>;
+
+export type MockOptions = {
+  spam?: SpamVerdict;
+  targets?: DeliveryTarget[];
+  /** Whether the form has notification addresses (default true). */
+  notify?: boolean;
+  deliver?: DeliverBehaviour;
+  email?: (submissionId: string) => Promise<NotificationResult>;
+};
+
+export type Calls = {
+  checkSpam: string[];
+  planDeliveries: string[];
+  /** Every attempt, with the attempt number Temporal reported to the activity. */
+  deliverWebhook: Array<{ input: WebhookDeliveryInput; attempt: number }>;
+  sendNotificationEmail: string[];
+};
+
+export const SENT: NotificationResult = {
+  sent: true,
+  recipients: ['owner@example.test'],
+  messageId: '<m1@example.test>',
+};
+
+export const webhook = (pluginId: string): DeliveryTarget => ({ pluginId, pluginType: 'webhook' });
+
+/** An outcome as the real activity reports it, for a given input and attempt. */
+export const outcomeFor = (
+  input: WebhookDeliveryInput,
+  attempt: number,
+  fields: Partial<DeliveryOutcome> = {},
+): DeliveryOutcome => ({
+  pluginId: input.pluginId,
+  deliveryId: input.deliveryId,
+  ok: true,
+  statusCode: 200,
+  error: null,
+  durationMs: 5,
+  attempt,
+  ...fields,
+});
+
+export const succeeds: DeliverBehaviour = async (input, attempt) =>
+  outcomeFor(input, attempt, { statusCode: 200 + Number(input.pluginId.replace(/\D/g, '')) });
+
+export function mockActivities(options: MockOptions = {}) {
+  const calls: Calls = {
+    checkSpam: [],
+    planDeliveries: [],
+    deliverWebhook: [],
+    sendNotificationEmail: [],
+  };
+  const activities: SpamActivities &
+    DeliveryPlanActivities &
+    WebhookActivities &
+    NotificationActivities = {
+    async checkSpam(submissionId) {
+      calls.checkSpam.push(submissionId);
+      return options.spam ?? { isSpam: false, reason: null };
+    },
+    async planDeliveries(submissionId) {
+      calls.planDeliveries.push(submissionId);
+      return { targets: options.targets ?? [], notify: options.notify ?? true };
+    },
+    async deliverWebhook(input) {
+      const attempt = Context.current().info.attempt;
+      calls.deliverWebhook.push({ input, attempt });
+      return (options.deliver ?? succeeds)(input, attempt);
+    },
+    async sendNotificationEmail(submissionId) {
+      calls.sendNotificationEmail.push(submissionId);
+      return options.email ? options.email(submissionId) : SENT;
+    },
+  };
+  return { activities, calls };
+}
+
+/** Runs one workflow on its own task queue with the mocks; returns its result and run id. */
+export async function runWorkflow(
+  activities: object,
+  input: Partial<SubmissionWorkflowInput> = {},
+): Promise<{ result: SubmissionWorkflowResult; runId: string }> {
+  const taskQueue = `submission-workflow-test-${randomUUID()}`;
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle,
+    activities,
+  });
+  return worker.runUntil(async () => {
+    const handle = await env.client.workflow.start(submissionWorkflow, {
+      taskQueue,
+      workflowId: `submission-test-${randomUUID()}`,
+      args: [{ submissionId: '42', delivery: FAST_POLICY, ...input }],
+      // A broken workflow fails the test quickly instead of retrying its task forever.
+      workflowExecutionTimeout: '30s',
+    });
+    return { result: await handle.result(), runId: handle.firstExecutionRunId };
+  });
+}
+
+export const deliveryIdOf = (runId: string, pluginId: string) =>
+  `dlv_${runId.replace(/-/g, '')}_${pluginId}`;
+
+export const byPlugin = (calls: Calls, pluginId: string) =>
+  calls.deliverWebhook.filter((call) => call.input.pluginId === pluginId);
