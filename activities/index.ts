@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Orm } from '../src/db/orm';
 import type { Mailer } from '../src/domain/mail/mailer';
+import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { createDeliveryPlanActivities } from './delivery-plan';
 import { createNotificationActivities } from './notification-email';
@@ -12,6 +13,8 @@ export type ActivityDeps = {
   logger: Logger;
   sender: WebhookSender;
   mailer: Mailer;
+  /** Opens the sealed webhook signing secrets. */
+  signingSecrets: SigningSecretCipher;
   /** Public API URL, for links in notification e-mails. */
   baseUrl: string;
 };

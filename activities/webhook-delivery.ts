@@ -8,6 +8,7 @@ import { findWebhookSourceRow } from '../src/db/sql/submissions';
 import { upsertAttempt } from '../src/db/sql/delivery-attempts';
 import { serviceSignature, standardWebhookSignature } from '../src/domain/webhooks/signatures';
 import { webhookBody, type WebhookSource } from '../src/domain/webhooks/webhook-body';
+import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import {
   DELIVERY_FAILED,
@@ -45,6 +46,7 @@ export function createWebhookActivities(deps: {
   orm: Orm;
   sender: WebhookSender;
   logger: Logger;
+  signingSecrets: SigningSecretCipher;
 }): WebhookActivities {
   return {
     async deliverWebhook(input) {
@@ -75,7 +77,7 @@ export function createWebhookActivities(deps: {
 
       const body = webhookBody(source);
       const timestamp = Math.floor(Date.now() / 1000);
-      const secret = plugin.signingSecret;
+      const secret = deps.signingSecrets.open(plugin.signingSecret);
       const startedAt = new Date();
       const result = await deps.sender.send({
         url: String(plugin.config.url),

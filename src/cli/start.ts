@@ -1,5 +1,6 @@
 import type { Config } from '../config/config';
 import { migrate } from '../db/orm';
+import { sealPlainSigningSecrets } from '../domain/plugins/plugins';
 import { removeRuntimeFile, writeRuntimeFile } from '../embedded/runtime-file';
 import { createAppContext } from '../runtime/app-context';
 import { openDatabase, type Database } from '../runtime/database';
@@ -39,6 +40,8 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
     stops.push(() => ctx.close());
     const applied = await migrate(ctx.orm);
     if (applied.length > 0) ctx.logger.info({ applied }, 'migrations applied');
+    const sealed = await sealPlainSigningSecrets(ctx.orm.em.fork(), ctx.signingSecrets);
+    if (sealed > 0) ctx.logger.info({ sealed }, 'plain-text webhook signing secrets sealed');
 
     let http: RunningHttpServer | null = null;
     if (parts.http) {

@@ -4,6 +4,7 @@ import type { AppContext } from '../runtime/app-context';
 import { authenticate } from './middleware/authenticate';
 import { entityManagerPerRequest } from './middleware/entity-manager';
 import { errorHandler, notFoundHandler } from './middleware/errors';
+import { securityHeaders } from './middleware/security-headers';
 import { ROUTES } from './routes';
 import type { AnyRoute } from './routing/define-route';
 import { registerRoutes } from './routing/register-routes';
@@ -22,6 +23,7 @@ export function createApp(
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.trustProxy);
+  app.use(securityHeaders(ctx.urls.base));
   app.use(entityManagerPerRequest(ctx.orm));
 
   const routeCtx = { ...ctx, checkTemporal: options.checkTemporal };

@@ -55,7 +55,7 @@ export const ERROR_CODES = {
   },
   rate_limited: {
     status: 429,
-    when: 'too many submissions from one address to one form; see `Retry-After`',
+    when: 'too many requests from one address (submissions to a form, domain checks); see `Retry-After`',
   },
   internal_error: {
     status: 500,

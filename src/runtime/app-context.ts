@@ -3,6 +3,7 @@ import type { Config } from '../config/config';
 import { createOrm, type Orm } from '../db/orm';
 import type { DnsResolver } from '../domain/domains/resolver-type';
 import { FormCache } from '../domain/forms/form-cache';
+import { SigningSecretCipher } from '../domain/plugins/signing-secret';
 import { parseAllowList, type AllowList } from '../domain/plugins/address-policy';
 import type { PublicUrls } from '../http/public-urls';
 import { LazyTemporalClient } from '../temporal/client';
@@ -24,6 +25,8 @@ export type AppContext = {
   workflows: SubmissionWorkflowStarter;
   resolver: DnsResolver;
   appSecret: string;
+  /** Seals and opens webhook signing secrets with a key derived from appSecret. */
+  signingSecrets: SigningSecretCipher;
   /** WEBHOOK_ALLOW_PRIVATE, parsed. */
   webhookAllowList: AllowList;
   /** Forms as ingest sees them, cached briefly. */
@@ -53,6 +56,7 @@ export async function createAppContext(
     delivery: deliveryPolicy(config),
   });
   const { resolver, lookupHost } = createDns(config.dnsServers);
+  const appSecret = resolveAppSecret(config.appSecret, config.dataDir);
   return {
     config,
     orm,
@@ -63,7 +67,8 @@ export async function createAppContext(
     lookupHost,
     forms: new FormCache(),
     webhookAllowList: parseAllowList(config.webhook.allowPrivate),
-    appSecret: resolveAppSecret(config.appSecret, config.dataDir),
+    appSecret,
+    signingSecrets: new SigningSecretCipher(appSecret),
     temporal,
     async close() {
       await temporal.close();

@@ -15,7 +15,7 @@ export type RunningWorker = {
 /** What the worker takes from the application context: the same DNS and allow list as the API. */
 export type WorkerContext = Pick<
   AppContext,
-  'config' | 'orm' | 'logger' | 'urls' | 'lookupHost' | 'webhookAllowList'
+  'config' | 'orm' | 'logger' | 'urls' | 'lookupHost' | 'webhookAllowList' | 'signingSecrets'
 >;
 
 /**
@@ -50,6 +50,7 @@ export async function runWorker(
     logger,
     sender,
     mailer,
+    signingSecrets: ctx.signingSecrets,
     baseUrl: ctx.urls.base,
   });
   const done = worker

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealPlainSigningSecrets } from '../../src/domain/plugins/plugins';
 import { expectError, expectValidationError, type Json } from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack } from '../support/fixture';
@@ -30,12 +31,20 @@ const t = useTestStack(() => ({
 
 const pluginsPath = (formRef: string = t.form.id) => `/api/forms/${formRef}/plugins`;
 
-async function storedSecret(pluginId: string): Promise<string> {
+/** The signing_secret column as stored: sealed (docs/api-conventions.md, Webhooks). */
+async function storedValue(pluginId: string): Promise<string> {
   const rows = await t.stack.sql<{ signing_secret: string }>(
     'select signing_secret from plugins where id = ?',
     [pluginId],
   );
   return rows[0]!.signing_secret;
+}
+
+/** The stored secret, opened with the stack's APP_SECRET. */
+async function storedSecret(pluginId: string): Promise<string> {
+  const stored = await storedValue(pluginId);
+  expect(stored).toMatch(/^v1:/);
+  return t.stack.ctx.signingSecrets.open(stored);
 }
 
 describe('creating a webhook', () => {
@@ -66,8 +75,19 @@ describe('creating a webhook', () => {
     expect(res.headers.get('location')).toBe(`${t.stack.url}${pluginsPath()}/${plugin.id}`);
   });
 
-  it('the returned secret is the one stored', async () => {
+  it('the returned secret is the one stored, sealed, never in plain text', async () => {
+    expect(await storedValue(plugin.id)).not.toContain(plugin.signing_secret.slice(6));
     expect(await storedSecret(plugin.id)).toBe(plugin.signing_secret);
+  });
+
+  it('the start-up pass seals a secret stored in plain text by an older release, once', async () => {
+    const older = await t.api.addWebhook(t.form.id, 'https://93.184.216.35/older');
+    const plain = 'whsec_plaintextFromAnOlderRelease0000000';
+    await t.stack.sql('update plugins set signing_secret = ? where id = ?', [plain, older.id]);
+    const { orm, signingSecrets } = t.stack.ctx;
+    expect(await sealPlainSigningSecrets(orm.em.fork(), signingSecrets)).toBe(1);
+    expect(await storedSecret(older.id)).toBe(plain);
+    expect(await sealPlainSigningSecrets(orm.em.fork(), signingSecrets)).toBe(0);
   });
 
   it('gives every webhook its own secret and a default name', async () => {

@@ -8,6 +8,7 @@ import {
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack, type Tenant } from '../support/fixture';
 import { submitForm, submitJson } from '../support/ingest-requests';
+import { verificationToken } from '../../src/domain/domains/verify-domain';
 
 const t = useTestStack();
 const tenants: Tenant[] = [];
@@ -70,6 +71,13 @@ describe('GET /api/public/spam_metrics', () => {
     expect(res.headers.get('cache-control')).toMatch(/public/);
   });
 
+  it('is computed at most once a minute: a new submission shows up only after that', async () => {
+    await submitJson({ json_url: `${t.stack.url}/json/${tokens[0]}` }, { message: 'one more' });
+    const again = await t.http.get('/api/public/spam_metrics');
+    expect(again.body.generated_at).toBe(res.body.generated_at);
+    expect(again.body.all_time.submissions).toBe(5);
+  });
+
   it('ignores credentials, even invalid ones', async () => {
     const withBadKey = await t.http.get('/api/public/spam_metrics', {
       key: 'frk_invalid',
@@ -103,7 +111,14 @@ describe('GET /api/public/verify_domain', () => {
     '-bad-.example.com',
     `${'a'.repeat(64)}.example.com`,
     'user@example.com',
-  ])('an invalid domain %j → 422', async (domain) => {
+    'intranet',
+    'forms.local',
+    'printer.internal',
+    'app.localhost',
+    'router.home.arpa',
+    '1.0.0.127.in-addr.arpa',
+    'nas.lan',
+  ])('an invalid or internal domain %j → 422', async (domain) => {
     expectValidationError(await verify(`?domain=${encodeURIComponent(domain)}`), 'domain');
   });
 
@@ -161,7 +176,7 @@ describe('GET /api/public/verify_domain against real DNS answers', () => {
   const verify = (domain: string) =>
     dnsStack.http.get(`/api/public/verify_domain?domain=${domain}`);
   const expectedTxt = async (domain: string): Promise<string> =>
-    (await verify(domain)).body.records.txt.expected;
+    `formward-verification=${verificationToken(domain, dnsStack.stack.ctx.appSecret)}`;
 
   beforeAll(async () => {
     dns.setRecords({
@@ -226,10 +241,32 @@ describe('GET /api/public/verify_domain against real DNS answers', () => {
     });
   });
 
+  it('a result is kept 30 s: a record added meanwhile shows up only after that', async () => {
+    const first = await verify('later.customer.test');
+    expect(first.body.verified).toBe(false);
+    dns.setRecords({ 'later.customer.test': { CNAME: INGEST_HOST } });
+    const again = await verify('later.customer.test');
+    expect(again.body).toMatchObject({ verified: false, checked_at: first.body.checked_at });
+  });
+
   it('a name the DNS does not know → 200, not verified, no error', async () => {
     const res = await verify('unknown.customer.test');
     expect(res.status).toBe(200);
     expect(res.body.verified).toBe(false);
     expect(res.body).not.toHaveProperty('error');
+  });
+});
+
+describe('GET /api/public/verify_domain is limited per client address', () => {
+  const limited = useTestStack();
+
+  it('20 checks a minute, then 429 rate_limited with Retry-After', async () => {
+    for (let i = 0; i < 20; i++) {
+      const res = await limited.http.get(`/api/public/verify_domain?domain=n${i}.local`);
+      expect(res.status).toBe(422);
+    }
+    const res = await limited.http.get('/api/public/verify_domain?domain=forms.example.com');
+    expectError(res, 429, 'rate_limited');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

@@ -42,7 +42,11 @@ describe('the connect timeout', () => {
     const form = await t.api.createForm({ name: 'Unreachable receiver' });
     const plugin = await t.api.addWebhook(form.id, 'https://127.0.0.1:9443/hook');
     const before = dials;
-    const res = await postJson(`${form.json_url}?test=true`, { message: 'is anyone there?' });
+    const res = await postJson(
+      `${form.json_url}?test=true`,
+      { message: 'is anyone there?' },
+      { authorization: `Bearer ${t.adminKey}` },
+    );
     expect(res.status).toBe(200);
     const body = res.body as {
       id: string;

@@ -265,7 +265,9 @@ describe('?test=true', () => {
   it('runs each delivery once, waits for it and reports it; no retry follows', async () => {
     const hook = await receiver(() => ({ status: 500, body: 'nope' }));
     const { form, plugin } = await formWithWebhook(hook.url);
-    const res = await postJson(`${form.json_url}?test=true`, fields);
+    const res = await postJson(`${form.json_url}?test=true`, fields, {
+      authorization: `Bearer ${t.adminKey}`,
+    });
     expect(res.status).toBe(200);
     expect(res.body.deliveries).toEqual([
       {

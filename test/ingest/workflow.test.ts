@@ -7,7 +7,9 @@ const t = useTestStack({ worker: true, form: {} });
 
 describe('ingest starts the submission workflow', () => {
   it('?test=true runs the workflow synchronously and reports deliveries', async () => {
-    const res = await postJson(`${t.form.json_url}?test=true`, contactFields);
+    const res = await postJson(`${t.form.json_url}?test=true`, contactFields, {
+      authorization: `Bearer ${t.adminKey}`,
+    });
     const body = expectIngestResult(res, t.stack.url, t.form);
     expect(res.body.deliveries).toEqual([]); // the form has no plugins
 

@@ -1,24 +1,47 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Session, User } from '../../db/entities';
 import { findUserIdByEmail } from '../../db/sql/users';
-import { verifyPassword } from './passwords';
+import {
+  clearLoginFailures,
+  loginRetryAfter,
+  recordLoginFailure,
+  throttleKeys,
+} from './login-throttle';
+import { hashPassword, needsRehash, UNKNOWN_USER_HASH, verifyPassword } from './passwords';
 import { randomToken, sha256Hex } from './secrets';
 
 export const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
 
-/** Checks e-mail and password; on success opens a session and returns its cookie token. */
+export type SignInResult =
+  | { kind: 'signed_in'; token: string; session: Session }
+  | { kind: 'refused' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+/**
+ * Checks e-mail and password, unless that address or that e-mail failed too often lately
+ * (login-throttle.ts); on success opens a session, upgrades a hash made with older scrypt
+ * parameters, and purges expired sessions.
+ */
 export async function signIn(
   em: EntityManager,
-  email: string,
-  password: string,
-): Promise<{ token: string; session: Session } | null> {
+  attempt: { email: string; password: string; clientAddress: string | null },
+): Promise<SignInResult> {
   // PostgreSQL text cannot hold NUL, so no stored e-mail contains one.
-  if (email.includes('\0')) return null;
-  const userId = await findUserIdByEmail(em, email.trim());
+  if (attempt.email.includes('\0')) return { kind: 'refused' };
+  const email = attempt.email.trim();
+  const keys = throttleKeys(email, attempt.clientAddress);
+  const retryAfterSeconds = await loginRetryAfter(em, keys.all);
+  if (retryAfterSeconds > 0) return { kind: 'throttled', retryAfterSeconds };
+  const userId = await findUserIdByEmail(em, email);
   const user = userId ? await em.findOne(User, { id: userId }) : null;
   // Hash anyway when the user is unknown so timing does not tell which e-mails exist.
-  const valid = await verifyPassword(password, user?.passwordHash ?? 'scrypt$AAAA$AAAA');
-  if (!user || !valid) return null;
+  const valid = await verifyPassword(attempt.password, user?.passwordHash ?? UNKNOWN_USER_HASH);
+  if (!user || !valid) {
+    await recordLoginFailure(em, keys.all);
+    return { kind: 'refused' };
+  }
+  await clearLoginFailures(em, keys.emailKey);
+  if (needsRehash(user.passwordHash)) user.passwordHash = await hashPassword(attempt.password);
   const token = randomToken(32);
   const session = em.create(Session, {
     userId: user.id,
@@ -28,7 +51,8 @@ export async function signIn(
     expiresAt: new Date(Date.now() + SESSION_TTL_MS),
   });
   await em.flush();
-  return { token, session };
+  await em.nativeDelete(Session, { expiresAt: { $lte: new Date() } });
+  return { kind: 'signed_in', token, session };
 }
 
 export async function findSession(em: EntityManager, token: string): Promise<Session | null> {

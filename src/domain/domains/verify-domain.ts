@@ -31,6 +31,26 @@ const TXT_PREFIX = 'formward-verification=';
 const TXT_SUBDOMAIN = '_formward';
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
+/**
+ * Names that only mean something inside a network (RFC 6761, 6762, 8375 and the ICANN
+ * `.internal` reservation, plus common private suffixes): our resolver must not be asked about
+ * them for anyone on the internet.
+ */
+const INTERNAL_SUFFIXES = [
+  'localhost',
+  'local',
+  'internal',
+  'intranet',
+  'lan',
+  'home',
+  'corp',
+  'private',
+  'localdomain',
+  'home.arpa',
+  'arpa',
+  'onion',
+];
+
 // Resolver answers meaning "no such record" (NXDOMAIN, NODATA), not a failure to ask.
 const NOT_FOUND_CODES = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME', 'NXDOMAIN']);
 
@@ -57,6 +77,8 @@ export function normalizeDomain(input: string): NormalizedDomain {
   }
   if (/^[0-9]+$/.test(labels[labels.length - 1]!))
     return fail('has an all-numeric top-level label');
+  const internal = INTERNAL_SUFFIXES.find((suffix) => ascii.endsWith(`.${suffix}`));
+  if (internal) return fail(`.${internal} names are internal and cannot be verified`);
   return { ok: true, domain: ascii };
 }
 

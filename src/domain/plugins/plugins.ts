@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Plugin } from '../../db/entities';
-import { newSigningSecret } from './signing-secret';
+import { newSigningSecret, SigningSecretCipher } from './signing-secret';
 
 /** One page of a form's plugins, oldest first, and how many there are in all. */
 export async function listFormPlugins(
@@ -29,21 +29,24 @@ export async function findFormPlugin(
   return em.findOne(Plugin, { id, formId, deletedAt: null });
 }
 
+/** Creates a webhook; its signing secret is stored sealed and returned once, in the clear. */
 export async function createWebhookPlugin(
   em: EntityManager,
+  cipher: SigningSecretCipher,
   input: { formId: string; url: string; name?: string; enabled?: boolean },
-): Promise<Plugin> {
+): Promise<{ plugin: Plugin; signingSecret: string }> {
+  const signingSecret = newSigningSecret();
   const plugin = em.create(Plugin, {
     formId: input.formId,
     pluginType: 'webhook',
     name: input.name ?? `Webhook to ${new URL(input.url).host}`,
     enabled: input.enabled ?? true,
     config: { url: input.url },
-    signingSecret: newSigningSecret(),
+    signingSecret: cipher.seal(signingSecret),
     deletedAt: null,
   });
   await em.flush();
-  return plugin;
+  return { plugin, signingSecret };
 }
 
 /** Soft delete: delivery records keep their plugin, and pending retries see it is gone. */
@@ -54,8 +57,39 @@ export async function deletePlugin(em: EntityManager, plugin: Plugin): Promise<v
 }
 
 /** The old secret stops working at once: deliveries read the secret at attempt time. */
-export async function rotateSigningSecret(em: EntityManager, plugin: Plugin): Promise<string> {
-  plugin.signingSecret = newSigningSecret();
+export async function rotateSigningSecret(
+  em: EntityManager,
+  cipher: SigningSecretCipher,
+  plugin: Plugin,
+): Promise<string> {
+  const signingSecret = newSigningSecret();
+  plugin.signingSecret = cipher.seal(signingSecret);
   await em.flush();
-  return plugin.signingSecret;
+  return signingSecret;
+}
+
+/**
+ * Seals the secrets stored in plain text before sealing existed; run at start-up after the
+ * migrations, since a SQL migration cannot know APP_SECRET. Safe to run from several processes
+ * at once: a row is only replaced while it still holds the plain value read.
+ */
+export async function sealPlainSigningSecrets(
+  em: EntityManager,
+  cipher: SigningSecretCipher,
+): Promise<number> {
+  const plain = await em.find(
+    Plugin,
+    { signingSecret: { $like: 'whsec\\_%' } },
+    { fields: ['id', 'signingSecret'] },
+  );
+  let sealed = 0;
+  for (const row of plain) {
+    const secret = row.signingSecret!;
+    sealed += await em.nativeUpdate(
+      Plugin,
+      { id: row.id, signingSecret: secret },
+      { signingSecret: cipher.seal(secret) },
+    );
+  }
+  return sealed;
 }

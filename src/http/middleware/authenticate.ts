@@ -1,4 +1,5 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import type { Principal } from '../../domain/accounts/principal';
 import { findActiveApiKey, scopesOf } from '../../domain/accounts/api-keys';
 import { SCOPES } from '../../domain/accounts/scopes';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
@@ -17,25 +18,9 @@ const ALL_SCOPES = new Set(SCOPES);
  */
 export function authenticate(urls: PublicUrls): RequestHandler {
   return async (req, _res, next) => {
-    const header = req.get('authorization');
-    if (header !== undefined) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (!match) {
-        throw new HttpError(
-          401,
-          'invalid_api_key',
-          'the Authorization header must be "Bearer <API_KEY>"',
-        );
-      }
-      const apiKey = await findActiveApiKey(req.em, match[1]!);
-      if (!apiKey) throw new HttpError(401, 'invalid_api_key', 'the API key matches no active key');
-      req.principal = {
-        kind: 'api_key',
-        apiKeyId: apiKey.id,
-        accountId: apiKey.accountId,
-        scopes: new Set(scopesOf(apiKey)),
-      };
-      touchKey(req.em, apiKey.id, apiKey.lastUsedAt);
+    const keyPrincipal = await bearerKeyPrincipal(req);
+    if (keyPrincipal) {
+      req.principal = keyPrincipal;
       return next();
     }
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
@@ -68,6 +53,32 @@ export function authenticate(urls: PublicUrls): RequestHandler {
       'unauthorized',
       'authentication required: send "Authorization: Bearer <API_KEY>"',
     );
+  };
+}
+
+/**
+ * The principal of the request's bearer key, or undefined when it sends no Authorization
+ * header; a malformed header or a key matching no active key is `invalid_api_key`.
+ */
+export async function bearerKeyPrincipal(req: Request): Promise<Principal | undefined> {
+  const header = req.get('authorization');
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw new HttpError(
+      401,
+      'invalid_api_key',
+      'the Authorization header must be "Bearer <API_KEY>"',
+    );
+  }
+  const apiKey = await findActiveApiKey(req.em, match[1]!);
+  if (!apiKey) throw new HttpError(401, 'invalid_api_key', 'the API key matches no active key');
+  touchKey(req.em, apiKey.id, apiKey.lastUsedAt);
+  return {
+    kind: 'api_key',
+    apiKeyId: apiKey.id,
+    accountId: apiKey.accountId,
+    scopes: new Set(scopesOf(apiKey)),
   };
 }
 

@@ -91,7 +91,7 @@ function errorPage(error: HttpError): string {
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem">
 <h1>Submission not accepted</h1><p>${escapeHtml(error.message)}</p>${details ? `<ul>${details}</ul>` : ''}
-<p><a href="javascript:history.back()">Go back</a></p></body></html>`;
+<p>Use your browser's Back button to return to the form.</p></body></html>`;
 }
 
 export const notFoundHandler: RequestHandler = (req) => {

@@ -13,7 +13,7 @@ const readinessSchema = z
     ok: z.boolean(),
     checks: z
       .record(z.string(), z.string())
-      .describe('`postgres` and `temporal`: `ok` or the failure'),
+      .describe('`postgres` and `temporal`: `ok` or `unavailable` (the cause is logged)'),
     links: linksSchema(),
   })
   .meta({ id: 'Readiness' });
@@ -45,14 +45,19 @@ export const healthRoutes = [
     },
     errors: [],
   }).handle(async ({ req }, ctx) => {
-    const checks: Record<string, string> = {};
-    await ping(req.em)
-      .then(() => (checks.postgres = 'ok'))
-      .catch((error: Error) => (checks.postgres = error.message));
-    await ctx
-      .checkTemporal()
-      .then(() => (checks.temporal = 'ok'))
-      .catch((error: Error) => (checks.temporal = error.message));
+    // Raw failures name hosts, ports and users: they go to the log, not to any caller.
+    const check = (name: string, probe: Promise<unknown>) =>
+      probe.then(
+        () => 'ok',
+        (error: unknown) => {
+          ctx.logger.warn({ err: error, check: name }, 'readiness check failed');
+          return 'unavailable';
+        },
+      );
+    const checks = {
+      postgres: await check('postgres', ping(req.em)),
+      temporal: await check('temporal', ctx.checkTemporal()),
+    };
     const ready = Object.values(checks).every((v) => v === 'ok');
     const body = { ok: ready, checks, links: [{ rel: 'self', href: `${ctx.urls.base}/readyz` }] };
     return ready ? { status: 200, body } : { status: 503, body };

@@ -1,4 +1,5 @@
 import express, { type Request, type Response } from 'express';
+import { can } from '../../domain/accounts/principal';
 import { originAllowed } from '../../domain/forms/allowed-domains';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import { findFormByToken } from '../../domain/forms/forms';
@@ -17,6 +18,7 @@ import { formUrls } from '../form-urls';
 import { HttpError, validationFailed } from '../http-error';
 import { autocompleteScript } from '../ingest/autocomplete-script';
 import { clientAddress } from '../ingest/client-address';
+import { bearerKeyPrincipal } from '../middleware/authenticate';
 import { answerPreflight, setIngestCors } from '../ingest/cors';
 import { parseFormBody } from '../ingest/parse-form-body';
 import { RateLimiter } from '../ingest/rate-limiter';
@@ -68,6 +70,28 @@ async function acceptingForm(req: Request, ctx: RouteContext): Promise<IngestFor
     });
   }
   return form;
+}
+
+/**
+ * `?test=true` runs real deliveries synchronously, so it needs the form account's key with
+ * `can_create_forms` (docs/api-conventions.md, Ingest); the form token alone is public.
+ */
+async function requireTestRunKey(req: Request, form: IngestForm): Promise<void> {
+  const principal = await bearerKeyPrincipal(req);
+  if (!principal) {
+    throw new HttpError(
+      401,
+      'unauthorized',
+      '?test=true needs "Authorization: Bearer <API_KEY>" with can_create_forms',
+    );
+  }
+  if (principal.accountId !== form.accountId || !can(principal, 'can_create_forms')) {
+    throw new HttpError(
+      403,
+      'forbidden',
+      "?test=true needs a key of the form's account with can_create_forms",
+    );
+  }
 }
 
 /** Validates, stores (committed before we answer) and returns the stored submission's id. */
@@ -247,7 +271,9 @@ export const ingestRoutes = [
     summary: 'Post a submission as JSON',
     description:
       'One JSON object of fields (an array or scalar is refused with 422). With `?test=true` ' +
-      "the form's plugin deliveries run once, synchronously, and `deliveries` reports each.",
+      "the form's plugin deliveries run once, synchronously, and `deliveries` reports each; " +
+      "it needs `Authorization: Bearer <API_KEY>` with a key of the form's account that has " +
+      '`can_create_forms` (401 without a valid key, 403 without the scope).',
     access: 'public',
     server: 'ingest',
     query: ingestQuery,
@@ -258,10 +284,11 @@ export const ingestRoutes = [
       readByHandler: true,
     },
     responses: { 200: { description: 'stored', body: ingestResultSchema } },
-    errors: [...INGEST_ERRORS, 'invalid_json'],
+    errors: [...INGEST_ERRORS, 'invalid_json', 'unauthorized', 'invalid_api_key', 'forbidden'],
     onRequest: setIngestCors,
   }).handle(async ({ req, res, query }, ctx) => {
     const form = await acceptingForm(req, ctx);
+    if (query.test === 'true') await requireTestRunKey(req, form);
     if (!req.is(['application/json', 'application/*+json'])) {
       throw new HttpError(415, 'unsupported_media_type', 'post the submission as application/json');
     }

@@ -108,13 +108,13 @@ export const pluginRoutes = [
         checked.errors.map((e) => `config.${e}`),
       );
     }
-    const plugin = await createWebhookPlugin(req.em, {
+    const { plugin, signingSecret } = await createWebhookPlugin(req.em, ctx.signingSecrets, {
       formId: form.id,
       url: checked.url,
       name: body.name,
       enabled: body.enabled,
     });
-    const view = pluginView(plugin, ctx.urls, principal, { withSecret: true });
+    const view = pluginView(plugin, ctx.urls, principal, { signingSecret });
     return {
       status: 201,
       body: envelope('plugin', view, view.links),
@@ -175,8 +175,8 @@ export const pluginRoutes = [
     const plugin = await pluginOf(req, params);
     if (plugin.pluginType !== 'webhook')
       throw new HttpError(422, 'unsupported_plugin', 'only webhook plugins have a signing secret');
-    await rotateSigningSecret(req.em, plugin);
-    const view = pluginView(plugin, ctx.urls, principal, { withSecret: true });
+    const signingSecret = await rotateSigningSecret(req.em, ctx.signingSecrets, plugin);
+    const view = pluginView(plugin, ctx.urls, principal, { signingSecret });
     return { status: 200, body: envelope('plugin', view, view.links) };
   }),
 ];

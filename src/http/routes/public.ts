@@ -1,10 +1,39 @@
 import { normalizeDomain, verifyDomain } from '../../domain/domains/verify-domain';
 import { spamMetrics } from '../../domain/stats/spam-metrics';
-import { validationFailed } from '../http-error';
+import { HttpError, validationFailed } from '../http-error';
+import { clientAddress } from '../ingest/client-address';
+import { RateLimiter } from '../ingest/rate-limiter';
 import { link } from '../links';
-import { defineRoute } from '../routing/define-route';
+import { defineRoute, type RouteContext } from '../routing/define-route';
+import { TtlCache } from '../ttl-cache';
 import { verifyDomainQuery } from '../schemas/public';
 import { domainVerificationSchema, spamMetricsSchema } from '../views/public-view';
+
+/** verify_domain checks per client address and minute: each asks our resolver three times. */
+const VERIFY_DOMAIN_PER_MINUTE = 20;
+const VERIFY_DOMAIN_CACHE_MS = 30_000;
+const SPAM_METRICS_CACHE_MS = 60_000;
+
+type Metrics = Awaited<ReturnType<typeof spamMetrics>>;
+type Verification = Awaited<ReturnType<typeof verifyDomain>>;
+
+/** One limiter and cache set per running server (its context), like ingest's limiter. */
+const perServer = new WeakMap<
+  RouteContext,
+  { limiter: RateLimiter; domains: TtlCache<Verification>; metrics: TtlCache<Metrics> }
+>();
+function stateOf(ctx: RouteContext) {
+  let state = perServer.get(ctx);
+  if (!state) {
+    state = {
+      limiter: new RateLimiter(VERIFY_DOMAIN_PER_MINUTE),
+      domains: new TtlCache(VERIFY_DOMAIN_CACHE_MS),
+      metrics: new TtlCache(SPAM_METRICS_CACHE_MS, 1),
+    };
+    perServer.set(ctx, state);
+  }
+  return state;
+}
 
 /** The two unauthenticated API endpoints. */
 export const publicRoutes = [
@@ -14,12 +43,15 @@ export const publicRoutes = [
     operationId: 'getSpamMetrics',
     tag: 'Public',
     summary: 'Platform spam metrics',
-    description: 'Aggregates over every account; nothing identifies an account. Cached 60 s.',
+    description:
+      'Aggregates over every account; nothing identifies an account. Computed at most once a ' +
+      'minute per server and cached 60 s.',
     access: 'public',
     responses: { 200: { description: 'the metrics', body: spamMetricsSchema } },
     errors: [],
   }).handle(async ({ req }, ctx) => {
-    const metrics = await spamMetrics(req.em);
+    // A fork of its own: the cached computation may outlive the request that started it.
+    const metrics = await stateOf(ctx).metrics.get('all', () => spamMetrics(req.em.fork()));
     return {
       status: 200,
       body: {
@@ -37,22 +69,39 @@ export const publicRoutes = [
     tag: 'Public',
     summary: 'Check the DNS of a custom form-page domain',
     description:
-      'Looks up the CNAME and TXT records now. `verified: false` is still a 200: the check ' +
-      'ran and `missing` says what to add.',
+      'Looks up the CNAME and TXT records; a result is kept 30 s, so a change shows up ' +
+      'after that. `verified: false` is still a 200: the check ran and `missing` says what to ' +
+      'add. Internal names (`.local`, `.internal`, `.localhost`, single labels …) are refused ' +
+      `with 422, and one address may check ${VERIFY_DOMAIN_PER_MINUTE} times a minute (429).`,
     access: 'public',
     query: verifyDomainQuery,
     responses: {
       200: { description: 'the verification result', body: domainVerificationSchema },
     },
-    errors: [],
-  }).handle(async ({ query }, ctx) => {
+    errors: ['rate_limited'],
+  }).handle(async ({ req, query }, ctx) => {
+    const state = stateOf(ctx);
+    const wait = state.limiter.hit(clientAddress(req) ?? 'unknown');
+    if (wait > 0) {
+      throw new HttpError(
+        429,
+        'rate_limited',
+        'too many domain checks; try again shortly',
+        undefined,
+        {
+          'Retry-After': String(wait),
+        },
+      );
+    }
     const normalized = normalizeDomain(query.domain);
     if (!normalized.ok) throw validationFailed([`domain: ${normalized.error}`]);
-    const result = await verifyDomain(normalized.domain, {
-      resolver: ctx.resolver,
-      ingestHost: new URL(ctx.urls.ingest).hostname,
-      appSecret: ctx.appSecret,
-    });
+    const result = await state.domains.get(normalized.domain, () =>
+      verifyDomain(normalized.domain, {
+        resolver: ctx.resolver,
+        ingestHost: new URL(ctx.urls.ingest).hostname,
+        appSecret: ctx.appSecret,
+      }),
+    );
     const self = `${ctx.urls.base}/api/public/verify_domain?domain=${encodeURIComponent(normalized.domain)}`;
     return { status: 200, body: { ok: true, ...result, links: [link('self', self)] } };
   }),

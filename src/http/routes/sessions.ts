@@ -4,6 +4,7 @@ import { constantTimeEqual, randomToken } from '../../domain/accounts/secrets';
 import { findSession, SESSION_TTL_MS, signIn, signOut } from '../../domain/accounts/sessions';
 import { LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE } from '../cookies';
 import { HttpError } from '../http-error';
+import { clientAddress } from '../ingest/client-address';
 import { homePage, loginPage } from '../pages/login-page';
 import { defineRoute, type RouteContext } from '../routing/define-route';
 import { runMiddleware } from '../run-middleware';
@@ -88,7 +89,9 @@ export const sessionRoutes = [
     description:
       `Sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax, Secure over HTTPS) and ` +
       'redirects to `/`. A wrong password answers 401 and an expired form 403, both as the ' +
-      'sign-in page with a message.',
+      'sign-in page with a message. After too many failed sign-ins from one address or for ' +
+      'one e-mail in 15 minutes it answers 429 (`rate_limited`) with `Retry-After`, also as ' +
+      'the sign-in page with a message, without checking the password.',
     access: 'public',
     body: { schema: loginBody, mediaTypes: FORM_BODY, required: true, readByHandler: true },
     responses: {
@@ -99,6 +102,10 @@ export const sessionRoutes = [
       },
       401: loginPageAnswer('wrong e-mail or password: the sign-in form'),
       403: loginPageAnswer('the sign-in form expired: the sign-in form'),
+      429: {
+        ...loginPageAnswer('`rate_limited`, too many failed sign-ins: the sign-in form'),
+        headers: { 'Retry-After': 'seconds to wait' },
+      },
     },
     errors: ['payload_too_large', 'unsupported_media_type'],
   }).handle(async ({ req, res }, ctx) => {
@@ -108,8 +115,22 @@ export const sessionRoutes = [
     if (!body.success || !expected || !constantTimeEqual(body.data._csrf, expected)) {
       return loginAnswer(res, ctx, 403, 'The sign-in form expired. Please try again.');
     }
-    const result = await signIn(req.em, body.data.email, body.data.password);
-    if (!result) return loginAnswer(res, ctx, 401, 'Wrong e-mail or password.');
+    const result = await signIn(req.em, {
+      email: body.data.email,
+      password: body.data.password,
+      clientAddress: clientAddress(req),
+    });
+    if (result.kind === 'throttled') {
+      const minutes = Math.ceil(result.retryAfterSeconds / 60);
+      const page = loginAnswer(
+        res,
+        ctx,
+        429,
+        `Too many failed sign-ins. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      );
+      return { ...page, headers: { 'Retry-After': String(result.retryAfterSeconds) } };
+    }
+    if (result.kind === 'refused') return loginAnswer(res, ctx, 401, 'Wrong e-mail or password.');
     res.clearCookie(LOGIN_CSRF_COOKIE, { path: '/' });
     res.cookie(SESSION_COOKIE, result.token, cookieOptions(ctx, SESSION_TTL_MS));
     return { status: 303, redirect: '/' };

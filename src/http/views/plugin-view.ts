@@ -42,12 +42,12 @@ export const pluginDeletedSchema = z
   })
   .meta({ id: 'PluginDeleted' });
 
-/** The Plugin resource; the signing secret only when just issued (create and rotate). */
+/** The Plugin resource; the signing secret (in the clear) only when just issued: create, rotate. */
 export function pluginView(
   plugin: Plugin,
   urls: PublicUrls,
   principal: Principal,
-  options: { withSecret?: boolean } = {},
+  options: { signingSecret?: string } = {},
 ): PluginView {
   const self = `${urls.base}/api/forms/${plugin.formId}/plugins/${plugin.id}`;
   const links = [link('self', self), link('form', `${urls.base}/api/forms/${plugin.formId}`)];
@@ -64,7 +64,7 @@ export function pluginView(
     name: plugin.name,
     enabled: plugin.enabled,
     config: plugin.config,
-    ...(options.withSecret && plugin.signingSecret ? { signing_secret: plugin.signingSecret } : {}),
+    ...(options.signingSecret ? { signing_secret: options.signingSecret } : {}),
     created_at: plugin.createdAt.toISOString(),
     updated_at: plugin.updatedAt.toISOString(),
     links,
