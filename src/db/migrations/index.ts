@@ -1,6 +1,7 @@
 import { Migration20261122000000Initial } from './Migration20261122000000Initial';
 import { Migration20261123000100SpamRules } from './Migration20261123000100SpamRules';
 import { Migration20261124000000ListOrderIndexes } from './Migration20261124000000ListOrderIndexes';
+import { Migration20261125000200UploadLimits } from './Migration20261125000200UploadLimits';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -10,4 +11,5 @@ export const migrationsList = [
     name: 'Migration20261124000000ListOrderIndexes',
     class: Migration20261124000000ListOrderIndexes,
   },
+  { name: 'Migration20261125000200UploadLimits', class: Migration20261125000200UploadLimits },
 ];

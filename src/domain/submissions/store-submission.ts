@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Submission, SubmissionFile } from '../../db/entities';
 import type { SpecialFields } from '../../db/entities/submission';
+import { checkFileQuota, type FileQuota } from './file-quota';
 
 export type UploadedFile = {
   fieldName: string;
@@ -24,14 +25,15 @@ export type NewSubmission = {
 };
 
 /**
- * Stores a submission and its files in one transaction. Files appear in `payload_json`
- * under their field name as `{filename, content_type, size, url}`; the url is the
- * authenticated download link of the API.
+ * Stores a submission and its files in one transaction, the files only within `fileQuota`
+ * (else FileQuotaExceededError, nothing stored). Files appear in `payload_json` under their
+ * field name as `{filename, content_type, size, url}`; the url is the authenticated download
+ * link of the API.
  */
 export async function storeSubmission(
   em: EntityManager,
   input: NewSubmission,
-  fileUrl: (submissionId: string, fileId: string) => string,
+  files: { quota: FileQuota; url: (submissionId: string, fileId: string) => string },
 ): Promise<{ id: string }> {
   const row = {
     formId: input.formId,
@@ -56,11 +58,15 @@ export async function storeSubmission(
   }
 
   return em.transactional(async (tx) => {
+    const incomingBytes = input.files.reduce((sum, file) => sum + file.content.length, 0);
+    await checkFileQuota(tx, files.quota, input, incomingBytes);
     const submission = tx.create(Submission, row);
     await tx.flush();
     const stored = input.files.map((file) =>
       tx.create(SubmissionFile, {
         submissionId: submission.id,
+        formId: input.formId,
+        accountId: input.accountId,
         fieldName: file.fieldName,
         filename: file.filename,
         contentType: file.contentType,
@@ -75,7 +81,7 @@ export async function storeSubmission(
         filename: file.filename,
         content_type: file.contentType,
         size: file.size,
-        url: fileUrl(submission.id, file.id),
+        url: files.url(submission.id, file.id),
       };
       const previous = payload[file.fieldName];
       payload[file.fieldName] =

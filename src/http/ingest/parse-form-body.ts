@@ -1,8 +1,8 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { INGEST_LIMITS } from '../../domain/submissions/limits';
+import { fieldsTooLargeMessage, INGEST_LIMITS } from '../../domain/submissions/limits';
 import type { UploadedFile } from '../../domain/submissions/store-submission';
-import { HttpError } from '../http-error';
+import { HttpError, validationFailed } from '../http-error';
 
 export type ParsedFormBody = { fields: Record<string, string | string[]>; files: UploadedFile[] };
 
@@ -10,9 +10,13 @@ const tooLarge = (message: string) => new HttpError(413, 'payload_too_large', me
 
 /**
  * Streams an urlencoded or multipart body through busboy, enforcing docs/api-conventions.md, Limits: body size,
- * file size and count, field count, name length and value size. Repeated names become arrays.
+ * file size and count, field count, name length, value size and the fields' total. Repeated
+ * names become arrays. Without `acceptFiles`, a file part that carries a name or bytes fails.
  */
-export function parseFormBody(req: Request): Promise<ParsedFormBody> {
+export function parseFormBody(
+  req: Request,
+  options: { acceptFiles: boolean },
+): Promise<ParsedFormBody> {
   const multipart = req.is('multipart/form-data') !== false;
   const bodyLimit = multipart
     ? INGEST_LIMITS.multipartBodyBytes
@@ -54,6 +58,7 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
     const files: UploadedFile[] = [];
     let failure: HttpError | null = null;
     let received = 0;
+    let fieldBytes = 0;
     let pendingFiles = 0;
     let parserClosed = false;
 
@@ -100,6 +105,8 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
         return fail(
           tooLarge(`${name}: value larger than ${INGEST_LIMITS.fieldValueBytes / 1024} KiB`),
         );
+      fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (fieldBytes > INGEST_LIMITS.fieldsBytes) return fail(tooLarge(fieldsTooLargeMessage));
       if (name !== '') add(name, value);
     });
     parser.on('file', (name, stream, info) => {
@@ -109,7 +116,11 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
       let size = 0;
       const fileTooLarge = () =>
         fail(tooLarge(`${name}: file larger than ${INGEST_LIMITS.fileBytes / 1024 / 1024} MiB`));
+      const filesRefused = () =>
+        fail(validationFailed([`${name}: this form does not accept files`]));
+      if (!options.acceptFiles && info.filename) filesRefused();
       stream.on('data', (chunk: Buffer) => {
+        if (!options.acceptFiles) return filesRefused();
         size += chunk.length;
         if (size > INGEST_LIMITS.fileBytes) fileTooLarge();
         else chunks.push(chunk);

@@ -3,6 +3,7 @@ import { originAllowed } from '../../domain/forms/allowed-domains';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import { findFormByToken } from '../../domain/forms/forms';
 import { fillMsFromStamp } from '../../domain/spam/fill-time';
+import { FileQuotaExceededError } from '../../domain/submissions/file-quota';
 import { INGEST_LIMITS } from '../../domain/submissions/limits';
 import { fieldsWithNul } from '../../domain/submissions/nul-characters';
 import { checkPayloadLimits } from '../../domain/submissions/payload-checks';
@@ -99,10 +100,19 @@ async function accept(
       referrer: req.get('referer')?.slice(0, 2048) ?? null,
       spamReason: spam ? 'honeypot' : null,
       fillMs,
-      files,
+      // Spam keeps no file bytes; its answer still looks like success.
+      files: spam ? [] : files,
     },
-    (submissionId, fileId) => `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
-  );
+    {
+      quota: ctx.config.fileQuota,
+      url: (submissionId, fileId) =>
+        `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
+    },
+  ).catch((error: unknown) => {
+    if (error instanceof FileQuotaExceededError)
+      throw new HttpError(413, 'payload_too_large', error.message);
+    throw error;
+  });
   return submission.id;
 }
 
@@ -188,7 +198,7 @@ export const ingestRoutes = [
         'post the form as application/x-www-form-urlencoded or multipart/form-data',
       );
     }
-    const body = await parseFormBody(req);
+    const body = await parseFormBody(req, { acceptFiles: form.acceptFiles });
     const id = await accept(req, ctx, form, { ...body.fields }, body.files);
     startWorkflowAfter(ctx, res, id);
     if (req.accepts(['html', 'json']) === 'json')
