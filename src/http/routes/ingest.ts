@@ -1,4 +1,5 @@
 import express, { type Request, type Response } from 'express';
+import { isSearchIndexTooLarge } from '../../db/database-errors';
 import { originAllowed } from '../../domain/forms/allowed-domains';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import { findFormByToken } from '../../domain/forms/forms';
@@ -20,6 +21,7 @@ import { autocompleteScript } from '../ingest/autocomplete-script';
 import { clientAddress } from '../ingest/client-address';
 import { answerPreflight, setIngestCors } from '../ingest/cors';
 import { parseFormBody } from '../ingest/parse-form-body';
+import { rateLimitSubject } from '../ingest/rate-limit-key';
 import { RateLimiter } from '../ingest/rate-limiter';
 import { thanksPage } from '../ingest/thanks-page';
 import { link } from '../links';
@@ -62,7 +64,7 @@ async function acceptingForm(req: Request, ctx: RouteContext): Promise<IngestFor
       'this form does not accept submissions from this site',
     );
   }
-  const wait = limiterOf(ctx).hit(`${clientAddress(req)}|${form.id}`);
+  const wait = limiterOf(ctx).hit(`${rateLimitSubject(clientAddress(req))}|${form.id}`);
   if (wait > 0) {
     throw new HttpError(429, 'rate_limited', 'too many submissions; try again shortly', undefined, {
       'Retry-After': String(wait),
@@ -111,6 +113,12 @@ async function accept(
   ).catch((error: unknown) => {
     if (error instanceof FileQuotaExceededError)
       throw new HttpError(413, 'payload_too_large', error.message);
+    if (isSearchIndexTooLarge(error))
+      throw new HttpError(
+        413,
+        'payload_too_large',
+        'the submission has too many distinct words to index for search; send less text',
+      );
     throw error;
   });
   return submission.id;
