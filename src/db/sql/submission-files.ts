@@ -25,3 +25,35 @@ export async function lockAndSumAccountFiles(
   );
   return { accountBytes: Number(row?.account_bytes ?? 0), formBytes: Number(row?.form_bytes ?? 0) };
 }
+
+/** Inserts one uploaded file of a submission; returns its id. */
+export async function insertSubmissionFile(
+  tx: EntityManager,
+  file: {
+    submissionId: string;
+    formId: string;
+    accountId: string;
+    fieldName: string;
+    filename: string;
+    contentType: string;
+    content: Buffer;
+  },
+): Promise<string> {
+  const [row] = await selectRows<{ id: string }>(
+    tx,
+    `insert into submission_files
+       (submission_id, form_id, account_id, field_name, filename, content_type, size, content)
+     values (?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+    [
+      file.submissionId,
+      file.formId,
+      file.accountId,
+      file.fieldName,
+      file.filename,
+      file.contentType,
+      file.content.length,
+      file.content,
+    ],
+  );
+  return String(row!.id);
+}

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import { isSearchIndexTooLarge } from '../../db/database-errors';
 import { originAllowed } from '../../domain/forms/allowed-domains';
@@ -206,8 +207,13 @@ export const ingestRoutes = [
         'post the form as application/x-www-form-urlencoded or multipart/form-data',
       );
     }
-    const body = await parseFormBody(req, { acceptFiles: form.acceptFiles });
-    const id = await accept(req, ctx, form, { ...body.fields }, body.files);
+    const body = await parseFormBody(req, {
+      acceptFiles: form.acceptFiles,
+      spoolDir: path.join(ctx.config.dataDir, 'uploads'),
+    });
+    const id = await accept(req, ctx, form, { ...body.fields }, body.files).finally(() =>
+      body.discard(),
+    );
     startWorkflowAfter(ctx, res, id);
     if (req.accepts(['html', 'json']) === 'json')
       return { status: 200, body: { ok: true, id, links: resultLinks(ctx, form, id) } };
