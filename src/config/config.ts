@@ -1,21 +1,28 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_WEBHOOK_TIMINGS as webhookDefaults } from '../../workflows/delivery-policy';
+import { parseByteSize } from './byte-size';
 import { parseDuration } from './duration';
 
-/** A duration knob in ms; its fallback is a duration text or a number of ms. */
-const duration = (fallback: string | number) =>
+/** A knob whose text `parse` reads (throwing on nonsense), with a fallback text. */
+const parsedText = (parse: (text: string) => number) => (fallback: string) =>
   z
     .string()
-    .default(String(fallback))
+    .default(fallback)
     .transform((text, ctx) => {
       try {
-        return parseDuration(text);
+        return parse(text);
       } catch (error) {
         ctx.addIssue({ code: 'custom', message: (error as Error).message });
         return z.NEVER;
       }
     });
+
+/** A duration knob in ms; its fallback is a duration text or a number of ms. */
+const duration = (fallback: string | number) => parsedText(parseDuration)(String(fallback));
+
+/** A size knob in bytes (`512KiB`, `25MiB`, `1GiB`). */
+const byteSize = parsedText(parseByteSize);
 
 const optionalText = z
   .string()
@@ -58,6 +65,10 @@ const environmentSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: commaList,
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
   INGEST_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
+  /** Bytes of uploaded files one form may keep; 0 turns the quota off. */
+  FILE_QUOTA_PER_FORM: byteSize('1GiB'),
+  /** Bytes of uploaded files one account may keep across its forms; 0 turns the quota off. */
+  FILE_QUOTA_PER_ACCOUNT: byteSize('5GiB'),
   /** How long a submission may wait for its workflow before the sweeper starts it. */
   SWEEPER_INTERVAL: duration('5s'),
   /** Upstream DNS servers for domain verification and webhook address checks (comma list, host[:port]). */
@@ -105,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     },
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
+    fileQuota: { perFormBytes: e.FILE_QUOTA_PER_FORM, perAccountBytes: e.FILE_QUOTA_PER_ACCOUNT },
     sweeperIntervalMs: e.SWEEPER_INTERVAL,
     dnsServers: e.DNS_SERVERS,
     logLevel: e.LOG_LEVEL,

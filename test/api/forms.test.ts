@@ -7,7 +7,7 @@ import {
   type Json,
 } from '../support/api-client';
 import { useTestStack, type Tenant } from '../support/fixture';
-import { postJson, submitForm, submitJson } from '../support/ingest-requests';
+import { postJson, postMultipart, submitForm, submitJson } from '../support/ingest-requests';
 
 const t = useTestStack();
 
@@ -35,6 +35,7 @@ describe('POST /api/forms', () => {
       name: 'Contact us',
       success_redirect_url: null,
       is_active: true,
+      accept_files: true,
       allowed_domains: [],
       notification_email_addresses: [],
       submission_url: `${t.stack.url}/f/${token}`,
@@ -254,6 +255,18 @@ describe('PATCH /api/forms/{id}', () => {
 
   it('is_active must be a boolean', async () => {
     expectValidationError(await patch({ is_active: 'false' }), 'is_active');
+  });
+
+  it('accept_files=false refuses file parts at ingest; true takes them again', async () => {
+    const off = await patch({ accept_files: false });
+    expect(off.body.form.accept_files).toBe(false);
+    const upload = [{ name: 'cv', filename: 'cv.txt', content: 'hello' }];
+    const accept = { Accept: 'application/json' };
+    expectError(await postMultipart(form.submission_url, upload, accept), 422, 'validation_failed');
+    expectValidationError(await patch({ accept_files: 'no' }), 'accept_files');
+    const on = await patch({ accept_files: true });
+    expect(on.body.form.accept_files).toBe(true);
+    expect((await postMultipart(form.submission_url, upload, accept)).status).toBe(200);
   });
 
   it('sets allowed_domains (normalized, de-duplicated) and empties them', async () => {

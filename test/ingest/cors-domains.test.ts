@@ -113,3 +113,19 @@ describe('rate limit (INGEST_RATE_LIMIT=3)', () => {
     expectIngestResult(await postJson(second.json_url, contactFields), limited.stack.url, second);
   });
 });
+
+describe('rate limit keys (INGEST_RATE_LIMIT=1, addresses from X-Forwarded-For)', () => {
+  const limited = useTestStack({ env: { INGEST_RATE_LIMIT: '1', TRUST_PROXY: 'loopback' } });
+  const from = (address: string) => ({ 'X-Forwarded-For': address });
+
+  it('IPv6 clients share one budget per /64; other /64s and IPv4 addresses have their own', async () => {
+    const form = await limited.api.createForm();
+    const post = (address: string) => postJson(form.json_url, contactFields, from(address));
+    expect((await post('2001:db8:1:2::1')).status).toBe(200);
+    expectError(await post('2001:db8:1:2:ffff:ffff:ffff:fffe'), 429, 'rate_limited');
+    expect((await post('2001:db8:1:3::1')).status).toBe(200);
+    expect((await post('192.0.2.1')).status).toBe(200);
+    expect((await post('192.0.2.2')).status).toBe(200);
+    expectError(await post('192.0.2.2'), 429, 'rate_limited');
+  });
+});

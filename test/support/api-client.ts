@@ -40,6 +40,7 @@ export type FormView = {
   allowed_domains: string[];
   notification_email_addresses: string[];
   is_active: boolean;
+  accept_files: boolean;
   links: Link[];
 };
 
@@ -52,6 +53,7 @@ export type FormSettings = Partial<
     | 'allowed_domains'
     | 'notification_email_addresses'
     | 'is_active'
+    | 'accept_files'
   >
 >;
 

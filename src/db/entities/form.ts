@@ -9,6 +9,8 @@ export class Form {
   endpointToken!: string;
   successRedirectUrl!: string | null;
   isActive!: boolean;
+  /** false: multipart file parts are refused (docs/api-conventions.md, Ingest). */
+  acceptFiles!: boolean;
   allowedDomains!: string[];
   notificationEmailAddresses!: string[];
   createdAt!: Date;
@@ -25,6 +27,7 @@ export const FormSchema = new EntitySchema<Form>({
     endpointToken: { type: 'string' },
     successRedirectUrl: { type: 'string', nullable: true },
     isActive: { type: 'boolean' },
+    acceptFiles: { type: 'boolean' },
     allowedDomains: { type: 'text[]' },
     notificationEmailAddresses: { type: 'text[]' },
     createdAt: createdAtProperty,

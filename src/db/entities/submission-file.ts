@@ -6,6 +6,9 @@ export class SubmissionFile {
   [OptionalProps]?: 'createdAt';
   id!: string;
   submissionId!: string;
+  /** The submission's form and account, copied so the storage quotas read one index. */
+  formId!: string;
+  accountId!: string;
   fieldName!: string;
   filename!: string;
   contentType!: string;
@@ -20,6 +23,8 @@ export const SubmissionFileSchema = new EntitySchema<SubmissionFile>({
   properties: {
     id: idProperty,
     submissionId: bigintColumn,
+    formId: bigintColumn,
+    accountId: bigintColumn,
     fieldName: { type: 'string' },
     filename: { type: 'string' },
     contentType: { type: 'string' },

@@ -1,6 +1,7 @@
 import { Migration20261122000000Initial } from './Migration20261122000000Initial';
 import { Migration20261123000100SpamRules } from './Migration20261123000100SpamRules';
 import { Migration20261124000000ListOrderIndexes } from './Migration20261124000000ListOrderIndexes';
+import { Migration20261125000200UploadLimits } from './Migration20261125000200UploadLimits';
 import { Migration20261125000400LoginThrottle } from './Migration20261125000400LoginThrottle';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
@@ -11,5 +12,6 @@ export const migrationsList = [
     name: 'Migration20261124000000ListOrderIndexes',
     class: Migration20261124000000ListOrderIndexes,
   },
+  { name: 'Migration20261125000200UploadLimits', class: Migration20261125000200UploadLimits },
   { name: 'Migration20261125000400LoginThrottle', class: Migration20261125000400LoginThrottle },
 ];

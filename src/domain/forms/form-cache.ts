@@ -11,6 +11,7 @@ export type IngestForm = Readonly<
     | 'name'
     | 'endpointToken'
     | 'isActive'
+    | 'acceptFiles'
     | 'allowedDomains'
     | 'successRedirectUrl'
   >
@@ -43,6 +44,7 @@ export class FormCache {
       name: found.name,
       endpointToken: found.endpointToken,
       isActive: found.isActive,
+      acceptFiles: found.acceptFiles,
       allowedDomains: [...found.allowedDomains],
       successRedirectUrl: found.successRedirectUrl,
     };

@@ -6,6 +6,7 @@ export type FormChanges = Partial<{
   name: string;
   successRedirectUrl: string | null;
   isActive: boolean;
+  acceptFiles: boolean;
   allowedDomains: string[];
   notificationEmailAddresses: string[];
 }>;
@@ -55,6 +56,7 @@ export async function createForm(
     endpointToken: newEndpointToken(),
     successRedirectUrl: input.successRedirectUrl ?? null,
     isActive: input.isActive ?? true,
+    acceptFiles: input.acceptFiles ?? true,
     allowedDomains: input.allowedDomains ?? [],
     notificationEmailAddresses: input.notificationEmailAddresses ?? [],
   });

@@ -8,4 +8,10 @@ export const INGEST_LIMITS = {
   fields: 200,
   fieldNameChars: 128,
   fieldValueBytes: 100 * 1024,
+  /** All of a submission's field names and values together, files aside. */
+  fieldsBytes: 1024 * 1024,
 } as const;
+
+export const fieldsTooLargeMessage = `the fields of a submission, files aside, are larger than ${
+  INGEST_LIMITS.fieldsBytes / 1024 / 1024
+} MiB`;

@@ -1,4 +1,4 @@
-import { INGEST_LIMITS } from './limits';
+import { fieldsTooLargeMessage, INGEST_LIMITS } from './limits';
 
 /** Field count, name length and value size limits for JSON payloads (multipart checks its own while streaming). */
 export function checkPayloadLimits(payload: Record<string, unknown>): {
@@ -8,6 +8,7 @@ export function checkPayloadLimits(payload: Record<string, unknown>): {
   const tooLarge: string[] = [];
   const invalid: string[] = [];
   const names = Object.keys(payload);
+  let total = 0;
   if (names.length > INGEST_LIMITS.fields)
     tooLarge.push(`too many fields: ${names.length} (limit ${INGEST_LIMITS.fields})`);
   for (const name of names) {
@@ -21,10 +22,12 @@ export function checkPayloadLimits(payload: Record<string, unknown>): {
     const size = Buffer.byteLength(
       typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
     );
+    total += Buffer.byteLength(name) + size;
     if (size > INGEST_LIMITS.fieldValueBytes)
       tooLarge.push(
         `${name.slice(0, 64)}: value larger than ${INGEST_LIMITS.fieldValueBytes / 1024} KiB`,
       );
   }
+  if (total > INGEST_LIMITS.fieldsBytes) tooLarge.push(fieldsTooLargeMessage);
   return { tooLarge, invalid };
 }

@@ -1,12 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Submission, SubmissionFile } from '../../db/entities';
+import { Submission } from '../../db/entities';
+import { insertSubmissionFile } from '../../db/sql/submission-files';
 import type { SpecialFields } from '../../db/entities/submission';
+import { checkFileQuota, type FileQuota } from './file-quota';
 
+/** A file part as ingest received it; `read` loads its bytes from where they were spooled. */
 export type UploadedFile = {
   fieldName: string;
   filename: string;
   contentType: string;
-  content: Buffer;
+  size: number;
+  read(): Promise<Buffer>;
 };
 
 export type NewSubmission = {
@@ -24,14 +28,15 @@ export type NewSubmission = {
 };
 
 /**
- * Stores a submission and its files in one transaction. Files appear in `payload_json`
- * under their field name as `{filename, content_type, size, url}`; the url is the
- * authenticated download link of the API.
+ * Stores a submission and its files in one transaction, the files only within `fileQuota`
+ * (else FileQuotaExceededError, nothing stored). Files appear in `payload_json` under their
+ * field name as `{filename, content_type, size, url}`; the url is the authenticated download
+ * link of the API.
  */
 export async function storeSubmission(
   em: EntityManager,
   input: NewSubmission,
-  fileUrl: (submissionId: string, fileId: string) => string,
+  files: { quota: FileQuota; url: (submissionId: string, fileId: string) => string },
 ): Promise<{ id: string }> {
   const row = {
     formId: input.formId,
@@ -56,26 +61,27 @@ export async function storeSubmission(
   }
 
   return em.transactional(async (tx) => {
+    const incomingBytes = input.files.reduce((sum, file) => sum + file.size, 0);
+    await checkFileQuota(tx, files.quota, input, incomingBytes);
     const submission = tx.create(Submission, row);
     await tx.flush();
-    const stored = input.files.map((file) =>
-      tx.create(SubmissionFile, {
+    const payload: Record<string, unknown> = { ...input.payload };
+    for (const file of input.files) {
+      // One file in memory at a time, read from where ingest spooled it and let go once inserted.
+      const fileId = await insertSubmissionFile(tx, {
         submissionId: submission.id,
+        formId: input.formId,
+        accountId: input.accountId,
         fieldName: file.fieldName,
         filename: file.filename,
         contentType: file.contentType,
-        size: file.content.length,
-        content: file.content,
-      }),
-    );
-    await tx.flush();
-    const payload: Record<string, unknown> = { ...input.payload };
-    for (const file of stored) {
+        content: await file.read(),
+      });
       const entry = {
         filename: file.filename,
         content_type: file.contentType,
         size: file.size,
-        url: fileUrl(submission.id, file.id),
+        url: files.url(submission.id, fileId),
       };
       const previous = payload[file.fieldName];
       payload[file.fieldName] =

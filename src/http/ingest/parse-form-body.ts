@@ -1,18 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { INGEST_LIMITS } from '../../domain/submissions/limits';
+import { fieldsTooLargeMessage, INGEST_LIMITS } from '../../domain/submissions/limits';
 import type { UploadedFile } from '../../domain/submissions/store-submission';
-import { HttpError } from '../http-error';
+import { HttpError, validationFailed } from '../http-error';
 
-export type ParsedFormBody = { fields: Record<string, string | string[]>; files: UploadedFile[] };
+export type ParsedFormBody = {
+  fields: Record<string, string | string[]>;
+  files: UploadedFile[];
+  /** Removes the spooled files; call it once they are stored (or refused). */
+  discard(): Promise<void>;
+};
+
+const removeFile = (file: string) => void fs.promises.rm(file, { force: true });
 
 const tooLarge = (message: string) => new HttpError(413, 'payload_too_large', message);
 
 /**
  * Streams an urlencoded or multipart body through busboy, enforcing docs/api-conventions.md, Limits: body size,
- * file size and count, field count, name length and value size. Repeated names become arrays.
+ * file size and count, field count, name length, value size and the fields' total. Repeated
+ * names become arrays. Without `acceptFiles`, a file part that carries a name or bytes fails.
+ * File parts are written to `spoolDir` while they arrive; on failure they are removed.
  */
-export function parseFormBody(req: Request): Promise<ParsedFormBody> {
+export function parseFormBody(
+  req: Request,
+  options: { acceptFiles: boolean; spoolDir: string },
+): Promise<ParsedFormBody> {
   const multipart = req.is('multipart/form-data') !== false;
   const bodyLimit = multipart
     ? INGEST_LIMITS.multipartBodyBytes
@@ -52,20 +67,29 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
 
     const fields: Record<string, string | string[]> = {};
     const files: UploadedFile[] = [];
-    let failure: HttpError | null = null;
+    const sinks: fs.WriteStream[] = [];
+    const spooled: string[] = [];
+    let failure: Error | null = null;
     let received = 0;
+    let fieldBytes = 0;
     let pendingFiles = 0;
     let parserClosed = false;
 
-    const fail = (error: HttpError) => {
+    const fail = (error: Error) => {
       if (failure) return;
       failure = error;
       req.unpipe(parser);
       req.resume(); // drain what is left so the answer can be sent
+      // Each sink removes its file once closed (see 'close' below): none is handed on.
+      for (const sink of sinks) sink.destroy();
+      for (const file of spooled.splice(0)) removeFile(file);
       reject(error);
     };
+    const discard = async () => {
+      await Promise.all(spooled.splice(0).map((file) => fs.promises.rm(file, { force: true })));
+    };
     const finish = () => {
-      if (!failure && parserClosed && pendingFiles === 0) resolve({ fields, files });
+      if (!failure && parserClosed && pendingFiles === 0) resolve({ fields, files, discard });
     };
     const add = (name: string, value: string) => {
       const previous = fields[name];
@@ -100,35 +124,52 @@ export function parseFormBody(req: Request): Promise<ParsedFormBody> {
         return fail(
           tooLarge(`${name}: value larger than ${INGEST_LIMITS.fieldValueBytes / 1024} KiB`),
         );
+      fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (fieldBytes > INGEST_LIMITS.fieldsBytes) return fail(tooLarge(fieldsTooLargeMessage));
       if (name !== '') add(name, value);
     });
     parser.on('file', (name, stream, info) => {
       if (failure || !checkName(name, false)) return stream.resume();
-      pendingFiles++;
-      const chunks: Buffer[] = [];
-      let size = 0;
+      const refuseFiles = () =>
+        fail(validationFailed([`${name}: this form does not accept files`]));
+      if (!options.acceptFiles && info.filename) {
+        refuseFiles();
+        return stream.resume();
+      }
       const fileTooLarge = () =>
         fail(tooLarge(`${name}: file larger than ${INGEST_LIMITS.fileBytes / 1024 / 1024} MiB`));
+      // The bytes go to a file as they arrive: a slow or large upload holds disk, not memory.
+      fs.mkdirSync(options.spoolDir, { recursive: true, mode: 0o700 });
+      const spoolPath = path.join(options.spoolDir, randomUUID());
+      const sink = fs.createWriteStream(spoolPath, { flags: 'wx', mode: 0o600 });
+      sinks.push(sink);
+      pendingFiles++;
+      let size = 0;
       stream.on('data', (chunk: Buffer) => {
+        if (!options.acceptFiles) return refuseFiles();
         size += chunk.length;
         if (size > INGEST_LIMITS.fileBytes) fileTooLarge();
-        else chunks.push(chunk);
       });
       stream.on('limit', fileTooLarge);
-      stream.on('close', () => {
+      sink.on('error', (error) => fail(error));
+      sink.on('close', () => {
         pendingFiles--;
-        const content = Buffer.concat(chunks);
         // An empty file input sends a part with no name and no bytes: nothing was uploaded.
-        if (!failure && !stream.truncated && (info.filename || content.length > 0)) {
+        if (!failure && !stream.truncated && (info.filename || size > 0)) {
           files.push({
             fieldName: name,
             filename: (info.filename || 'upload').slice(0, 255),
             contentType: info.mimeType || 'application/octet-stream',
-            content,
+            size,
+            read: () => fs.promises.readFile(spoolPath),
           });
+          spooled.push(spoolPath);
+        } else {
+          removeFile(spoolPath);
         }
         finish();
       });
+      stream.pipe(sink);
     });
     parser.on('fieldsLimit', () =>
       fail(tooLarge(`too many fields (limit ${INGEST_LIMITS.fields})`)),

@@ -1,5 +1,5 @@
 /**
- * Fixed one-minute windows per key (client IP and form). In memory: each serve process
+ * Fixed one-minute windows per key (client IPv4 address or IPv6 /64, and form). In memory: each serve process
  * limits on its own, which is what a per-instance abuse brake needs.
  */
 export class RateLimiter {

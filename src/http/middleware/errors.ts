@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
 import escapeHtml from 'escape-html';
+import { withoutStatementValues } from '../../db/database-errors';
 import { HttpError } from '../http-error';
 import type { PublicUrls } from '../public-urls';
 import { routeOf, UndeclaredAnswerError } from '../routing/register-routes';
@@ -68,7 +69,10 @@ export function errorHandler(
       }
     }
     if (!httpError) {
-      logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+      logger.error(
+        { err: withoutStatementValues(error), method: req.method, path: req.path },
+        'unhandled error',
+      );
       httpError = new HttpError(
         500,
         'internal_error',

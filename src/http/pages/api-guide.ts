@@ -134,6 +134,7 @@ function values(urls: PublicUrls): Record<string, string> {
         ['fields a submission', String(INGEST_LIMITS.fields)],
         ['field name', `${INGEST_LIMITS.fieldNameChars} characters`],
         ['one value', size(INGEST_LIMITS.fieldValueBytes)],
+        ['all fields together, files aside', size(INGEST_LIMITS.fieldsBytes)],
       ],
     ),
   };

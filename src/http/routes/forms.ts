@@ -20,6 +20,7 @@ function toChanges(body: UpdateFormBody) {
     name: body.name,
     successRedirectUrl: body.success_redirect_url,
     isActive: body.is_active,
+    acceptFiles: body.accept_files,
     allowedDomains: body.allowed_domains && [...new Set(body.allowed_domains)],
     notificationEmailAddresses: body.notification_email_addresses && [
       ...new Set(body.notification_email_addresses.map((e) => e.toLowerCase())),

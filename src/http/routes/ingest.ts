@@ -1,9 +1,12 @@
+import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import { can } from '../../domain/accounts/principal';
+import { isSearchIndexTooLarge } from '../../db/database-errors';
 import { originAllowed } from '../../domain/forms/allowed-domains';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import { findFormByToken } from '../../domain/forms/forms';
 import { fillMsFromStamp } from '../../domain/spam/fill-time';
+import { FileQuotaExceededError } from '../../domain/submissions/file-quota';
 import { INGEST_LIMITS } from '../../domain/submissions/limits';
 import { fieldsWithNul } from '../../domain/submissions/nul-characters';
 import { checkPayloadLimits } from '../../domain/submissions/payload-checks';
@@ -21,6 +24,7 @@ import { clientAddress } from '../ingest/client-address';
 import { bearerKeyPrincipal } from '../middleware/authenticate';
 import { answerPreflight, setIngestCors } from '../ingest/cors';
 import { parseFormBody } from '../ingest/parse-form-body';
+import { rateLimitSubject } from '../ingest/rate-limit-key';
 import { RateLimiter } from '../ingest/rate-limiter';
 import { thanksPage } from '../ingest/thanks-page';
 import { link } from '../links';
@@ -63,7 +67,7 @@ async function acceptingForm(req: Request, ctx: RouteContext): Promise<IngestFor
       'this form does not accept submissions from this site',
     );
   }
-  const wait = limiterOf(ctx).hit(`${clientAddress(req)}|${form.id}`);
+  const wait = limiterOf(ctx).hit(`${rateLimitSubject(clientAddress(req))}|${form.id}`);
   if (wait > 0) {
     throw new HttpError(429, 'rate_limited', 'too many submissions; try again shortly', undefined, {
       'Retry-After': String(wait),
@@ -123,10 +127,25 @@ async function accept(
       referrer: req.get('referer')?.slice(0, 2048) ?? null,
       spamReason: spam ? 'honeypot' : null,
       fillMs,
-      files,
+      // Spam keeps no file bytes; its answer still looks like success.
+      files: spam ? [] : files,
     },
-    (submissionId, fileId) => `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
-  );
+    {
+      quota: ctx.config.fileQuota,
+      url: (submissionId, fileId) =>
+        `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
+    },
+  ).catch((error: unknown) => {
+    if (error instanceof FileQuotaExceededError)
+      throw new HttpError(413, 'payload_too_large', error.message);
+    if (isSearchIndexTooLarge(error))
+      throw new HttpError(
+        413,
+        'payload_too_large',
+        'the submission has too many distinct words to index for search; send less text',
+      );
+    throw error;
+  });
   return submission.id;
 }
 
@@ -212,8 +231,13 @@ export const ingestRoutes = [
         'post the form as application/x-www-form-urlencoded or multipart/form-data',
       );
     }
-    const body = await parseFormBody(req);
-    const id = await accept(req, ctx, form, { ...body.fields }, body.files);
+    const body = await parseFormBody(req, {
+      acceptFiles: form.acceptFiles,
+      spoolDir: path.join(ctx.config.dataDir, 'uploads'),
+    });
+    const id = await accept(req, ctx, form, { ...body.fields }, body.files).finally(() =>
+      body.discard(),
+    );
     startWorkflowAfter(ctx, res, id);
     if (req.accepts(['html', 'json']) === 'json')
       return { status: 200, body: { ok: true, id, links: resultLinks(ctx, form, id) } };

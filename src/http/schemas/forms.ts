@@ -25,6 +25,9 @@ export const formFields = {
     .nullable()
     .describe('where browsers go after posting; null: our thank-you page'),
   is_active: z.boolean().describe('false: ingest answers 404 `not_active`'),
+  accept_files: z
+    .boolean()
+    .describe('false: ingest refuses multipart file parts with 422 `validation_failed`'),
   allowed_domains: z
     .array(allowedDomain)
     .max(50)
@@ -40,6 +43,7 @@ export const createFormBody = z
     name: formFields.name,
     success_redirect_url: formFields.success_redirect_url.optional(),
     is_active: formFields.is_active.optional(),
+    accept_files: formFields.accept_files.optional(),
     allowed_domains: formFields.allowed_domains.optional(),
     notification_email_addresses: formFields.notification_email_addresses.optional(),
   })
@@ -50,6 +54,7 @@ export const updateFormBody = z
     name: formFields.name.optional(),
     success_redirect_url: formFields.success_redirect_url.optional(),
     is_active: formFields.is_active.optional(),
+    accept_files: formFields.accept_files.optional(),
     allowed_domains: formFields.allowed_domains.optional(),
     notification_email_addresses: formFields.notification_email_addresses.optional(),
   })

@@ -23,6 +23,9 @@ export const formSchema = z
       .nullable()
       .describe('where browsers go after posting; null: our thank-you page'),
     is_active: z.boolean().describe('false: submissions are rejected with `not_active`'),
+    accept_files: z
+      .boolean()
+      .describe('false: multipart file parts are refused with 422 `validation_failed`'),
     allowed_domains: z
       .array(z.string())
       .describe('empty: any origin; otherwise these domains and their subdomains'),
@@ -67,6 +70,7 @@ export function formView(
     endpoint_token: form.endpointToken,
     success_redirect_url: form.successRedirectUrl,
     is_active: form.isActive,
+    accept_files: form.acceptFiles,
     allowed_domains: form.allowedDomains,
     notification_email_addresses: form.notificationEmailAddresses,
     submission_url: u.submissionUrl,

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { expectError } from '../support/api-client';
+import { useTestStack } from '../support/fixture';
+import { postJson, postMultipart, type Part } from '../support/ingest-requests';
+import type { TestStack } from '../support/test-stack';
+import { countSubmissions, onlySubmission } from './stored-submissions';
+
+// docs/api-conventions.md (Ingest, Limits): accept_files, the 1 MiB cap on a submission's
+// fields, spam keeps no files, and the storage quotas for uploaded files.
+const KIB = 1024;
+const json = { Accept: 'application/json' };
+
+const file = (name: string, size: number): Part => ({
+  name,
+  filename: `${name}.bin`,
+  contentType: 'application/octet-stream',
+  content: Buffer.alloc(size, 7),
+});
+
+async function storedFiles(stack: TestStack, formId: string): Promise<number> {
+  const [row] = await stack.sql<{ n: number }>(
+    `select count(*)::int as n from submission_files f
+       join submissions s on s.id = f.submission_id where s.form_id = ?`,
+    [formId],
+  );
+  return row!.n;
+}
+
+describe('uploads', () => {
+  const t = useTestStack();
+
+  it('accept_files=false refuses a file part with 422 and stores nothing', async () => {
+    const form = await t.api.createForm({ accept_files: false });
+    expect(form.accept_files).toBe(false);
+    const res = await postMultipart(
+      form.submission_url,
+      [{ name: 'message', value: 'hello' }, file('resume', 100)],
+      json,
+    );
+    const body = expectError(res, 422, 'validation_failed');
+    expect(body.errors).toEqual([expect.stringMatching(/^resume: .*files/)]);
+    expect(await countSubmissions(t.stack, form.id)).toBe(0);
+    expect(await storedFiles(t.stack, form.id)).toBe(0);
+  });
+
+  it('accept_files=false still takes multipart fields and an empty file input', async () => {
+    const form = await t.api.createForm({ accept_files: false });
+    const res = await postMultipart(form.submission_url, [
+      { name: 'message', value: 'no attachment' },
+      { name: 'attachment', filename: '', content: '' },
+    ]);
+    expect(res.status, res.text).toBe(302);
+    expect((await onlySubmission(t.stack, form.id)).payload_json).toEqual({
+      message: 'no attachment',
+    });
+  });
+
+  it('a honeypot-flagged submission is stored as spam without its files', async () => {
+    const form = await t.api.createForm();
+    const res = await postMultipart(form.submission_url, [
+      { name: 'message', value: 'buy now' },
+      { name: '_hp', value: 'gotcha' },
+      file('payload', 4 * KIB),
+    ]);
+    expect(res.status).toBe(302);
+    const stored = await onlySubmission(t.stack, form.id);
+    expect(stored.is_spam).toBe(true);
+    expect(stored.payload_json).toEqual({ message: 'buy now' });
+    expect(await storedFiles(t.stack, form.id)).toBe(0);
+  });
+
+  describe('the fields of a submission, files aside, are at most 1 MiB', () => {
+    // Each value under the 100 KiB value limit, 11 of them over 1 MiB in all.
+    const fields = Object.fromEntries(
+      Array.from({ length: 11 }, (_, i) => [`f${i}`, 'x'.repeat(100_000)]),
+    );
+
+    it('multipart fields over 1 MiB → 413, nothing stored', async () => {
+      const form = await t.api.createForm();
+      const parts = Object.entries(fields).map(([name, value]) => ({ name, value }));
+      const res = await postMultipart(form.submission_url, parts, json);
+      const body = expectError(res, 413, 'payload_too_large');
+      expect(body.message).toContain('1 MiB');
+      expect(await countSubmissions(t.stack, form.id)).toBe(0);
+    });
+
+    it('JSON fields over 1 MiB → 413', async () => {
+      const form = await t.api.createForm();
+      expectError(await postJson(form.json_url, fields), 413, 'payload_too_large');
+    });
+
+    it('a 10-field multipart submission of 1 MB with a 100 KiB file is accepted', async () => {
+      const form = await t.api.createForm();
+      const parts = Object.entries(fields)
+        .slice(0, 10)
+        .map(([name, value]) => ({ name, value }));
+      const res = await postMultipart(form.submission_url, [...parts, file('f', 100 * KIB)], json);
+      expect(res.status, res.text).toBe(200);
+    });
+  });
+});
+
+describe('storage quotas for uploaded files', () => {
+  const t = useTestStack({
+    env: { FILE_QUOTA_PER_FORM: '10KiB', FILE_QUOTA_PER_ACCOUNT: '16KiB' },
+  });
+
+  it('refuses an upload past the form quota with 413 naming the limit, before storing', async () => {
+    const form = await t.api.createForm();
+    const first = await postMultipart(form.submission_url, [file('a', 6 * KIB)], json);
+    expect(first.status, first.text).toBe(200);
+    const second = await postMultipart(form.submission_url, [file('b', 5 * KIB)], json);
+    const body = expectError(second, 413, 'payload_too_large');
+    expect(body.message).toMatch(/form.*10 KiB/);
+    expect(await countSubmissions(t.stack, form.id)).toBe(1);
+    expect(await storedFiles(t.stack, form.id)).toBe(1);
+    // Fields alone still go through: the quota is about files.
+    const text = await postMultipart(form.submission_url, [{ name: 'm', value: 'hi' }], json);
+    expect(text.status, text.text).toBe(200);
+  });
+
+  it("refuses an upload past the account's quota across its forms", async () => {
+    const tenant = await t.newTenant();
+    const one = await tenant.api.createForm();
+    const two = await tenant.api.createForm();
+    const first = await postMultipart(one.submission_url, [file('a', 9 * KIB)], json);
+    expect(first.status, first.text).toBe(200);
+    const second = await postMultipart(two.submission_url, [file('b', 8 * KIB)], json);
+    const body = expectError(second, 413, 'payload_too_large');
+    expect(body.message).toMatch(/account.*16 KiB/);
+    expect(await countSubmissions(t.stack, two.id)).toBe(0);
+  });
+});
