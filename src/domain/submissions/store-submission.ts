@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Submission, SubmissionFile } from '../../db/entities';
 import type { SpecialFields } from '../../db/entities/submission';
+import { retryOnConnectionError } from '../../db/connection-errors';
 
 export type UploadedFile = {
   fieldName: string;
@@ -24,11 +25,20 @@ export type NewSubmission = {
 };
 
 /**
- * Stores a submission and its files in one transaction. Files appear in `payload_json`
+ * Stores a submission and its files in one transaction, riding out a database restart of a
+ * few seconds (after a connection error the statement is sent again). Files appear in `payload_json`
  * under their field name as `{filename, content_type, size, url}`; the url is the
  * authenticated download link of the API.
  */
-export async function storeSubmission(
+export function storeSubmission(
+  em: EntityManager,
+  input: NewSubmission,
+  fileUrl: (submissionId: string, fileId: string) => string,
+): Promise<{ id: string }> {
+  return retryOnConnectionError(() => insertSubmission(em, input, fileUrl));
+}
+
+async function insertSubmission(
   em: EntityManager,
   input: NewSubmission,
   fileUrl: (submissionId: string, fileId: string) => string,
