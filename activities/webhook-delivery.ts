@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { Plugin } from '../src/db/entities';
@@ -16,6 +16,14 @@ import {
   type DeliveryOutcome,
   type WebhookDeliveryInput,
 } from '../workflows/submission-contract';
+
+const HEARTBEAT_EVERY_MS = 1_000;
+
+/** The failure Temporal expects from a cancelled activity (the signal's reason). */
+function cancellationOf(context: Context): unknown {
+  const reason: unknown = context.cancellationSignal.reason;
+  return reason instanceof Error ? reason : new CancelledFailure('webhook attempt cancelled');
+}
 
 export type WebhookActivities = {
   deliverWebhook(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;
@@ -50,7 +58,8 @@ export function createWebhookActivities(deps: {
 }): WebhookActivities {
   return {
     async deliverWebhook(input) {
-      const info = Context.current().info;
+      const context = Context.current();
+      const info = context.info;
       const attempt = info.attempt;
       const log = deps.logger.child({
         submissionId: input.submissionId,
@@ -79,20 +88,32 @@ export function createWebhookActivities(deps: {
       const timestamp = Math.floor(Date.now() / 1000);
       const secret = deps.signingSecrets.open(plugin.signingSecret);
       const startedAt = new Date();
-      const result = await deps.sender.send({
-        url: String(plugin.config.url),
-        body,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Formward-Webhooks/1',
-          'x-service-signature': serviceSignature(secret, body),
-          'x-formward-delivery': input.deliveryId,
-          'x-formward-attempt': String(attempt),
-          'webhook-id': input.deliveryId,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': standardWebhookSignature(secret, input.deliveryId, timestamp, body),
-        },
-      });
+      // Temporal delivers a cancellation (workflow cancelled, worker shutting down) only in
+      // answer to a heartbeat; the SDK throttles these, so beating often costs nothing.
+      context.heartbeat();
+      const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+      const result = await deps.sender
+        .send({
+          signal: context.cancellationSignal,
+          url: String(plugin.config.url),
+          body,
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Formward-Webhooks/1',
+            'x-service-signature': serviceSignature(secret, body),
+            'x-formward-delivery': input.deliveryId,
+            'x-formward-attempt': String(attempt),
+            'webhook-id': input.deliveryId,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': standardWebhookSignature(
+              secret,
+              input.deliveryId,
+              timestamp,
+              body,
+            ),
+          },
+        })
+        .finally(() => clearInterval(beat));
 
       const final =
         result.ok ||
@@ -116,6 +137,9 @@ export function createWebhookActivities(deps: {
         startedAt,
         finishedAt: new Date(),
       });
+
+      // Recorded above like any failed attempt; Temporal is told it was cancelled, not failed.
+      if (result.failure === 'cancelled') throw cancellationOf(context);
 
       const outcome: DeliveryOutcome = {
         pluginId: input.pluginId,

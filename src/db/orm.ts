@@ -16,7 +16,15 @@ export async function createOrm(
     extensions: [Migrator],
     discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
     migrations: { migrationsList, transactional: true, allOrNothing: true, silent: true },
-    pool: { min: 0, max: options.poolMax ?? 20 },
+    // A connection the server dropped (a restart) is discarded by knex on its 'error' event;
+    // idle ones are closed after 10 s, and a request waits at most 10 s for a connection
+    // instead of knex's 60 s, so an outage ends in a prompt 503 (docs/api-conventions.md).
+    pool: {
+      min: 0,
+      max: options.poolMax ?? 20,
+      idleTimeoutMillis: 10_000,
+      acquireTimeoutMillis: 10_000,
+    },
     debug: false,
     allowGlobalContext: false,
     forceUtcTimezone: true,

@@ -63,7 +63,7 @@ export const ERROR_CODES = {
   },
   unavailable: {
     status: 503,
-    when: 'the delivery engine (Temporal) is unreachable, so a replay cannot start; see `Retry-After`',
+    when: 'the database or, for a replay, the delivery engine (Temporal) is briefly unreachable; try again after `Retry-After` seconds',
   },
 } as const satisfies Record<
   string,

@@ -21,13 +21,16 @@ export type TestStackOptions = {
   env?: Record<string, string>;
   /** Point at another Temporal server than the shared one (e.g. one the test stops). */
   temporalAddress?: string;
+  /** Create the stack's database on this PostgreSQL instead of the shared one (outage tests). */
+  postgresUrl?: string;
   /** Replaces the worker's TLS dialer for webhook deliveries (connect-timeout tests). */
   dial?: Dial;
 };
 
 /** Creates an empty database on the shared PostgreSQL and returns its URL. */
-export async function createTestDatabase(): Promise<string> {
-  const { databaseUrl } = inject('stack');
+export async function createTestDatabase(
+  databaseUrl = inject('stack').databaseUrl,
+): Promise<string> {
   const name = `formward_test_${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: databaseUrl });
   await admin.connect();
@@ -44,7 +47,7 @@ export async function createTestDatabase(): Promise<string> {
  */
 export async function startTestStack(options: TestStackOptions = {}) {
   const stack = inject('stack');
-  const databaseUrl = await createTestDatabase();
+  const databaseUrl = await createTestDatabase(options.postgresUrl);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-stack-'));
   const taskQueue = `formward-test-${randomBytes(4).toString('hex')}`;
   const temporalAddress = options.temporalAddress ?? stack.temporalAddress;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Submission } from '../../db/entities';
 import { insertSubmissionFile } from '../../db/sql/submission-files';
 import type { SpecialFields } from '../../db/entities/submission';
+import { retryOnConnectionError } from '../../db/connection-errors';
 import { checkFileQuota, type FileQuota } from './file-quota';
 
 /** A file part as ingest received it; `read` loads its bytes from where they were spooled. */
@@ -28,12 +29,21 @@ export type NewSubmission = {
 };
 
 /**
- * Stores a submission and its files in one transaction, the files only within `fileQuota`
- * (else FileQuotaExceededError, nothing stored). Files appear in `payload_json` under their
- * field name as `{filename, content_type, size, url}`; the url is the authenticated download
- * link of the API.
+ * Stores a submission and its files in one transaction, the files only within the quota
+ * (else FileQuotaExceededError, nothing stored), riding out a database restart of a few
+ * seconds (after a connection error the statement is sent again). Files appear in
+ * `payload_json` under their field name as `{filename, content_type, size, url}`; the url is
+ * the authenticated download link of the API.
  */
-export async function storeSubmission(
+export function storeSubmission(
+  em: EntityManager,
+  input: NewSubmission,
+  files: { quota: FileQuota; url: (submissionId: string, fileId: string) => string },
+): Promise<{ id: string }> {
+  return retryOnConnectionError(() => insertSubmission(em, input, files));
+}
+
+async function insertSubmission(
   em: EntityManager,
   input: NewSubmission,
   files: { quota: FileQuota; url: (submissionId: string, fileId: string) => string },

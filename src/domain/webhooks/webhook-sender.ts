@@ -7,7 +7,13 @@ import { ConnectTimeoutError, guardedConnector, type Dial } from './guarded-conn
 export const STORED_RESPONSE_BYTES = 4096;
 
 export type FailureKind =
-  'http_status' | 'redirect' | 'connect_timeout' | 'read_timeout' | 'blocked_address' | 'network';
+  | 'http_status'
+  | 'redirect'
+  | 'connect_timeout'
+  | 'read_timeout'
+  | 'blocked_address'
+  | 'network'
+  | 'cancelled';
 
 export type SendResult = {
   ok: boolean;
@@ -24,6 +30,8 @@ export type WebhookSender = {
     url: string;
     body: string;
     headers: Record<string, string>;
+    /** Aborts the attempt (Temporal cancellation); it then ends as a 'cancelled' failure. */
+    signal?: AbortSignal;
   }): Promise<SendResult>;
   close(): Promise<void>;
 };
@@ -42,8 +50,15 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Pr
   return Buffer.concat(chunks).subarray(0, STORED_RESPONSE_BYTES);
 }
 
-function classify(error: unknown): { failure: FailureKind; message: string } {
+function classify(
+  error: unknown,
+  signals: { deadline: AbortSignal; deadlineMs: number; cancel?: AbortSignal },
+): { failure: FailureKind; message: string } {
   const message = (error as Error)?.message ?? String(error);
+  if (signals.cancel?.aborted) {
+    const reason = (signals.cancel.reason as Error | undefined)?.message ?? 'aborted';
+    return { failure: 'cancelled', message: `attempt cancelled: ${reason}` };
+  }
   if (error instanceof BlockedAddressError) return { failure: 'blocked_address', message };
   if (error instanceof ConnectTimeoutError || error instanceof undiciErrors.ConnectTimeoutError)
     return { failure: 'connect_timeout', message: `connect timeout: ${message}` };
@@ -52,6 +67,11 @@ function classify(error: unknown): { failure: FailureKind; message: string } {
     error instanceof undiciErrors.BodyTimeoutError
   )
     return { failure: 'read_timeout', message: `read timeout: ${message}` };
+  if (signals.deadline.aborted)
+    return {
+      failure: 'read_timeout',
+      message: `read timeout: no complete answer within the attempt's deadline of ${signals.deadlineMs} ms`,
+    };
   const code = (error as { code?: string })?.code;
   return {
     failure: 'network',
@@ -61,7 +81,9 @@ function classify(error: unknown): { failure: FailureKind; message: string } {
 
 /**
  * Sends webhook requests (docs/webhook-delivery.md): POST over HTTPS through the guarded connector,
- * connect and read timeouts, redirects not followed (a 3xx is a failure), the answer kept
+ * connect and read timeouts, and an overall deadline of both together: undici's header and body
+ * timeouts restart on every byte (and every `1xx`), so they alone let a trickling receiver hold
+ * an attempt for hours. Redirects not followed (a 3xx is a failure), the answer kept
  * up to 4 KB. Never throws: every outcome is a SendResult.
  */
 export function createWebhookSender(options: {
@@ -77,16 +99,19 @@ export function createWebhookSender(options: {
     bodyTimeout: options.readTimeoutMs,
     keepAliveTimeout: 4_000,
   });
+  const deadlineMs = options.connectTimeoutMs + options.readTimeoutMs;
   return {
-    async send({ url, body, headers }) {
+    async send({ url, body, headers, signal: cancel }) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
+      const deadline = AbortSignal.timeout(deadlineMs);
       try {
         const response = await request(url, {
           dispatcher: agent,
           method: 'POST',
           headers,
           body,
+          signal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
         });
         const bytes = await readCapped(response.body);
         const responseBody = bytes.toString('utf8').replaceAll('\0', '');
@@ -106,7 +131,7 @@ export function createWebhookSender(options: {
           durationMs: elapsed(),
         };
       } catch (error) {
-        const { failure, message } = classify(error);
+        const { failure, message } = classify(error, { deadline, deadlineMs, cancel });
         return {
           ok: false,
           statusCode: null,

@@ -1,15 +1,37 @@
 import type { ErrorRequestHandler, RequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
 import escapeHtml from 'escape-html';
+import { isConnectionError } from '../../db/connection-errors';
 import { withoutStatementValues } from '../../db/database-errors';
 import { HttpError } from '../http-error';
 import type { PublicUrls } from '../public-urls';
 import { routeOf, UndeclaredAnswerError } from '../routing/register-routes';
 import { routeErrors } from '../routing/route-errors';
 
+/** Seconds a client is asked to wait when the database is unreachable. */
+const RETRY_AFTER_SECONDS = 5;
+
+/** The fields of an HTML form post, so the 503 page can offer to send them again. */
+export type ResendableFields = { fields: Record<string, string | string[]>; hadFiles: boolean };
+
+/** 503 `unavailable`: the database is restarting or unreachable, which is worth a retry. */
+export class DatabaseUnavailableError extends HttpError {
+  constructor(readonly resend?: ResendableFields) {
+    super(
+      503,
+      'unavailable',
+      'the service is briefly unavailable (its database could not be reached); try again in a few seconds',
+      undefined,
+      { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    );
+  }
+}
+
 /** Maps body-parser and busboy failures to the error codes of docs/api-conventions.md, Errors. */
 function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
+  // A database restart is transient: tell the client to come back, never a 500.
+  if (isConnectionError(error)) return new DatabaseUnavailableError();
   const e = error as { type?: string; status?: number; message?: string };
   switch (e?.type) {
     case 'entity.parse.failed':
@@ -68,6 +90,8 @@ export function errorHandler(
         );
       }
     }
+    if (httpError instanceof DatabaseUnavailableError)
+      logger.warn({ err: error, method: req.method, path: req.path }, 'database unavailable');
     if (!httpError) {
       logger.error(
         { err: withoutStatementValues(error), method: req.method, path: req.path },
@@ -82,20 +106,49 @@ export function errorHandler(
     if (res.headersSent) return res.end();
     for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
     if (prefersHtml(req)) {
-      res.status(httpError.status).type('html').send(errorPage(httpError));
+      const page =
+        httpError instanceof DatabaseUnavailableError && httpError.resend
+          ? resendPage(req.originalUrl, httpError.resend)
+          : errorPage(httpError);
+      res.status(httpError.status).type('html').send(page);
       return;
     }
     res.status(httpError.status).json(errorBody(httpError, urls));
   };
 }
 
+const pageStart = (title: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem">`;
+
 function errorPage(error: HttpError): string {
   const details = (error.errors ?? []).map((e) => `<li>${escapeHtml(e)}</li>`).join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Submission not accepted</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem">
+  return `${pageStart('Submission not accepted')}
 <h1>Submission not accepted</h1><p>${escapeHtml(error.message)}</p>${details ? `<ul>${details}</ul>` : ''}
 <p>Use your browser's Back button to return to the form.</p></body></html>`;
+}
+
+/** The submission was not stored: a button posts the same fields (escaped) to the same URL. */
+function resendPage(action: string, { fields, hadFiles }: ResendableFields): string {
+  const inputs = Object.entries(fields)
+    .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => [name, v]))
+    .map(
+      ([name, value]) =>
+        `<input type="hidden" name="${escapeHtml(name!)}" value="${escapeHtml(value!)}">`,
+    )
+    .join('\n');
+  const files = hadFiles
+    ? '<p>Attached files could not be kept: go back and attach them again.</p>'
+    : '';
+  return `${pageStart('Submission not sent yet')}
+<h1>Not sent yet</h1>
+<p>We could not store your submission just now. Nothing was lost on your side: send it again in a few seconds.</p>${files}
+<form method="post" action="${escapeHtml(action)}">
+${inputs}
+<button type="submit">Send again</button>
+</form>
+<p><a href="javascript:history.back()">Go back</a></p></body></html>`;
 }
 
 export const notFoundHandler: RequestHandler = (req) => {

@@ -16,6 +16,8 @@ import {
   honeypotFilled,
   normalizeSpecialFields,
 } from '../../domain/submissions/special-fields';
+import { isConnectionError, retryOnConnectionError } from '../../db/connection-errors';
+import { DatabaseUnavailableError } from '../middleware/errors';
 import { storeSubmission, type UploadedFile } from '../../domain/submissions/store-submission';
 import { formUrls } from '../form-urls';
 import { HttpError, validationFailed } from '../http-error';
@@ -23,7 +25,7 @@ import { autocompleteScript } from '../ingest/autocomplete-script';
 import { clientAddress } from '../ingest/client-address';
 import { bearerKeyPrincipal } from '../middleware/authenticate';
 import { answerPreflight, setIngestCors } from '../ingest/cors';
-import { parseFormBody } from '../ingest/parse-form-body';
+import { parseFormBody, type ParsedFormBody } from '../ingest/parse-form-body';
 import { rateLimitSubject } from '../ingest/rate-limit-key';
 import { RateLimiter } from '../ingest/rate-limiter';
 import { thanksPage } from '../ingest/thanks-page';
@@ -56,7 +58,10 @@ function limiterOf(ctx: RouteContext): RateLimiter {
 
 /** Form checks shared by both endpoints, in the order a caller can fix them. */
 async function acceptingForm(req: Request, ctx: RouteContext): Promise<IngestForm> {
-  const form = await ctx.forms.byToken(req.em, String(req.params.endpoint_token));
+  // A database restart of a few seconds is waited out here and in storeSubmission.
+  const form = await retryOnConnectionError(() =>
+    ctx.forms.byToken(req.em, String(req.params.endpoint_token)),
+  );
   if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
   if (!form.isActive)
     throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
@@ -149,6 +154,30 @@ async function accept(
   return submission.id;
 }
 
+/**
+ * The database stayed away past the retry budget: a browser gets a page that posts the same
+ * fields again (read from the body now if they were not yet), anyone else the plain 503.
+ */
+async function unavailableWithResend(
+  req: Request,
+  ctx: RouteContext,
+  error: unknown,
+  body?: ParsedFormBody,
+): Promise<never> {
+  if (!isConnectionError(error)) throw error;
+  const read =
+    body ??
+    (await parseFormBody(req, { acceptFiles: true, spoolDir: spoolDirOf(ctx) }).catch(() => null));
+  await read?.discard();
+  throw new DatabaseUnavailableError({
+    fields: read?.fields ?? {},
+    hadFiles: (read?.files.length ?? 0) > 0,
+  });
+}
+
+/** Where file parts wait while a multipart body is read. */
+const spoolDirOf = (ctx: RouteContext) => path.join(ctx.config.dataDir, 'uploads');
+
 const resultLinks = (ctx: RouteContext, form: IngestForm, submissionId: string) => [
   link('submission', `${ctx.urls.base}/api/submissions/${submissionId}`),
   link('form', `${ctx.urls.base}/api/forms/${form.id}`),
@@ -223,7 +252,9 @@ export const ingestRoutes = [
     htmlErrors: true,
     onRequest: setIngestCors,
   }).handle(async ({ req, res }, ctx) => {
-    const form = await acceptingForm(req, ctx);
+    const form = await acceptingForm(req, ctx).catch((error: unknown) =>
+      unavailableWithResend(req, ctx, error),
+    );
     if (!req.is(FORM_MEDIA_TYPES)) {
       throw new HttpError(
         415,
@@ -233,11 +264,11 @@ export const ingestRoutes = [
     }
     const body = await parseFormBody(req, {
       acceptFiles: form.acceptFiles,
-      spoolDir: path.join(ctx.config.dataDir, 'uploads'),
+      spoolDir: spoolDirOf(ctx),
     });
-    const id = await accept(req, ctx, form, { ...body.fields }, body.files).finally(() =>
-      body.discard(),
-    );
+    const id = await accept(req, ctx, form, { ...body.fields }, body.files)
+      .catch((error: unknown) => unavailableWithResend(req, ctx, error, body))
+      .finally(() => body.discard());
     startWorkflowAfter(ctx, res, id);
     if (req.accepts(['html', 'json']) === 'json')
       return { status: 200, body: { ok: true, id, links: resultLinks(ctx, form, id) } };

@@ -17,6 +17,8 @@ function impliedErrors(route: AnyRoute): ErrorRef[] {
     codes.push('invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_failed');
   if (route.query) codes.push('validation_failed');
   codes.push('internal_error');
+  // A database restart (docs/api-conventions.md, Errors), unless the route answers 503 itself.
+  if (!(503 in route.responses)) codes.push('unavailable');
   return codes;
 }
 
