@@ -122,6 +122,17 @@ describe('creating a webhook', () => {
     expect(list.text).not.toContain('whsec_');
   });
 
+  it('a readonly key sees webhook URLs as scheme and host only', async () => {
+    const secretUrl = 'https://93.184.216.34/hooks/T0K3N?sig=capability';
+    const hook = await t.api.addWebhook(t.form.id, secretUrl);
+    const one = await t.readonly.get(`${pluginsPath()}/${hook.id}`);
+    expect(one.body.plugin.config).toEqual({ url: 'https://93.184.216.34' });
+    const list = await t.readonly.get(pluginsPath());
+    expect(list.text).not.toContain('T0K3N');
+    const admin = await t.api.get(`${pluginsPath()}/${hook.id}`);
+    expect(admin.body.plugin.config).toEqual({ url: secretUrl });
+  });
+
   it('works with the endpoint token as form_id', async () => {
     const list = await t.api.get(pluginsPath(t.form.endpoint_token));
     expect(list.body.plugins.map((p: Json) => p.id)).toContain(plugin.id);

@@ -21,12 +21,14 @@ export async function saveToMailbox(
   messageId: string,
   now = new Date(),
 ): Promise<string> {
-  await fs.mkdir(directory, { recursive: true });
+  // Messages hold submissions: only the service's user may read them.
+  await fs.mkdir(directory, { recursive: true, mode: 0o700 });
+  await fs.chmod(directory, 0o700);
   const stamp = now.toISOString().replace(/[-:.]/g, '');
   const tag = createHash('sha256').update(messageId).digest('hex').slice(0, 10);
   const file = path.join(directory, `${stamp}-${tag}.eml`);
   const temporary = path.join(directory, `.${randomBytes(6).toString('hex')}.tmp`);
-  await fs.writeFile(temporary, raw);
+  await fs.writeFile(temporary, raw, { mode: 0o600 });
   await fs.rename(temporary, file);
   return file;
 }

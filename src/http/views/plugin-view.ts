@@ -42,6 +42,20 @@ export const pluginDeletedSchema = z
   })
   .meta({ id: 'PluginDeleted' });
 
+/**
+ * Webhook URLs are often capability URLs (a token in the path or query): a key that cannot
+ * manage plugins sees only their scheme and host.
+ */
+function redactedConfig(config: Record<string, unknown>): Record<string, unknown> {
+  if (typeof config.url !== 'string') return config;
+  try {
+    const url = new URL(config.url);
+    return { ...config, url: `${url.protocol}//${url.host}` };
+  } catch {
+    return { ...config, url: null };
+  }
+}
+
 /** The Plugin resource; the signing secret (in the clear) only when just issued: create, rotate. */
 export function pluginView(
   plugin: Plugin,
@@ -63,7 +77,7 @@ export function pluginView(
     plugin_type: plugin.pluginType,
     name: plugin.name,
     enabled: plugin.enabled,
-    config: plugin.config,
+    config: can(principal, 'can_create_forms') ? plugin.config : redactedConfig(plugin.config),
     ...(options.signingSecret ? { signing_secret: options.signingSecret } : {}),
     created_at: plugin.createdAt.toISOString(),
     updated_at: plugin.updatedAt.toISOString(),
