@@ -2,7 +2,6 @@ import { request } from '../../support/api-client';
 import {
   serviceSignatureValid,
   standardSignatureValid,
-  type HttpsReceiver,
   type ReceivedWebhook,
 } from '../../support/https-receiver';
 
@@ -49,18 +48,21 @@ export async function paceLoad(options: {
   return Promise.all(pending);
 }
 
-/** Waits until the receiver has seen a delivery for `count` distinct submissions. */
+/** Waits until the requests `received` returns hold a delivery of every submission in `ids`. */
 export async function waitForDeliveries(
-  receiver: HttpsReceiver,
-  count: number,
+  received: () => ReceivedWebhook[],
+  ids: string[],
   timeoutMs: number,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const delivered = new Set(receiver.received.map((request) => submissionIdOf(request)));
-    if (delivered.size >= count) return;
+    const delivered = new Set(received().map((request) => submissionIdOf(request)));
+    const missing = ids.filter((id) => !delivered.has(id));
+    if (missing.length === 0) return;
     if (Date.now() > deadline)
-      throw new Error(`deliveries for ${delivered.size} of ${count} submissions`);
+      throw new Error(
+        `no delivery of ${missing.length} submissions: ${missing.slice(0, 20).join(', ')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { Client } from 'pg';
 import { freePort, waitForPort } from '../../../src/embedded/free-port';
 
@@ -65,8 +66,9 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
-  const start = async () => {
-    child = spawn(
+  const recent: string[] = [];
+  const startOnce = async () => {
+    const current = spawn(
       path.join(POSTGRES_BIN, 'postgres'),
       [
         '-D',
@@ -82,9 +84,28 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       ],
       { ...asOwner, stdio: ['ignore', 'ignore', 'pipe'], cwd: root },
     );
-    const current = child;
+    child = current;
+    readline.createInterface({ input: current.stderr! }).on('line', (line) => {
+      recent.push(line);
+      if (recent.length > 20) recent.shift();
+    });
     exited = new Promise((resolve) => current.once('exit', () => resolve()));
-    await waitForPort(port, '127.0.0.1', 60_000);
+    const died = exited.then(() => {
+      throw new Error(`postgres exited: ${recent.join('\n')}`);
+    });
+    await Promise.race([waitForPort(port, '127.0.0.1', 60_000), died]);
+  };
+  // After a crash the old backends hold shared memory for a moment: the new postmaster
+  // refuses to start until they are gone, so it is tried again.
+  const start = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await startOnce();
+      } catch (error) {
+        if (attempt >= 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
   };
   const killOnExit = () => child?.kill('SIGKILL');
   process.on('exit', killOnExit);

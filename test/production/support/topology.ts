@@ -61,7 +61,8 @@ export async function startTopology(options: {
     TEMPORAL_TASK_QUEUE: 'formward',
     APP_SECRET: 'production-suite-app-secret-0123456789',
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
+    // Their errors during the faults are expected and many; PRODUCTION_LOG_LEVEL shows them.
+    LOG_LEVEL: process.env.PRODUCTION_LOG_LEVEL ?? 'fatal',
     ...options.env,
   };
   const nodeArgs = (args: string[]) => [
