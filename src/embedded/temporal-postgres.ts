@@ -7,6 +7,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { Client } from 'pg';
 import { isPortFree, waitForPort } from './free-port';
 import { packageRoot } from './package-root';
+import { waitForNamespace } from './temporal-server';
 
 /**
  * The Temporal server of docker-compose.yml run natively: its binaries and schema come from
@@ -93,25 +94,6 @@ export async function setupTemporalSchema(serverDir: string, databaseUrl: string
     // setup-schema -v 0.0 only creates the version tables; a second run finds them and is a no-op.
     await run(tool, [...common, 'setup-schema', '-v', '0.0'], { env });
     await run(tool, [...common, 'update-schema', '-d', versioned], { env });
-  }
-}
-
-/** Waits until the frontend answers for the namespace. */
-async function waitForNamespace(address: string, namespace: string, deadline: number) {
-  for (;;) {
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: '2s' });
-      try {
-        await connection.workflowService.describeNamespace({ namespace });
-        return;
-      } finally {
-        await connection.close();
-      }
-    } catch (error) {
-      if (Date.now() > deadline)
-        throw new Error(`namespace "${namespace}" not usable: ${(error as Error).message}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
   }
 }
 
@@ -216,7 +198,7 @@ export async function startTemporalOnPostgres(options: {
         (async () => {
           await waitForPort(ports.FRONTEND_GRPC_PORT, HOST, READY_TIMEOUT_MS, gaveUp.signal);
           await ensureNamespace(address, namespace, options.retentionDays ?? 3);
-          await waitForNamespace(address, namespace, deadline);
+          await waitForNamespace(address, namespace, deadline, gaveUp.signal);
         })(),
         exited.then((how) => {
           throw new Error(`temporal-server ${how}`);
