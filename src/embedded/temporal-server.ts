@@ -67,7 +67,7 @@ async function stopLeftover(dataDir: string, cliPath: string, log: Log): Promise
 }
 
 /** Waits until the frontend answers for the namespace (the dev server creates it at start). */
-async function waitForNamespace(
+export async function waitForNamespace(
   address: string,
   namespace: string,
   deadline: number,
