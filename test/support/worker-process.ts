@@ -41,6 +41,8 @@ export function spawnWorkerProcess(
         TEMPORAL_ADDRESS: stack.temporalAddress,
         TEMPORAL_TASK_QUEUE: stack.taskQueue,
         DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'formward-worker-')),
+        // One deployment, one APP_SECRET: it opens the webhook signing secrets the API sealed.
+        APP_SECRET: stack.ctx.appSecret,
         BASE_URL: stack.url,
         PORT: '0',
         LOG_LEVEL: 'warn',
