@@ -148,7 +148,7 @@ function resendPage(action: string, { fields, hadFiles }: ResendableFields): str
 ${inputs}
 <button type="submit">Send again</button>
 </form>
-<p><a href="javascript:history.back()">Go back</a></p></body></html>`;
+<p>Or use your browser's Back button to return to the form.</p></body></html>`;
 }
 
 export const notFoundHandler: RequestHandler = (req) => {
