@@ -15,9 +15,9 @@ import { startTopology, type Topology } from './support/topology';
 // of distinct submissions to a form with a webhook at an HTTPS receiver. Every submission the
 // service accepted must be stored and delivered, signed, under one webhook-id.
 
-const RATE = Number(process.env.PRODUCTION_RATE ?? 10); // submissions a second
+const RATE = Number(process.env.PRODUCTION_RATE ?? 15); // submissions a second
 const SECONDS = Number(process.env.PRODUCTION_SECONDS ?? 20);
-const FAULT_SECONDS = Number(process.env.PRODUCTION_FAULT_SECONDS ?? 60);
+const FAULT_SECONDS = Number(process.env.PRODUCTION_FAULT_SECONDS ?? 90);
 const KNOBS = {
   WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
   WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
@@ -142,7 +142,10 @@ describe('the production topology under a paced load', () => {
       await sleep(2_000);
       await temporal.start();
       await at(0.15);
+      const killedAt = Date.now();
       await postgres.crashRestart(1_000);
+      // Ingest waits up to 5 s for the database, then answers 503: this says which to expect.
+      console.log(`PostgreSQL down for ${Date.now() - killedAt} ms (kill to listening again)`);
     });
     expect(figures.lost).toBe(0);
     expect(figures.notStored).toEqual([]);
