@@ -24,7 +24,8 @@ import {
  */
 const ENVELOPE_BYTES = 8 * 1024;
 const ROW_VIEW_BYTES = 1024;
-const rowBudget = (listMaxBytes: number) => Math.max(0, (listMaxBytes - ENVELOPE_BYTES) / 2);
+const rowBudget = (listMaxBytes: number) =>
+  Math.max(0, Math.floor((listMaxBytes - ENVELOPE_BYTES) / 2));
 
 async function listPage(
   input: { req: Request; query: SubmissionListQuery; principal: Principal },
