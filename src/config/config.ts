@@ -65,6 +65,10 @@ const environmentSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: commaList,
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
   INGEST_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
+  /** Request bytes allowed per client per minute across forms; 0 turns the limit off. */
+  INGEST_RATE_LIMIT_BYTES: byteSize('64MiB'),
+  /** Bytes one list answer may reach before its page is cut short (one item always comes). */
+  LIST_MAX_BYTES: byteSize('4MiB'),
   /** Bytes of uploaded files one form may keep; 0 turns the quota off. */
   FILE_QUOTA_PER_FORM: byteSize('1GiB'),
   /** Bytes of uploaded files one account may keep across its forms; 0 turns the quota off. */
@@ -116,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     },
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
+    ingestRateLimitBytesPerMinute: e.INGEST_RATE_LIMIT_BYTES,
+    listMaxBytes: e.LIST_MAX_BYTES,
     fileQuota: { perFormBytes: e.FILE_QUOTA_PER_FORM, perAccountBytes: e.FILE_QUOTA_PER_ACCOUNT },
     sweeperIntervalMs: e.SWEEPER_INTERVAL,
     dnsServers: e.DNS_SERVERS,

@@ -11,6 +11,13 @@ export const listMetaSchema = z
     per_page_clamped: z.boolean().optional().describe('present when per_page was over the maximum'),
     max_per_page: z.number().int().optional(),
     requested_per_page: z.number().int().optional(),
+    truncated: z
+      .boolean()
+      .optional()
+      .describe(
+        'present (true) when the page was cut short to stay within max_bytes; `next` continues right after its last item',
+      ),
+    max_bytes: z.number().int().optional().describe('the byte budget of one list answer'),
   })
   .meta({ id: 'ListMeta' });
 

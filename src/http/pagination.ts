@@ -41,27 +41,39 @@ export function toPage(query: PageQuery): Page {
   };
 }
 
+/**
+ * How a page continues by keyset instead of page number: `self` is the cursor the request
+ * came with (if any), `next` the cursor after the page's last item (null when none follows),
+ * `maxBytes` set when the byte budget cut the page short.
+ */
+export type KeysetPage = { self?: string; next: string | null; maxBytes?: number };
+
 /** `meta` and the self/first/last/next/prev links of a list page (docs/api-conventions.md, Envelopes). */
 export function pageMetaAndLinks(
   baseHref: string,
   params: URLSearchParams,
   page: Page,
   total: number,
+  keyset?: KeysetPage,
 ): { meta: ListMeta; links: Link[] } {
   const totalPages = Math.max(1, Math.ceil(total / page.perPage));
-  const href = (n: number) => {
+  const href = (set: Record<string, string>) => {
     const p = new URLSearchParams(params);
-    p.set('page', String(n));
+    for (const [name, value] of Object.entries(set)) p.set(name, value);
     p.set('per_page', String(page.perPage));
     return `${baseHref}?${p.toString()}`;
   };
+  const pageHref = (n: number) => href({ page: String(n) });
+  const cursorHref = (cursor: string) => href({ cursor });
   const links = [
-    link('self', href(page.page)),
-    link('first', href(1)),
-    link('last', href(totalPages)),
+    link('self', keyset?.self ? cursorHref(keyset.self) : pageHref(page.page)),
+    link('first', pageHref(1)),
+    link('last', pageHref(totalPages)),
   ];
-  if (page.page < totalPages) links.push(link('next', href(page.page + 1)));
-  if (page.page > 1) links.push(link('prev', href(Math.min(page.page - 1, totalPages))));
+  if (keyset) {
+    if (keyset.next) links.push(link('next', cursorHref(keyset.next)));
+  } else if (page.page < totalPages) links.push(link('next', pageHref(page.page + 1)));
+  if (page.page > 1) links.push(link('prev', pageHref(Math.min(page.page - 1, totalPages))));
   const meta: ListMeta = {
     page: page.page,
     per_page: page.perPage,
@@ -72,6 +84,10 @@ export function pageMetaAndLinks(
     meta.per_page_clamped = true;
     meta.max_per_page = MAX_PER_PAGE;
     meta.requested_per_page = page.requestedPerPage;
+  }
+  if (keyset?.maxBytes !== undefined) {
+    meta.truncated = true;
+    meta.max_bytes = keyset.maxBytes;
   }
   return { meta, links };
 }

@@ -57,20 +57,78 @@ function whereClause(filter: SubmissionFilter): { sql: string; params: unknown[]
   return { sql: parts.join(' and '), params };
 }
 
-/** One page of the filter's submissions, newest first. */
-export function selectSubmissions(
+/** Where a list stopped: the last item's created_at (in microseconds since 1970) and id. */
+export type SubmissionPosition = { createdMicros: string; id: string };
+
+/** A listed row and its position, for continuing the list right after it. */
+export type ListedSubmissionRow = SubmissionRow & { created_us: string };
+
+export type SubmissionSlice = {
+  perPage: number;
+  /** Rows to skip (page-number navigation)... */
+  offset: number;
+  /** ...or, instead, continue right after this row (keyset navigation). */
+  after?: SubmissionPosition;
+  /** Bytes the returned rows may add up to (at least one row comes back). */
+  maxBytes: number;
+  /** Bytes added to each row's measured size for what its view adds (ids, dates, links). */
+  rowOverheadBytes: number;
+};
+
+/**
+ * One slice of the filter's submissions, newest first (created_at desc, id desc), cut where
+ * the rows' sizes, measured here in SQL, would pass `maxBytes`: rows past the budget never
+ * leave the database. `more` says whether rows follow the last one returned.
+ */
+export async function selectSubmissionSlice(
   em: EntityManager,
   filter: SubmissionFilter,
-  page: { page: number; perPage: number },
-): Promise<SubmissionRow[]> {
+  slice: SubmissionSlice,
+): Promise<{ rows: ListedSubmissionRow[]; more: boolean; cut: boolean }> {
   const where = whereClause(filter);
-  return selectRows<SubmissionRow>(
+  const params: unknown[] = [slice.rowOverheadBytes, ...where.params];
+  let after = '';
+  if (slice.after) {
+    // Both terms: the first lets the list index bound the scan, the second breaks ties.
+    after = `and s.created_at <= ${AT_MICROS} and (s.created_at, s.id) < (${AT_MICROS}, ?::bigint)`;
+    params.push(slice.after.createdMicros, slice.after.createdMicros, slice.after.id);
+  }
+  // One row past the page tells whether more follow; its payload is measured, never sent.
+  params.push(slice.perPage + 1, slice.after ? 0 : slice.offset, slice.perPage, slice.maxBytes);
+  const rows = await selectRows<ListedSubmissionRow & { fetched: string }>(
     em,
-    `select ${COLUMNS} from submissions s join forms f on f.id = s.form_id
-      where ${where.sql} order by s.created_at desc, s.id desc limit ? offset ?`,
-    [...where.params, page.perPage, (page.page - 1) * page.perPage],
+    `with page as (
+       select ${COLUMNS}, (extract(epoch from s.created_at) * 1000000)::bigint::text as created_us,
+         octet_length(s.payload_json::text) + coalesce(octet_length(s.special_normalized::text), 0)
+           + coalesce(octet_length(s.user_agent), 0) + coalesce(octet_length(s.referrer), 0)
+           + ? as row_bytes
+         from submissions s join forms f on f.id = s.form_id
+        where ${where.sql} ${after}
+        order by s.created_at desc, s.id desc limit ? offset ?
+     ), sized as (
+       select page.*, row_number() over running as n, sum(row_bytes) over running as bytes_so_far,
+         count(*) over () as fetched
+         from page
+       window running as (order by created_at desc, id desc rows between unbounded preceding and current row)
+     )
+     select ${LISTED_COLUMNS}, created_us, fetched from sized
+      where n <= ? and (n = 1 or bytes_so_far <= ?)
+      order by n`,
+    params,
   );
+  const fetched = Number(rows[0]?.fetched ?? 0);
+  return {
+    rows: rows.map(({ fetched: _fetched, ...row }) => row),
+    more: fetched > rows.length,
+    cut: rows.length < Math.min(fetched, slice.perPage),
+  };
 }
+
+/** A bound microsecond count as a timestamptz, exactly (no floating point on the way). */
+const AT_MICROS = `(timestamptz 'epoch' + ?::bigint * interval '1 microsecond')`;
+
+const LISTED_COLUMNS = `id, form_id, form_endpoint_token, payload_json, special_normalized,
+  source_ip, user_agent, referrer, is_spam, spam_reason, created_at, updated_at`;
 
 export async function countSubmissions(
   em: EntityManager,

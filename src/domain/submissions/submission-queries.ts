@@ -2,24 +2,36 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   countSubmissions,
   findAccountSubmissionRow,
-  selectSubmissions,
+  selectSubmissionSlice,
+  type ListedSubmissionRow,
   type SubmissionFilter,
   type SubmissionRow,
+  type SubmissionSlice,
 } from '../../db/sql/submissions';
 
-export type { SubmissionFilter, SubmissionRow } from '../../db/sql/submissions';
+export type {
+  ListedSubmissionRow,
+  SubmissionFilter,
+  SubmissionPosition,
+  SubmissionRow,
+  SubmissionSlice,
+} from '../../db/sql/submissions';
 
-/** One page of an account's submissions, newest first, and the total matching. */
+/**
+ * One page of an account's submissions, newest first, at most `slice.maxBytes` of them (one
+ * at least), and the total matching. `more`: rows follow the last one; `cut`: the byte budget
+ * ended the page before `perPage`.
+ */
 export async function listSubmissions(
   em: EntityManager,
   filter: SubmissionFilter,
-  page: { page: number; perPage: number },
-): Promise<{ rows: SubmissionRow[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    selectSubmissions(em, filter, page),
+  slice: SubmissionSlice,
+): Promise<{ rows: ListedSubmissionRow[]; total: number; more: boolean; cut: boolean }> {
+  const [page, total] = await Promise.all([
+    selectSubmissionSlice(em, filter, slice),
     countSubmissions(em, filter),
   ]);
-  return { rows, total };
+  return { ...page, total };
 }
 
 /** The submission `id` of the account; null when there is none or `id` is not a submission id. */

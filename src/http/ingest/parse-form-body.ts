@@ -26,7 +26,12 @@ const tooLarge = (message: string) => new HttpError(413, 'payload_too_large', me
  */
 export function parseFormBody(
   req: Request,
-  options: { acceptFiles: boolean; spoolDir: string },
+  options: {
+    acceptFiles: boolean;
+    spoolDir: string;
+    /** Called with each chunk's size as it arrives; throwing ends the read with that error. */
+    onReceived?: (bytes: number) => void;
+  },
 ): Promise<ParsedFormBody> {
   const multipart = req.is('multipart/form-data') !== false;
   const bodyLimit = multipart
@@ -113,6 +118,11 @@ export function parseFormBody(
     };
 
     req.on('data', (chunk: Buffer) => {
+      try {
+        options.onReceived?.(chunk.length);
+      } catch (error) {
+        return fail(error as Error);
+      }
       received += chunk.length;
       if (received > bodyLimit)
         fail(tooLarge(`the body is larger than ${bodyLimit / 1024 / 1024} MiB`));

@@ -1,6 +1,9 @@
+import type { Request } from 'express';
+import { HttpError } from '../http-error';
+
 /**
- * Fixed one-minute windows per key (client IPv4 address or IPv6 /64, and form). In memory: each serve process
- * limits on its own, which is what a per-instance abuse brake needs.
+ * Fixed one-minute windows per key, each allowing `perMinute` units (posts, or bytes). In
+ * memory: each serve process limits on its own, which is what a per-instance abuse brake needs.
  */
 export class RateLimiter {
   private windows = new Map<string, { start: number; count: number }>();
@@ -8,16 +11,16 @@ export class RateLimiter {
 
   constructor(private readonly perMinute: number) {}
 
-  /** Seconds to wait when over the limit, else 0. */
-  hit(key: string, now = Date.now()): number {
+  /** Counts `amount` units for `key`; seconds to wait when that passes the limit, else 0. */
+  hit(key: string, amount = 1, now = Date.now()): number {
     if (this.perMinute <= 0) return 0;
     if (now - this.lastSweep > 60_000) this.sweep(now);
-    const window = this.windows.get(key);
+    let window = this.windows.get(key);
     if (!window || now - window.start >= 60_000) {
-      this.windows.set(key, { start: now, count: 1 });
-      return 0;
+      window = { start: now, count: 0 };
+      this.windows.set(key, window);
     }
-    window.count++;
+    window.count += amount;
     if (window.count <= this.perMinute) return 0;
     return Math.max(1, Math.ceil((window.start + 60_000 - now) / 1000));
   }
@@ -26,5 +29,48 @@ export class RateLimiter {
     this.lastSweep = now;
     for (const [key, window] of this.windows)
       if (now - window.start >= 60_000) this.windows.delete(key);
+  }
+}
+
+const rateLimited = (message: string, wait: number) =>
+  new HttpError(429, 'rate_limited', message, undefined, { 'Retry-After': String(wait) });
+
+/**
+ * The ingest limits of docs/api-conventions.md, Limits: posts per client and form
+ * (INGEST_RATE_LIMIT), and request bytes per client across forms (INGEST_RATE_LIMIT_BYTES).
+ * A client is what rateLimitSubject makes of its address.
+ */
+export class IngestRateLimits {
+  private readonly posts: RateLimiter;
+  private readonly bytes: RateLimiter;
+
+  constructor(limits: { postsPerMinute: number; bytesPerMinute: number }) {
+    this.posts = new RateLimiter(limits.postsPerMinute);
+    this.bytes = new RateLimiter(limits.bytesPerMinute);
+  }
+
+  /** Counts one post of `subject` to `formId`; throws 429 `rate_limited` past the limit. */
+  countPost(subject: string, formId: string): void {
+    const wait = this.posts.hit(`${subject}|${formId}`);
+    if (wait > 0) throw rateLimited('too many submissions; try again shortly', wait);
+  }
+
+  /** Counts `bytes` received from `subject`; throws 429 `rate_limited` past the byte budget. */
+  countBytes(subject: string, bytes: number): void {
+    const wait = this.bytes.hit(subject, bytes);
+    if (wait > 0) throw rateLimited('too many bytes submitted; try again shortly', wait);
+  }
+
+  /**
+   * Charges the request's body: its Content-Length now, before anything is read; without
+   * one, the returned meter is to be called with each chunk's size as it arrives.
+   */
+  countBody(req: Request, subject: string): ((bytes: number) => void) | undefined {
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && /^\d+$/.test(declared)) {
+      this.countBytes(subject, Number(declared));
+      return undefined;
+    }
+    return (bytes) => this.countBytes(subject, bytes);
   }
 }

@@ -27,7 +27,7 @@ import { bearerKeyPrincipal } from '../middleware/authenticate';
 import { answerPreflight, setIngestCors } from '../ingest/cors';
 import { parseFormBody, type ParsedFormBody } from '../ingest/parse-form-body';
 import { rateLimitSubject } from '../ingest/rate-limit-key';
-import { RateLimiter } from '../ingest/rate-limiter';
+import { IngestRateLimits } from '../ingest/rate-limiter';
 import { thanksPage } from '../ingest/thanks-page';
 import { link } from '../links';
 import { defineRoute, type RouteContext } from '../routing/define-route';
@@ -39,25 +39,38 @@ import { testDeliveriesView } from '../views/test-deliveries';
 
 const TEST_RUN_TIMEOUT_MS = 60_000;
 
+/** Bytes of a JSON body as read, for the byte rate limit when no Content-Length came. */
+const jsonBodyBytes = new WeakMap<object, number>();
+
 const parseJson = express.json({
   limit: INGEST_LIMITS.jsonBodyBytes,
   strict: false,
   type: () => true,
+  verify: (req, _res, body) => void jsonBodyBytes.set(req, body.length),
 });
 
-/** One in-memory limiter per running server (its context). */
-const limiters = new WeakMap<RouteContext, RateLimiter>();
-function limiterOf(ctx: RouteContext): RateLimiter {
-  let limiter = limiters.get(ctx);
-  if (!limiter) {
-    limiter = new RateLimiter(ctx.config.ingestRateLimitPerMinute);
-    limiters.set(ctx, limiter);
+/** One set of in-memory limits per running server (its context). */
+const limits = new WeakMap<RouteContext, IngestRateLimits>();
+function limitsOf(ctx: RouteContext): IngestRateLimits {
+  let found = limits.get(ctx);
+  if (!found) {
+    found = new IngestRateLimits({
+      postsPerMinute: ctx.config.ingestRateLimitPerMinute,
+      bytesPerMinute: ctx.config.ingestRateLimitBytesPerMinute,
+    });
+    limits.set(ctx, found);
   }
-  return limiter;
+  return found;
 }
 
-/** Form checks shared by both endpoints, in the order a caller can fix them. */
-async function acceptingForm(req: Request, ctx: RouteContext): Promise<IngestForm> {
+/**
+ * Form checks shared by both endpoints, in the order a caller can fix them, and the rate
+ * limits; `meterBody` counts a body without Content-Length while it is read.
+ */
+async function acceptingForm(
+  req: Request,
+  ctx: RouteContext,
+): Promise<{ form: IngestForm; meterBody?: (bytes: number) => void }> {
   // A database restart of a few seconds is waited out here and in storeSubmission.
   const form = await retryOnConnectionError(() =>
     ctx.forms.byToken(req.em, String(req.params.endpoint_token)),
@@ -72,13 +85,9 @@ async function acceptingForm(req: Request, ctx: RouteContext): Promise<IngestFor
       'this form does not accept submissions from this site',
     );
   }
-  const wait = limiterOf(ctx).hit(`${rateLimitSubject(clientAddress(req))}|${form.id}`);
-  if (wait > 0) {
-    throw new HttpError(429, 'rate_limited', 'too many submissions; try again shortly', undefined, {
-      'Retry-After': String(wait),
-    });
-  }
-  return form;
+  const subject = rateLimitSubject(clientAddress(req));
+  limitsOf(ctx).countPost(subject, form.id);
+  return { form, meterBody: limitsOf(ctx).countBody(req, subject) };
 }
 
 /**
@@ -252,7 +261,7 @@ export const ingestRoutes = [
     htmlErrors: true,
     onRequest: setIngestCors,
   }).handle(async ({ req, res }, ctx) => {
-    const form = await acceptingForm(req, ctx).catch((error: unknown) =>
+    const { form, meterBody } = await acceptingForm(req, ctx).catch((error: unknown) =>
       unavailableWithResend(req, ctx, error),
     );
     if (!req.is(FORM_MEDIA_TYPES)) {
@@ -265,6 +274,7 @@ export const ingestRoutes = [
     const body = await parseFormBody(req, {
       acceptFiles: form.acceptFiles,
       spoolDir: spoolDirOf(ctx),
+      onReceived: meterBody,
     });
     const id = await accept(req, ctx, form, { ...body.fields }, body.files)
       .catch((error: unknown) => unavailableWithResend(req, ctx, error, body))
@@ -342,12 +352,13 @@ export const ingestRoutes = [
     errors: [...INGEST_ERRORS, 'invalid_json', 'unauthorized', 'invalid_api_key', 'forbidden'],
     onRequest: setIngestCors,
   }).handle(async ({ req, res, query }, ctx) => {
-    const form = await acceptingForm(req, ctx);
+    const { form, meterBody } = await acceptingForm(req, ctx);
     if (query.test === 'true') await requireTestRunKey(req, form);
     if (!req.is(['application/json', 'application/*+json'])) {
       throw new HttpError(415, 'unsupported_media_type', 'post the submission as application/json');
     }
     await runMiddleware(parseJson, req, res);
+    meterBody?.(jsonBodyBytes.get(req) ?? 0);
     const payload = parseOrThrow(
       jsonSubmissionBody,
       Array.isArray(req.body) ? null : (req.body ?? null),

@@ -4,6 +4,7 @@ import type { Principal } from '../../domain/accounts/principal';
 import { findAccountForm } from '../../domain/forms/forms';
 import { listSubmissions } from '../../domain/submissions/submission-queries';
 import { envelope, listAnswer } from '../envelope';
+import { encodeCursor } from '../list-cursor';
 import { notFound } from '../http-error';
 import { MAX_PER_PAGE, pageMetaAndLinks, toPage } from '../pagination';
 import { defineRoute, type RouteContext } from '../routing/define-route';
@@ -15,6 +16,16 @@ import {
   submissionListEnvelope,
   submissionView,
 } from '../views/submission-view';
+
+/**
+ * The byte budget of a list answer (docs/api-conventions.md, Limits) split for the rows: the
+ * list appears twice (`submissions` and `payload`), and the envelope's meta and links take
+ * up to ENVELOPE_BYTES. Each row's view adds up to ROW_VIEW_BYTES to its measured columns.
+ */
+const ENVELOPE_BYTES = 8 * 1024;
+const ROW_VIEW_BYTES = 1024;
+const rowBudget = (listMaxBytes: number) =>
+  Math.max(0, Math.floor((listMaxBytes - ENVELOPE_BYTES) / 2));
 
 async function listPage(
   input: { req: Request; query: SubmissionListQuery; principal: Principal },
@@ -28,18 +39,40 @@ async function listPage(
     if (!form) throw notFound('form');
     formId = form.id;
   }
-  const page = toPage(query);
-  const { rows, total } = await listSubmissions(
+  const { cursor } = query;
+  const page = { ...toPage(query), ...(cursor && { page: cursor.page }) };
+  const maxBytes = ctx.config.listMaxBytes;
+  const { rows, total, more, cut } = await listSubmissions(
     req.em,
     { accountId: principal.accountId, spam, formId, q: query.q || undefined, range: query.range },
-    page,
+    {
+      perPage: page.perPage,
+      offset: (page.page - 1) * page.perPage,
+      after: cursor,
+      maxBytes: rowBudget(maxBytes),
+      rowOverheadBytes: ROW_VIEW_BYTES,
+    },
   );
   const params = new URLSearchParams();
   if (query.form_id) params.set('form_id', query.form_id);
   if (query.q) params.set('q', query.q);
   params.set('range', query.range);
   const path = spam ? '/api/submissions/spam' : '/api/submissions';
-  const list = pageMetaAndLinks(`${ctx.urls.base}${path}`, params, page, total);
+  // Once a page is cut, or the request came with a cursor, the list goes on by keyset.
+  const last = rows.at(-1);
+  const next =
+    more && last
+      ? encodeCursor({ page: page.page + 1, createdMicros: last.created_us, id: String(last.id) })
+      : null;
+  const keyset =
+    cursor || cut
+      ? {
+          self: cursor && encodeCursor(cursor),
+          next,
+          ...(cut && { maxBytes }),
+        }
+      : undefined;
+  const list = pageMetaAndLinks(`${ctx.urls.base}${path}`, params, page, total, keyset);
   const views = rows.map((row) => submissionView(row, ctx.urls, principal));
   return listAnswer('submissions', views, list);
 }
@@ -54,7 +87,9 @@ const listRoute = (spam: boolean) =>
     description:
       `${spam ? 'Spam' : 'Non-spam'} submissions of the account, newest first, one page at a ` +
       `time (at most ${MAX_PER_PAGE} a page). \`range\` defaults to \`24h\`; \`all\` removes the ` +
-      'time limit.',
+      "time limit. A page is also cut short where its items would pass the answer's byte " +
+      'budget (`LIST_MAX_BYTES`; `meta.truncated`, `meta.max_bytes`); its `next` link then ' +
+      'carries a `cursor` that continues right after the last item returned.',
     access: spam ? 'can_read_spam_submissions' : 'can_read_submissions',
     query: submissionListQuery,
     responses: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RANGES } from '../../domain/submissions/range';
+import { cursorQueryParameter } from '../list-cursor';
 import { paginationQuery } from '../pagination';
 import { text } from './text';
 
@@ -17,6 +18,7 @@ export const submissionListQuery = paginationQuery
       .enum(RANGES, { error: `must be one of ${RANGES.join(', ')}` })
       .default('24h')
       .describe('how far back to look'),
+    cursor: cursorQueryParameter,
   })
   .meta({ id: 'SubmissionListQuery' });
 

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/**
+ * Where a list continues (docs/api-conventions.md, Envelopes): the page number it stands for
+ * and the position (created_at in microseconds, id) of the last item already returned. The
+ * client treats it as opaque text it copies from a `next` link.
+ */
+export type ListCursor = { page: number; createdMicros: string; id: string };
+
+const CURSOR_TEXT = /^(\d{1,7})\.(-?\d{1,20})\.(\d{1,18})$/;
+
+export function encodeCursor(cursor: ListCursor): string {
+  return Buffer.from(`${cursor.page}.${cursor.createdMicros}.${cursor.id}`).toString('base64url');
+}
+
+function decodeCursor(text: string): ListCursor | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return null;
+  const match = CURSOR_TEXT.exec(Buffer.from(text, 'base64url').toString('latin1'));
+  if (!match) return null;
+  const page = Number(match[1]);
+  return page >= 1 ? { page, createdMicros: match[2]!, id: match[3]! } : null;
+}
+
+const CURSOR_PROBLEM = 'not a cursor this API issued; copy it unchanged from a `next` link';
+
+/** The `cursor` query parameter, decoded; a changed or made-up cursor fails validation. */
+export const cursorQueryParameter = z
+  .string()
+  .max(100, CURSOR_PROBLEM)
+  .transform((text, ctx) => {
+    const cursor = decodeCursor(text);
+    if (cursor) return cursor;
+    ctx.addIssue({ code: 'custom', message: CURSOR_PROBLEM });
+    return z.NEVER;
+  })
+  .optional()
+  .describe(
+    'continue a list right after the last item of the previous answer; take it from the ' +
+      '`next` link (opaque; `page` is ignored when it is given)',
+  );
