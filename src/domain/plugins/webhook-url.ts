@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { classifyAddress, cleanAddress, isAddressAllowed, type AllowList } from './address-policy';
+import { ownOriginError } from './own-origin';
 
 export type WebhookUrlCheck = { ok: true; url: string } | { ok: false; errors: string[] };
 
@@ -74,12 +75,13 @@ async function resolutionErrors(
 /**
  * Creation-time check of a webhook URL (docs/webhook-delivery.md): an absolute https:// URL without
  * credentials, not an internal name, and neither its literal address nor any address its name
- * resolves to may be blocked, unless WEBHOOK_ALLOW_PRIVATE exempts it. Connect time checks again
+ * resolves to may be blocked, unless WEBHOOK_ALLOW_PRIVATE exempts it, and it may not point at
+ * this service's own public URLs (`ownUrls`: a loop). Connect time checks the address again
  * (assertDialAllowed), since DNS answers can change after this.
  */
 export async function validateWebhookUrl(
   rawUrl: unknown,
-  options: { allowList: AllowList; lookup?: HostLookup },
+  options: { allowList: AllowList; lookup?: HostLookup; ownUrls?: readonly string[] },
 ): Promise<WebhookUrlCheck> {
   const fail = (errors: string[]): WebhookUrlCheck => ({ ok: false, errors });
   if (typeof rawUrl !== 'string') return fail(['url: must be a string (an https:// URL)']);
@@ -94,6 +96,8 @@ export async function validateWebhookUrl(
   } catch {
     return fail(['url: must be an absolute URL such as https://example.com/hooks/formward']);
   }
+  const loop = ownOriginError(url, options.ownUrls ?? []);
+  if (loop) return fail([loop]);
   const checked = staticErrors(url, options.allowList);
   if (checked.errors.length > 0) return fail(checked.errors);
   if (checked.hostToResolve !== undefined) {

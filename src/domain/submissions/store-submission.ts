@@ -1,6 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Submission } from '../../db/entities';
 import { insertSubmissionFile } from '../../db/sql/submission-files';
+import {
+  insertSubmissionOnce,
+  nextSubmissionId,
+  updateSubmissionPayload,
+} from '../../db/sql/submissions';
 import type { SpecialFields } from '../../db/entities/submission';
 import { retryOnConnectionError } from '../../db/connection-errors';
 import { checkFileQuota, type FileQuota } from './file-quota';
@@ -31,24 +35,30 @@ export type NewSubmission = {
 /**
  * Stores a submission and its files in one transaction, the files only within the quota
  * (else FileQuotaExceededError, nothing stored), riding out a database restart of a few
- * seconds (after a connection error the statement is sent again). Files appear in
- * `payload_json` under their field name as `{filename, content_type, size, url}`; the url is
- * the authenticated download link of the API.
+ * seconds (after a connection error the statement is sent again). The id is taken first, so
+ * a retry after a commit whose answer was lost finds the row instead of storing it twice
+ * (the workflow id, `submission-{id}`, follows it). Files appear in `payload_json` under their
+ * field name as `{filename, content_type, size, url}`; the url is the authenticated download
+ * link of the API.
  */
-export function storeSubmission(
+export async function storeSubmission(
   em: EntityManager,
   input: NewSubmission,
   files: { quota: FileQuota; url: (submissionId: string, fileId: string) => string },
 ): Promise<{ id: string }> {
-  return retryOnConnectionError(() => insertSubmission(em, input, files));
+  const id = await retryOnConnectionError(() => nextSubmissionId(em));
+  return retryOnConnectionError(() => insertSubmission(em, id, input, files));
 }
 
-async function insertSubmission(
+/** Stores the submission `id` once: run again with the same id, it finds the stored row. */
+export async function insertSubmission(
   em: EntityManager,
+  id: string,
   input: NewSubmission,
   files: { quota: FileQuota; url: (submissionId: string, fileId: string) => string },
 ): Promise<{ id: string }> {
   const row = {
+    id,
     formId: input.formId,
     accountId: input.accountId,
     payloadJson: input.payload,
@@ -58,28 +68,25 @@ async function insertSubmission(
     referrer: input.referrer,
     isSpam: input.spamReason !== null,
     spamReason: input.spamReason,
-    spamCheckedAt: null,
     fillMs: input.fillMs,
-    workflowStartedAt: null,
   };
 
   if (input.files.length === 0) {
-    // The ingest hot path: one INSERT statement, without the unit of work's change sets and
-    // transaction round trips (em.insert is MikroORM's native insert).
-    const id = await em.insert(Submission, row);
-    return { id: String(id) };
+    // The ingest hot path: one INSERT statement, no transaction round trips.
+    await insertSubmissionOnce(em, row);
+    return { id };
   }
 
   return em.transactional(async (tx) => {
+    // The row and its files commit together: a row already there means all of it is.
+    if (!(await insertSubmissionOnce(tx, row))) return { id };
     const incomingBytes = input.files.reduce((sum, file) => sum + file.size, 0);
     await checkFileQuota(tx, files.quota, input, incomingBytes);
-    const submission = tx.create(Submission, row);
-    await tx.flush();
     const payload: Record<string, unknown> = { ...input.payload };
     for (const file of input.files) {
       // One file in memory at a time, read from where ingest spooled it and let go once inserted.
       const fileId = await insertSubmissionFile(tx, {
-        submissionId: submission.id,
+        submissionId: id,
         formId: input.formId,
         accountId: input.accountId,
         fieldName: file.fieldName,
@@ -91,7 +98,7 @@ async function insertSubmission(
         filename: file.filename,
         content_type: file.contentType,
         size: file.size,
-        url: files.url(submission.id, fileId),
+        url: files.url(id, fileId),
       };
       const previous = payload[file.fieldName];
       payload[file.fieldName] =
@@ -101,8 +108,7 @@ async function insertSubmission(
             ? [...previous, entry]
             : [previous, entry];
     }
-    submission.payloadJson = payload;
-    await tx.flush();
-    return submission;
+    await updateSubmissionPayload(tx, id, payload);
+    return { id };
   });
 }

@@ -70,7 +70,7 @@ export const pluginRoutes = [
     summary: 'Create a webhook',
     description:
       'Only `plugin_type: "webhook"` is accepted. `config.url` must be https:// and resolve ' +
-      'to public addresses only. The answer carries the `signing_secret`, shown this once.',
+      'to public addresses only, and not point at this service itself (a loop). The answer carries the `signing_secret`, shown this once.',
     access: 'can_create_forms',
     body: { schema: createPluginBody, mediaTypes: ['application/json'], required: true },
     responses: {
@@ -99,6 +99,7 @@ export const pluginRoutes = [
     const checked = await validateWebhookUrl(config.data.url, {
       allowList: ctx.webhookAllowList,
       lookup: ctx.lookupHost,
+      ownUrls: [ctx.urls.base, ctx.urls.ingest],
     });
     if (!checked.ok) {
       throw new HttpError(
