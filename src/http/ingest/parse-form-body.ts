@@ -161,7 +161,7 @@ export function parseFormBody(
             filename: (info.filename || 'upload').slice(0, 255),
             contentType: info.mimeType || 'application/octet-stream',
             size,
-            read: () => fs.promises.readFile(spoolPath),
+            open: () => fs.createReadStream(spoolPath),
           });
           spooled.push(spoolPath);
         } else {
