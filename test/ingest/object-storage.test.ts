@@ -126,6 +126,8 @@ describe('uploads in an S3-compatible object store', () => {
       const ready = await request('GET', `${t.stack.url}/readyz`);
       expect(ready.status).toBe(503);
       expect(ready.body.checks).toMatchObject({ file_storage: 'unavailable' });
+      const submission = (await t.api.get(`/api/submissions/${keptId}`)).body.submission;
+      expectError(await t.api.get(submission.payload_json.kept.url), 503, 'unavailable');
     } finally {
       await s3.start();
     }
