@@ -47,7 +47,7 @@ export async function createAppContext(
   endpoints: Endpoints,
 ): Promise<AppContext & { temporal: LazyTemporalClient; close(): Promise<void> }> {
   const logger = createLogger(config.logLevel);
-  const fileStore = createFileStore(config.fileStorage);
+  const fileStore = await createFileStore(config.fileStorage);
   // An unreachable bucket is a configuration problem: say so before serving anything.
   await fileStore.check().catch((error: Error) => {
     throw new Error(`FILE_STORAGE_URL: ${error.message}`);
