@@ -24,7 +24,10 @@ describe('uploads in an S3-compatible object store', () => {
     s3 = await startS3Server();
   }, 600_000); // a cold `go install` of versitygw, when .ci/run did not build it first
   afterAll(() => s3?.close());
-  const t = useTestStack(() => ({ env: s3.env(), form: {} }));
+  const t = useTestStack(() => ({
+    env: { ...s3.env(), FILE_QUOTA_PER_FORM: '4MiB' },
+    form: {},
+  }));
 
   const fileRows = (submissionId: string) =>
     t.stack.sql<{ id: string; storage_key: string | null; has_content: boolean; size: number }>(
@@ -90,6 +93,24 @@ describe('uploads in an S3-compatible object store', () => {
     expect(await s3.keys()).toHaveLength(1);
     await t.stack.sql('delete from forms where id = ?', [form.id]);
     await expect.poll(() => s3.keys(), { timeout: 10_000 }).toEqual([]);
+  });
+
+  it('the storage quota counts files in the bucket as it counts rows', async () => {
+    const form = await t.api.createForm();
+    const first = await postMultipart(
+      form.submission_url,
+      [upload('a', randomBytes(3 << 20))],
+      json,
+    );
+    expect(first.status, first.text).toBe(200);
+    const before = await s3.keys();
+    const second = await postMultipart(
+      form.submission_url,
+      [upload('b', randomBytes(2 << 20))],
+      json,
+    );
+    expect(expectError(second, 413, 'payload_too_large').message).toMatch(/form .*4 MiB/);
+    expect(await s3.keys()).toEqual(before);
   });
 
   it('spam keeps no objects', async () => {
