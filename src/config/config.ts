@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_WEBHOOK_TIMINGS as webhookDefaults } from '../../workflows/delivery-policy';
 import { parseByteSize } from './byte-size';
 import { parseDuration } from './duration';
+import { fileStorageEnvironment } from './file-storage';
 
 /** A knob whose text `parse` reads (throwing on nonsense), with a fallback text. */
 const parsedText = (parse: (text: string) => number) => (fallback: string) =>
@@ -84,10 +85,10 @@ export type Config = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = environmentSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.')}: ${issue.message}`,
-    );
+  const storage = fileStorageEnvironment.safeParse(env);
+  if (!parsed.success || !storage.success) {
+    const issues = [...(parsed.error?.issues ?? []), ...(storage.error?.issues ?? [])];
+    const problems = issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
@@ -123,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     ingestRateLimitBytesPerMinute: e.INGEST_RATE_LIMIT_BYTES,
     listMaxBytes: e.LIST_MAX_BYTES,
     fileQuota: { perFormBytes: e.FILE_QUOTA_PER_FORM, perAccountBytes: e.FILE_QUOTA_PER_ACCOUNT },
+    fileStorage: storage.data,
     sweeperIntervalMs: e.SWEEPER_INTERVAL,
     dnsServers: e.DNS_SERVERS,
     logLevel: e.LOG_LEVEL,

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { createOrm, type Orm } from '../db/orm';
 import type { DnsResolver } from '../domain/domains/resolver-type';
+import { createFileStore } from '../domain/files/create-file-store';
+import type { FileStore } from '../domain/files/file-store';
 import { FormCache } from '../domain/forms/form-cache';
 import { SigningSecretCipher } from '../domain/plugins/signing-secret';
 import { parseAllowList, type AllowList } from '../domain/plugins/address-policy';
@@ -33,6 +35,8 @@ export type AppContext = {
   forms: FormCache;
   /** Resolves a host name to all its addresses (for webhook URL checks). */
   lookupHost: (hostname: string) => Promise<string[]>;
+  /** Where the bytes of uploaded files live (FILE_STORAGE_URL). */
+  fileStore: FileStore;
 };
 
 export type Endpoints = { databaseUrl: string; temporalAddress: string };
@@ -43,6 +47,11 @@ export async function createAppContext(
   endpoints: Endpoints,
 ): Promise<AppContext & { temporal: LazyTemporalClient; close(): Promise<void> }> {
   const logger = createLogger(config.logLevel);
+  const fileStore = await createFileStore(config.fileStorage);
+  // An unreachable bucket is a configuration problem: say so before serving anything.
+  await fileStore.check().catch((error: Error) => {
+    throw new Error(`FILE_STORAGE_URL: ${error.message}`);
+  });
   const orm = await createOrm(endpoints.databaseUrl);
   const temporal = new LazyTemporalClient({
     address: endpoints.temporalAddress,
@@ -69,6 +78,7 @@ export async function createAppContext(
     webhookAllowList: parseAllowList(config.webhook.allowPrivate),
     appSecret,
     signingSecrets: new SigningSecretCipher(appSecret),
+    fileStore,
     temporal,
     async close() {
       await temporal.close();

@@ -4,6 +4,7 @@ import type { AppContext } from './app-context';
 import { createApp } from '../http/app';
 import type { LazyTemporalClient } from '../temporal/client';
 import { startSweeper } from '../temporal/sweeper';
+import { startObjectSweep } from '../domain/files/object-sweep';
 
 export type RunningHttpServer = { url: string; port: number; close(): Promise<void> };
 
@@ -38,10 +39,16 @@ export async function startHttpServer(
     logger: ctx.logger,
     intervalMs: ctx.config.sweeperIntervalMs,
   });
+  // Deleted files' objects: the rows queue them, this deletes them (docs/running.md, File storage).
+  const objectSweep =
+    ctx.fileStore.kind === 's3'
+      ? startObjectSweep({ ...ctx, store: ctx.fileStore, intervalMs: ctx.config.sweeperIntervalMs })
+      : null;
   return {
     url,
     port,
     async close() {
+      await objectSweep?.stop();
       await sweeper.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

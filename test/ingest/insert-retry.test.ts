@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Readable } from 'node:stream';
+import { postgresFileStore } from '../../src/domain/files/postgres-file-store';
 import { formTotals } from '../../src/db/sql/submission-counts';
 import { nextSubmissionId } from '../../src/db/sql/submissions';
 import {
@@ -16,6 +18,7 @@ const t = useTestStack({ form: { name: 'Retried inserts' } });
 
 const files = {
   quota: { perFormBytes: 0, perAccountBytes: 0 },
+  store: postgresFileStore,
   url: (submissionId: string, fileId: string) => `/s/${submissionId}/files/${fileId}`,
 };
 
@@ -38,7 +41,7 @@ function submission(message: string, withFile = false): NewSubmission {
             filename: 'cv.txt',
             contentType: 'text/plain',
             size: content.length,
-            read: async () => content,
+            open: () => Readable.from([content]),
           },
         ]
       : [],

@@ -1,7 +1,7 @@
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
 import { bigintColumn, createdAtProperty, idProperty } from './timestamps';
 
-/** An uploaded multipart file, kept in PostgreSQL beside its submission. */
+/** An uploaded multipart file: its metadata, and its bytes here or in the object store. */
 export class SubmissionFile {
   [OptionalProps]?: 'createdAt';
   id!: string;
@@ -13,7 +13,10 @@ export class SubmissionFile {
   filename!: string;
   contentType!: string;
   size!: number;
-  content!: Buffer;
+  /** The bytes, when they are kept in PostgreSQL; null when `storageKey` names an object. */
+  content!: Buffer | null;
+  /** The object's key in the object store (FILE_STORAGE_URL); null when `content` holds the bytes. */
+  storageKey!: string | null;
   createdAt!: Date;
 }
 
@@ -29,7 +32,8 @@ export const SubmissionFileSchema = new EntitySchema<SubmissionFile>({
     filename: { type: 'string' },
     contentType: { type: 'string' },
     size: { type: 'integer' },
-    content: { type: 'blob', lazy: true },
+    content: { type: 'blob', lazy: true, nullable: true },
+    storageKey: { type: 'text', nullable: true },
     createdAt: createdAtProperty,
   },
 });

@@ -7,16 +7,18 @@ import {
 } from '../../db/sql/submissions';
 import type { SpecialFields } from '../../db/entities/submission';
 import { retryOnConnectionError } from '../../db/connection-errors';
+import type { FileSource, FileStore } from '../files/file-store';
 import { checkFileQuota, type FileQuota } from './file-quota';
 
-/** A file part as ingest received it; `read` loads its bytes from where they were spooled. */
-export type UploadedFile = {
-  fieldName: string;
-  filename: string;
-  contentType: string;
-  size: number;
-  read(): Promise<Buffer>;
+/** Where a submission's files go, what they may take, and their download links. */
+export type FileHandling = {
+  quota: FileQuota;
+  store: FileStore;
+  url: (submissionId: string, fileId: string) => string;
 };
+
+/** A file part as ingest received it; `open` streams its bytes from where they were spooled. */
+export type UploadedFile = FileSource & { fieldName: string; filename: string };
 
 export type NewSubmission = {
   formId: string;
@@ -34,17 +36,18 @@ export type NewSubmission = {
 
 /**
  * Stores a submission and its files in one transaction, the files only within the quota
- * (else FileQuotaExceededError, nothing stored), riding out a database restart of a few
- * seconds (after a connection error the statement is sent again). The id is taken first, so
- * a retry after a commit whose answer was lost finds the row instead of storing it twice
- * (the workflow id, `submission-{id}`, follows it). Files appear in `payload_json` under their
- * field name as `{filename, content_type, size, url}`; the url is the authenticated download
- * link of the API.
+ * (else FileQuotaExceededError, nothing stored), their bytes in `files.store` (when it
+ * cannot be reached: FileStoreUnavailableError, nothing stored), riding out a database
+ * restart of a few seconds (after a connection error the statement is sent again). The id is
+ * taken first, so a retry after a commit whose answer was lost finds the row instead of
+ * storing it twice (the workflow id, `submission-{id}`, follows it). Files appear in
+ * `payload_json` under their field name as `{filename, content_type, size, url}`; the url is
+ * the authenticated download link of the API.
  */
 export async function storeSubmission(
   em: EntityManager,
   input: NewSubmission,
-  files: { quota: FileQuota; url: (submissionId: string, fileId: string) => string },
+  files: FileHandling,
 ): Promise<{ id: string }> {
   const id = await retryOnConnectionError(() => nextSubmissionId(em));
   return retryOnConnectionError(() => insertSubmission(em, id, input, files));
@@ -55,7 +58,7 @@ export async function insertSubmission(
   em: EntityManager,
   id: string,
   input: NewSubmission,
-  files: { quota: FileQuota; url: (submissionId: string, fileId: string) => string },
+  files: FileHandling,
 ): Promise<{ id: string }> {
   const row = {
     id,
@@ -77,38 +80,48 @@ export async function insertSubmission(
     return { id };
   }
 
-  return em.transactional(async (tx) => {
-    // The row and its files commit together: a row already there means all of it is.
-    if (!(await insertSubmissionOnce(tx, row))) return { id };
-    const incomingBytes = input.files.reduce((sum, file) => sum + file.size, 0);
-    await checkFileQuota(tx, files.quota, input, incomingBytes);
-    const payload: Record<string, unknown> = { ...input.payload };
-    for (const file of input.files) {
-      // One file in memory at a time, read from where ingest spooled it and let go once inserted.
-      const fileId = await insertSubmissionFile(tx, {
-        submissionId: id,
-        formId: input.formId,
-        accountId: input.accountId,
-        fieldName: file.fieldName,
-        filename: file.filename,
-        contentType: file.contentType,
-        content: await file.read(),
-      });
-      const entry = {
-        filename: file.filename,
-        content_type: file.contentType,
-        size: file.size,
-        url: files.url(id, fileId),
-      };
-      const previous = payload[file.fieldName];
-      payload[file.fieldName] =
-        previous === undefined
-          ? entry
-          : Array.isArray(previous)
-            ? [...previous, entry]
-            : [previous, entry];
-    }
-    await updateSubmissionPayload(tx, id, payload);
-    return { id };
-  });
+  // Objects stored before the transaction failed are deleted again; should that fail too,
+  // they stay unreferenced in the bucket (docs/running.md, File storage).
+  const storedKeys: string[] = [];
+  return em
+    .transactional(async (tx) => {
+      // The row and its files commit together: a row already there means all of it is.
+      if (!(await insertSubmissionOnce(tx, row))) return { id };
+      const incomingBytes = input.files.reduce((sum, file) => sum + file.size, 0);
+      await checkFileQuota(tx, files.quota, input, incomingBytes);
+      const payload: Record<string, unknown> = { ...input.payload };
+      for (const file of input.files) {
+        const bytes = await files.store.put(file, { submissionId: id });
+        if ('storageKey' in bytes) storedKeys.push(bytes.storageKey);
+        const fileId = await insertSubmissionFile(tx, {
+          submissionId: id,
+          formId: input.formId,
+          accountId: input.accountId,
+          fieldName: file.fieldName,
+          filename: file.filename,
+          contentType: file.contentType,
+          size: file.size,
+          bytes,
+        });
+        addFileEntry(payload, file, files.url(id, fileId));
+      }
+      await updateSubmissionPayload(tx, id, payload);
+      return { id };
+    })
+    .catch(async (error: unknown) => {
+      await files.store.delete(storedKeys).catch(() => undefined);
+      throw error;
+    });
+}
+
+/** Files appear in the payload under their field name; a repeated field becomes a list. */
+function addFileEntry(payload: Record<string, unknown>, file: UploadedFile, url: string): void {
+  const entry = { filename: file.filename, content_type: file.contentType, size: file.size, url };
+  const previous = payload[file.fieldName];
+  payload[file.fieldName] =
+    previous === undefined
+      ? entry
+      : Array.isArray(previous)
+        ? [...previous, entry]
+        : [previous, entry];
 }

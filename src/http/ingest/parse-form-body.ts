@@ -71,7 +71,9 @@ export function parseFormBody(
     }
 
     const fields: Record<string, string | string[]> = {};
-    const files: UploadedFile[] = [];
+    // A file's place is taken when its part starts, so files keep the order they were sent
+    // in even when a later, smaller one finishes spooling first.
+    const fileSlots: (UploadedFile | undefined)[] = [];
     const sinks: fs.WriteStream[] = [];
     const spooled: string[] = [];
     let failure: Error | null = null;
@@ -94,7 +96,8 @@ export function parseFormBody(
       await Promise.all(spooled.splice(0).map((file) => fs.promises.rm(file, { force: true })));
     };
     const finish = () => {
-      if (!failure && parserClosed && pendingFiles === 0) resolve({ fields, files, discard });
+      if (!failure && parserClosed && pendingFiles === 0)
+        resolve({ fields, files: fileSlots.filter((file) => file !== undefined), discard });
     };
     const add = (name: string, value: string) => {
       const previous = fields[name];
@@ -154,6 +157,7 @@ export function parseFormBody(
       const sink = fs.createWriteStream(spoolPath, { flags: 'wx', mode: 0o600 });
       sinks.push(sink);
       pendingFiles++;
+      const slot = fileSlots.push(undefined) - 1;
       let size = 0;
       stream.on('data', (chunk: Buffer) => {
         if (!options.acceptFiles) return refuseFiles();
@@ -166,13 +170,13 @@ export function parseFormBody(
         pendingFiles--;
         // An empty file input sends a part with no name and no bytes: nothing was uploaded.
         if (!failure && !stream.truncated && (info.filename || size > 0)) {
-          files.push({
+          fileSlots[slot] = {
             fieldName: name,
             filename: (info.filename || 'upload').slice(0, 255),
             contentType: info.mimeType || 'application/octet-stream',
             size,
-            read: () => fs.promises.readFile(spoolPath),
-          });
+            open: () => fs.createReadStream(spoolPath),
+          };
           spooled.push(spoolPath);
         } else {
           removeFile(spoolPath);

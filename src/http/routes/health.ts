@@ -13,7 +13,9 @@ const readinessSchema = z
     ok: z.boolean(),
     checks: z
       .record(z.string(), z.string())
-      .describe('`postgres` and `temporal`: `ok` or `unavailable` (the cause is logged)'),
+      .describe(
+        '`postgres`, `temporal` and, with an object store, `file_storage`: `ok` or `unavailable` (the cause is logged)',
+      ),
     links: linksSchema(),
   })
   .meta({ id: 'Readiness' });
@@ -37,7 +39,7 @@ export const healthRoutes = [
     operationId: 'readiness',
     tag: 'Health',
     summary: 'Readiness',
-    description: 'PostgreSQL and Temporal are reachable.',
+    description: 'PostgreSQL, Temporal and the object store for files (if any) are reachable.',
     access: 'public',
     responses: {
       200: { description: 'ready', body: readinessSchema },
@@ -54,10 +56,12 @@ export const healthRoutes = [
           return 'unavailable';
         },
       );
-    const checks = {
+    const checks: Record<string, string> = {
       postgres: await check('postgres', ping(req.em)),
       temporal: await check('temporal', ctx.checkTemporal()),
     };
+    if (ctx.fileStore.kind === 's3')
+      checks.file_storage = await check('file_storage', ctx.fileStore.check());
     const ready = Object.values(checks).every((v) => v === 'ok');
     const body = { ok: ready, checks, links: [{ rel: 'self', href: `${ctx.urls.base}/readyz` }] };
     return ready ? { status: 200, body } : { status: 503, body };

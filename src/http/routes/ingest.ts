@@ -6,6 +6,7 @@ import { originAllowed } from '../../domain/forms/allowed-domains';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import { findFormByToken } from '../../domain/forms/forms';
 import { fillMsFromStamp } from '../../domain/spam/fill-time';
+import { FileStoreUnavailableError } from '../../domain/files/file-store';
 import { FileQuotaExceededError } from '../../domain/submissions/file-quota';
 import { INGEST_LIMITS } from '../../domain/submissions/limits';
 import { fieldsWithNul } from '../../domain/submissions/nul-characters';
@@ -19,6 +20,7 @@ import {
 import { isConnectionError, retryOnConnectionError } from '../../db/connection-errors';
 import { DatabaseUnavailableError } from '../middleware/errors';
 import { storeSubmission, type UploadedFile } from '../../domain/submissions/store-submission';
+import { fileStorageUnavailable } from '../file-storage-unavailable';
 import { formUrls } from '../form-urls';
 import { HttpError, validationFailed } from '../http-error';
 import { autocompleteScript } from '../ingest/autocomplete-script';
@@ -146,12 +148,14 @@ async function accept(
     },
     {
       quota: ctx.config.fileQuota,
+      store: ctx.fileStore,
       url: (submissionId, fileId) =>
         `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
     },
   ).catch((error: unknown) => {
     if (error instanceof FileQuotaExceededError)
       throw new HttpError(413, 'payload_too_large', error.message);
+    if (error instanceof FileStoreUnavailableError) throw fileStorageUnavailable(ctx.logger, error);
     if (isSearchIndexTooLarge(error))
       throw new HttpError(
         413,

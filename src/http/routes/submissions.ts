@@ -1,10 +1,12 @@
 import type { Request } from 'express';
 import { SubmissionFile } from '../../db/entities';
 import type { Principal } from '../../domain/accounts/principal';
+import { FileStoreUnavailableError, StoredFileMissingError } from '../../domain/files/file-store';
 import { findAccountForm } from '../../domain/forms/forms';
 import { listSubmissions } from '../../domain/submissions/submission-queries';
 import { envelope, listAnswer } from '../envelope';
 import { encodeCursor } from '../list-cursor';
+import { fileStorageUnavailable } from '../file-storage-unavailable';
 import { notFound } from '../http-error';
 import { MAX_PER_PAGE, pageMetaAndLinks, toPage } from '../pagination';
 import { defineRoute, type RouteContext } from '../routing/define-route';
@@ -138,23 +140,25 @@ export const submissionRoutes = [
       },
     },
     errors: ['not_found'],
-  }).handle(async ({ req, res, params }) => {
+  }).handle(async ({ req, res, params }, ctx) => {
     const row = await findReadableSubmission(req, params.id);
     if (!/^\d{1,18}$/.test(params.file_id)) throw notFound('file');
-    const file = await req.em.findOne(
-      SubmissionFile,
-      { id: params.file_id, submissionId: row.id },
-      { populate: ['content'] },
-    );
+    const file = await req.em.findOne(SubmissionFile, { id: params.file_id, submissionId: row.id });
     if (!file) throw notFound('file');
+    const content = await ctx.fileStore.open(req.em, file).catch((error: unknown) => {
+      if (error instanceof StoredFileMissingError) throw notFound('file');
+      if (error instanceof FileStoreUnavailableError)
+        throw fileStorageUnavailable(ctx.logger, error);
+      throw error;
+    });
     // attachment() guesses a type from the file name, so the stored type is set after it.
     res.attachment(file.filename);
     return {
       status: 200,
-      content: file.content,
+      content,
       headers: {
         'Content-Type': file.contentType,
-        'Content-Length': String(file.content.length),
+        'Content-Length': String(file.size),
         'X-Content-Type-Options': 'nosniff',
         'Content-Security-Policy': "default-src 'none'; sandbox",
       },

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Principal } from '../../domain/accounts/principal';
@@ -51,7 +52,7 @@ type SetHeaders = Record<string, string>;
 type AnswerTo<S, R> = R extends { body: infer B extends z.ZodType }
   ? { status: S; body: z.input<B>; headers?: SetHeaders }
   : R extends { content: string }
-    ? { status: S; content: string | Buffer; headers?: SetHeaders }
+    ? { status: S; content: string | Buffer | Readable; headers?: SetHeaders }
     : R extends { redirect: true }
       ? { status: S; redirect: string; headers?: SetHeaders }
       : { status: S; headers?: SetHeaders };

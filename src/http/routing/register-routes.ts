@@ -1,3 +1,4 @@
+import { pipeline, Readable } from 'node:stream';
 import type { RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { can } from '../../domain/accounts/principal';
@@ -107,7 +108,7 @@ type AnswerValue = {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
-  content?: string | Buffer;
+  content?: string | Buffer | Readable;
   redirect?: string;
 };
 
@@ -127,7 +128,11 @@ function sendAnswer(res: Response, route: AnyRoute, answer: AnswerValue): void {
     res.status(answer.status).json(encoded.data);
   } else if ('content' in spec) {
     if (!res.get('Content-Type')) res.type(spec.content);
-    res.status(answer.status).send(answer.content);
+    // A stream (a file download) is piped; pipeline destroys both ends when either fails
+    // (the client sees a cut-short body), so there is nothing more to do on error.
+    if (answer.content instanceof Readable)
+      pipeline(answer.content, res.status(answer.status), () => undefined);
+    else res.status(answer.status).send(answer.content);
   } else if ('redirect' in spec) {
     res.redirect(answer.status, answer.redirect!);
   } else {
