@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { createOrm, type Orm } from '../db/orm';
+import { createAccountServices, type AccountServices } from '../domain/accounts/account-services';
 import type { DnsResolver } from '../domain/domains/resolver-type';
 import { FormCache } from '../domain/forms/form-cache';
 import { SigningSecretCipher } from '../domain/plugins/signing-secret';
@@ -33,6 +34,8 @@ export type AppContext = {
   forms: FormCache;
   /** Resolves a host name to all its addresses (for webhook URL checks). */
   lookupHost: (hostname: string) => Promise<string[]>;
+  /** The dashboard's account mail, ALTCHA guard and rate limits. */
+  accounts: AccountServices;
 };
 
 export type Endpoints = { databaseUrl: string; temporalAddress: string };
@@ -57,11 +60,21 @@ export async function createAppContext(
   });
   const { resolver, lookupHost } = createDns(config.dnsServers);
   const appSecret = resolveAppSecret(config.appSecret, config.dataDir);
+  const knex = orm.em.getConnection().getKnex();
+  const urls = { base: config.baseUrl, ingest: config.ingestUrl };
+  // The server may move `urls` to the port it really got (http-server.ts): read it late.
+  const accounts = createAccountServices({
+    config,
+    logger,
+    appSecret,
+    knex,
+    baseUrl: () => urls.base,
+  });
   return {
     config,
     orm,
     logger,
-    urls: { base: config.baseUrl, ingest: config.ingestUrl },
+    urls,
     workflows,
     resolver,
     lookupHost,
@@ -69,9 +82,11 @@ export async function createAppContext(
     webhookAllowList: parseAllowList(config.webhook.allowPrivate),
     appSecret,
     signingSecrets: new SigningSecretCipher(appSecret),
+    accounts,
     temporal,
     async close() {
       await temporal.close();
+      accounts.mailing.mailer.close();
       await orm.close();
     },
   };
