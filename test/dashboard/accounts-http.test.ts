@@ -194,6 +194,48 @@ describe('rate limits', () => {
   });
 });
 
+describe('change password', () => {
+  it('ends the user’s other sessions and keeps this one', async () => {
+    const tenant = await t.newTenant();
+    const here = await signIn(t.stack.url, tenant.email, tenant.password);
+    const elsewhere = await signIn(t.stack.url, tenant.email, tenant.password);
+    const overview = await request('GET', `${t.stack.url}/app`, { cookie: here });
+    const csrf = /name="csrf-token" content="([^"]+)"/.exec(overview.text)![1]!;
+    const res = await request('POST', `${t.stack.url}/app/settings/password`, {
+      cookie: here,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        _csrf: csrf,
+        current: tenant.password,
+        password: 'a brand new password',
+      }).toString(),
+    });
+    expect(res.status).toBe(303);
+    expect((await request('GET', `${t.stack.url}/app`, { cookie: here })).status).toBe(200);
+    expect((await request('GET', `${t.stack.url}/app`, { cookie: elsewhere })).status).toBe(303);
+  });
+});
+
+describe('dev mailbox (no SMTP_URL)', () => {
+  it('shows the kept e-mails with their links, only to a direct loopback request', async () => {
+    const guest = await openGuestForm(t.stack.url, '/forgot');
+    expect((await postForm(t.stack.url, '/forgot', guest, { email: t.email })).status).toBe(200);
+    let list = await request('GET', `${t.stack.url}/dev/mailbox`);
+    for (let i = 0; i < 50 && !list.text.includes('Reset your Formward password'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      list = await request('GET', `${t.stack.url}/dev/mailbox`);
+    }
+    expect(list.status).toBe(200);
+    const href = /href="(\/dev\/mailbox\/[^"]+)">Reset your Formward password/.exec(list.text)![1]!;
+    const message = await request('GET', `${t.stack.url}${href}`);
+    expect(message.text).toMatch(/<a href="http:\/\/127\.0\.0\.1:\d+\/reset\?token=[\w-]+">/);
+    const proxied = await request('GET', `${t.stack.url}/dev/mailbox`, {
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+    });
+    expect(proxied.status).toBe(404);
+  });
+});
+
 describe('escaping', () => {
   it('a markup-laden account name renders as text', async () => {
     const email = unknownEmail();
