@@ -29,11 +29,12 @@ beforeAll(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   browser = await launchChromium();
   // Runs before the page's own scripts (through the DevTools protocol, not as inline script).
-  await browser.context.addInitScript(() => {
+  // Page code is given as text: the tests are type-checked without the DOM library.
+  await browser.context.addInitScript(`
     document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+      console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI);
     });
-  });
+  `);
 });
 afterAll(async () => {
   await browser?.close();
@@ -93,9 +94,11 @@ describe('a new person’s account journey', () => {
       // As a person does: the checkbox's label (its drawn tick covers the box itself).
       await page.locator('altcha-widget label').first().click();
       await page.waitForFunction(
-        () => (document.querySelector('input[name="altcha"]') as HTMLInputElement | null)?.value,
+        `document.querySelector('input[name="altcha"]')?.value`,
         undefined,
-        { timeout: 60_000 },
+        {
+          timeout: 60_000,
+        },
       );
       await shot(page, '01-signup');
       let mails = sink.messages.length;
@@ -181,11 +184,11 @@ describe('a new person’s account journey', () => {
     const seen: string[] = [];
     page.on('console', (message) => seen.push(message.text()));
     await page.goto(`${t.stack.url}/login`);
-    await page.evaluate(() => {
+    await page.evaluate(`{
       const script = document.createElement('script');
       script.textContent = 'document.title = "ran"';
       document.head.append(script);
-    });
+    }`);
     await expect.poll(() => seen.some((text) => /CSP violation: script-src/.test(text))).toBe(true);
     expect(await page.title()).not.toBe('ran');
     await page.close();
