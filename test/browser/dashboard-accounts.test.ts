@@ -93,13 +93,9 @@ describe('a new person’s account journey', () => {
       await page.fill('input[name="password"]', firstPassword);
       // As a person does: the checkbox's label (its drawn tick covers the box itself).
       await page.locator('altcha-widget label').first().click();
-      await page.waitForFunction(
-        `document.querySelector('input[name="altcha"]')?.value`,
-        undefined,
-        {
-          timeout: 60_000,
-        },
-      );
+      await expect
+        .poll(() => page.inputValue('input[name="altcha"]'), { timeout: 60_000 })
+        .not.toBe('');
       await shot(page, '01-signup');
       let mails = sink.messages.length;
       await Promise.all([
