@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { LimitedAction } from '../../domain/accounts/account-rate-limits';
@@ -7,7 +8,12 @@ import {
   requestPasswordReset,
   resetPassword,
 } from '../../domain/accounts/password-changes';
-import { confirmEmail, resendConfirmation, signUp } from '../../domain/accounts/registration';
+import {
+  confirmEmail,
+  resendConfirmation,
+  signUp,
+  type AccountMailing,
+} from '../../domain/accounts/registration';
 import { setFlash } from '../dashboard/flash';
 import { guestCsrfMatches, renewGuestCsrfToken } from '../dashboard/guest-csrf';
 import { guestPage } from '../dashboard/guest-page';
@@ -110,6 +116,37 @@ async function overLimit(
 const CHECK_EMAIL = (what: string) => [
   `If the address can be used, a message with ${what} is on its way. It can take a minute; look in the spam folder too.`,
 ];
+
+/** The declaration shared by the two “mail me a link” forms (resend confirmation, forgot). */
+const EMAIL_REQUEST = {
+  access: 'public',
+  body: { schema: emailBody, mediaTypes: FORM_BODY, required: true, readByHandler: true },
+  responses: { 200: htmlPage('“check your e-mail”'), 403: expiredAnswer, 429: limitedAnswer },
+  errors: [...POST_ERRORS],
+} as const;
+
+/**
+ * Their handler: CSRF, the action's limits, the domain call, and one answer for every
+ * address; an expired form links back to where it came from.
+ */
+function emailRequest(
+  action: LimitedAction,
+  what: string,
+  deliver: (em: EntityManager, mailing: AccountMailing, email: string) => Promise<void>,
+  back: { href: string; label: string },
+) {
+  return async ({ req, res }: { req: Request; res: Response }, ctx: RouteContext) => {
+    const form = await readGuestForm(req, res, ctx, emailBody);
+    if (!form) {
+      const lines = ['The form expired. Please try again.'];
+      return messagePage(req, res, ctx, 403, 'Form expired', lines, { link: back, error: true });
+    }
+    const limited = await overLimit(req, res, ctx, action, form.email);
+    if (limited) return limited;
+    await deliver(req.em, ctx.accounts.mailing, form.email);
+    return messagePage(req, res, ctx, 200, 'Check your e-mail', CHECK_EMAIL(what));
+  };
+}
 
 /**
  * The dashboard's account pages (docs/dashboard.md): sign-up with ALTCHA, e-mail
@@ -226,37 +263,13 @@ export const accountRoutes = [
     description:
       'Mails a new confirmation link when the address has an unconfirmed account; the answer ' +
       'is the same in every case. Limited per client address and per e-mail address.',
-    access: 'public',
-    body: { schema: emailBody, mediaTypes: FORM_BODY, required: true, readByHandler: true },
-    responses: { 200: htmlPage('“check your e-mail”'), 403: expiredAnswer, 429: limitedAnswer },
-    errors: [...POST_ERRORS],
-  }).handle(async ({ req, res }, ctx) => {
-    const form = await readGuestForm(req, res, ctx, emailBody);
-    if (!form)
-      return messagePage(
-        req,
-        res,
-        ctx,
-        403,
-        'Form expired',
-        ['The form expired. Please sign in again.'],
-        {
-          link: { href: '/login', label: 'Sign in' },
-          error: true,
-        },
-      );
-    const limited = await overLimit(req, res, ctx, 'resend', form.email);
-    if (limited) return limited;
-    await resendConfirmation(req.em, ctx.accounts.mailing, form.email);
-    return messagePage(
-      req,
-      res,
-      ctx,
-      200,
-      'Check your e-mail',
-      CHECK_EMAIL('a new confirmation link'),
-    );
-  }),
+    ...EMAIL_REQUEST,
+  }).handle(
+    emailRequest('resend', 'a new confirmation link', resendConfirmation, {
+      href: '/login',
+      label: 'Sign in',
+    }),
+  ),
   defineRoute({
     method: 'get',
     path: '/forgot',
@@ -276,34 +289,13 @@ export const accountRoutes = [
     description:
       'Mails a reset link (valid one hour, once) when the address has an account; the answer ' +
       'is the same in every case. Limited per client address and per e-mail address.',
-    access: 'public',
-    body: { schema: emailBody, mediaTypes: FORM_BODY, required: true, readByHandler: true },
-    responses: { 200: htmlPage('“check your e-mail”'), 403: expiredAnswer, 429: limitedAnswer },
-    errors: [...POST_ERRORS],
-  }).handle(async ({ req, res }, ctx) => {
-    const form = await readGuestForm(req, res, ctx, emailBody);
-    if (!form)
-      return guestPage(
-        req,
-        res,
-        ctx.urls.base,
-        { status: 403, ...FORGOT },
-        {
-          error: 'The form expired. Please try again.',
-        },
-      );
-    const limited = await overLimit(req, res, ctx, 'forgot', form.email);
-    if (limited) return limited;
-    await requestPasswordReset(req.em, ctx.accounts.mailing, form.email);
-    return messagePage(
-      req,
-      res,
-      ctx,
-      200,
-      'Check your e-mail',
-      CHECK_EMAIL('a password reset link'),
-    );
-  }),
+    ...EMAIL_REQUEST,
+  }).handle(
+    emailRequest('forgot', 'a password reset link', requestPasswordReset, {
+      href: '/forgot',
+      label: 'Forgot password',
+    }),
+  ),
   defineRoute({
     method: 'get',
     path: '/reset',
