@@ -1,6 +1,7 @@
 import './express-augment';
 import express, { type Express } from 'express';
 import type { AppContext } from '../runtime/app-context';
+import { dashboardRouter } from './dashboard/router';
 import { authenticate } from './middleware/authenticate';
 import { entityManagerPerRequest } from './middleware/entity-manager';
 import { errorHandler, notFoundHandler } from './middleware/errors';
@@ -36,6 +37,7 @@ export function createApp(
       );
   }
   registerRoutes(app, ROUTES.filter(isPublic), routeCtx);
+  app.use(dashboardRouter(ctx));
   app.use('/api', authenticate(ctx.urls));
   registerRoutes(
     app,

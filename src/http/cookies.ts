@@ -16,3 +16,14 @@ export function readCookie(header: string | undefined, name: string): string | u
 
 export const SESSION_COOKIE = 'formward_session';
 export const LOGIN_CSRF_COOKIE = 'formward_login_csrf';
+
+/** Our cookies: HttpOnly, SameSite=Lax, and Secure when the public URL is HTTPS. */
+export function cookieOptions(baseUrl: string, maxAgeMs: number) {
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: baseUrl.startsWith('https://'),
+    path: '/',
+    maxAge: maxAgeMs,
+  };
+}

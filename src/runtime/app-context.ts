@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { createOrm, type Orm } from '../db/orm';
+import { createAccountServices, type AccountServices } from '../domain/accounts/account-services';
 import type { DnsResolver } from '../domain/domains/resolver-type';
 import { createFileStore } from '../domain/files/create-file-store';
 import type { FileStore } from '../domain/files/file-store';
@@ -37,6 +38,8 @@ export type AppContext = {
   lookupHost: (hostname: string) => Promise<string[]>;
   /** Where the bytes of uploaded files live (FILE_STORAGE_URL). */
   fileStore: FileStore;
+  /** The dashboard's account mail, ALTCHA guard and rate limits. */
+  accounts: AccountServices;
 };
 
 export type Endpoints = { databaseUrl: string; temporalAddress: string };
@@ -66,11 +69,21 @@ export async function createAppContext(
   });
   const { resolver, lookupHost } = createDns(config.dnsServers);
   const appSecret = resolveAppSecret(config.appSecret, config.dataDir);
+  const knex = orm.em.getConnection().getKnex();
+  const urls = { base: config.baseUrl, ingest: config.ingestUrl };
+  // The server may move `urls` to the port it really got (http-server.ts): read it late.
+  const accounts = createAccountServices({
+    config,
+    logger,
+    appSecret,
+    knex,
+    baseUrl: () => urls.base,
+  });
   return {
     config,
     orm,
     logger,
-    urls: { base: config.baseUrl, ingest: config.ingestUrl },
+    urls,
     workflows,
     resolver,
     lookupHost,
@@ -79,9 +92,11 @@ export async function createAppContext(
     appSecret,
     signingSecrets: new SigningSecretCipher(appSecret),
     fileStore,
+    accounts,
     temporal,
     async close() {
       await temporal.close();
+      accounts.mailing.mailer.close();
       await orm.close();
     },
   };

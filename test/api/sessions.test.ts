@@ -25,9 +25,9 @@ function postLogin(fields: Record<string, string>, cookie?: string): Promise<Api
   });
 }
 
-/** The session's CSRF token, as the signed-in home page embeds it in its sign-out form. */
+/** The session's CSRF token, as the dashboard's overview embeds it in its sign-out form. */
 async function sessionCsrf(cookie: string): Promise<string> {
-  const home = await t.http.get('/', { cookie });
+  const home = await t.http.get('/app', { cookie });
   expect(home.text).toContain(t.accountId);
   return hiddenCsrf(home.text)!;
 }

@@ -9,6 +9,8 @@ export class User {
   email!: string;
   name!: string | null;
   passwordHash!: string;
+  /** Null until the e-mail's confirmation link is followed; unconfirmed users cannot sign in. */
+  emailConfirmedAt!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -22,6 +24,7 @@ export const UserSchema = new EntitySchema<User>({
     email: { type: 'string' },
     name: { type: 'string', nullable: true },
     passwordHash: { type: 'string' },
+    emailConfirmedAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
     createdAt: createdAtProperty,
     updatedAt: updatedAtProperty,
   },

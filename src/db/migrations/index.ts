@@ -4,6 +4,7 @@ import { Migration20261124000000ListOrderIndexes } from './Migration202611240000
 import { Migration20261125000200UploadLimits } from './Migration20261125000200UploadLimits';
 import { Migration20261125000400LoginThrottle } from './Migration20261125000400LoginThrottle';
 import { Migration20261126000200FileStorage } from './Migration20261126000200FileStorage';
+import { Migration20261127000100AccountConfirmation } from './Migration20261127000100AccountConfirmation';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -16,4 +17,8 @@ export const migrationsList = [
   { name: 'Migration20261125000200UploadLimits', class: Migration20261125000200UploadLimits },
   { name: 'Migration20261125000400LoginThrottle', class: Migration20261125000400LoginThrottle },
   { name: 'Migration20261126000200FileStorage', class: Migration20261126000200FileStorage },
+  {
+    name: 'Migration20261127000100AccountConfirmation',
+    class: Migration20261127000100AccountConfirmation,
+  },
 ];

@@ -9,10 +9,13 @@ export class EmailTakenError extends Error {
   }
 }
 
-/** Creates an account with its first user (the dashboard's sign-up will call this too). */
+/**
+ * Creates an account with its first user. Operators' accounts (`formward account create`)
+ * are confirmed at once; the dashboard's sign-up passes `confirmed: false` and mails a link.
+ */
 export async function createAccount(
   em: EntityManager,
-  input: { email: string; password: string; name?: string },
+  input: { email: string; password: string; name?: string; confirmed?: boolean },
 ): Promise<{ account: Account; user: User }> {
   const email = input.email.trim().toLowerCase();
   if ((await findUserIdByEmail(em, email)) !== null) throw new EmailTakenError(email);
@@ -25,6 +28,7 @@ export async function createAccount(
       email,
       name: input.name ?? null,
       passwordHash,
+      emailConfirmedAt: input.confirmed === false ? null : new Date(),
     });
     await tx.flush();
     return { account, user };

@@ -15,6 +15,8 @@ export const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
 export type SignInResult =
   | { kind: 'signed_in'; token: string; session: Session }
   | { kind: 'refused' }
+  /** Right password, but the e-mail was never confirmed. */
+  | { kind: 'unconfirmed' }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 /**
@@ -41,6 +43,8 @@ export async function signIn(
     return { kind: 'refused' };
   }
   await clearLoginFailures(em, keys.emailKey);
+  // Told only to whoever knows the password, so it reveals nothing about the address.
+  if (!user.emailConfirmedAt) return { kind: 'unconfirmed' };
   if (needsRehash(user.passwordHash)) user.passwordHash = await hashPassword(attempt.password);
   const token = randomToken(32);
   const session = em.create(Session, {

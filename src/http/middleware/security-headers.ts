@@ -16,6 +16,24 @@ const CSP_DIRECTIVES = {
 };
 
 /**
+ * The dashboard's pages (docs/dashboard.md): our own scripts (htmx, the ALTCHA widget and
+ * its proof-of-work workers) and stylesheets, fetches back to us, and nothing inline.
+ */
+const DASHBOARD_CSP_DIRECTIVES = {
+  ...CSP_DIRECTIVES,
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  connectSrc: ["'self'"],
+  workerSrc: ["'self'"],
+};
+
+/** Sets the dashboard's policy on a page answer, replacing the default one. */
+export const dashboardCsp = helmet.contentSecurityPolicy({
+  useDefaults: false,
+  directives: DASHBOARD_CSP_DIRECTIVES,
+});
+
+/**
  * The headers every answer carries (pages, JSON, errors, 404s), through helmet: no framing,
  * no MIME sniffing, no Referer leaving our pages, and HSTS when the public URL is HTTPS. No
  * Cross-Origin-Resource-Policy: customer sites load `/f/{token}/autocomplete.js` cross-origin.

@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../routing/define-route';
+import { accountRoutes } from './accounts';
 import { apiRootRoutes } from './api-root';
 import { deliveryRoutes } from './deliveries';
 import { docsRoutes } from './docs';
@@ -20,6 +21,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...healthRoutes,
   ...ingestRoutes,
   ...sessionRoutes,
+  ...accountRoutes,
   ...docsRoutes(() => ROUTES),
   ...publicRoutes,
   ...apiRootRoutes,

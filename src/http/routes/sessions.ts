@@ -1,12 +1,15 @@
-import express, { type Response } from 'express';
+import express from 'express';
 import { z } from 'zod';
-import { constantTimeEqual, randomToken } from '../../domain/accounts/secrets';
+import { constantTimeEqual } from '../../domain/accounts/secrets';
 import { findSession, SESSION_TTL_MS, signIn, signOut } from '../../domain/accounts/sessions';
-import { LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE } from '../cookies';
+import { cookieOptions, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE } from '../cookies';
+import { setFlash } from '../dashboard/flash';
+import { guestCsrfMatches, renewGuestCsrfToken } from '../dashboard/guest-csrf';
+import { guestPage } from '../dashboard/guest-page';
+import { sameSitePath } from '../dashboard/next-path';
 import { HttpError } from '../http-error';
 import { clientAddress } from '../ingest/client-address';
-import { homePage, loginPage } from '../pages/login-page';
-import { defineRoute, type RouteContext } from '../routing/define-route';
+import { defineRoute } from '../routing/define-route';
 import { runMiddleware } from '../run-middleware';
 
 const loginBody = z
@@ -14,6 +17,11 @@ const loginBody = z
     email: z.string().max(320),
     password: z.string().max(1024),
     _csrf: z.string().describe('the hidden value of the sign-in form'),
+    next: z
+      .string()
+      .max(2048)
+      .optional()
+      .describe('where to go once signed in: a path of this site (others are ignored)'),
   })
   .meta({ id: 'LoginForm' });
 
@@ -27,29 +35,11 @@ const signedOutSchema = z
   .object({ ok: z.literal(true), message: z.literal('signed out') })
   .meta({ id: 'SignedOut' });
 
-const formBody = express.urlencoded({ extended: false, limit: '16kb' });
-const FORM_BODY = ['application/x-www-form-urlencoded'];
-const loginPageAnswer = (description: string) => ({ description, content: 'text/html' });
+export const formBody = express.urlencoded({ extended: false, limit: '16kb' });
+export const FORM_BODY = ['application/x-www-form-urlencoded'];
+export const htmlPage = (description: string) => ({ description, content: 'text/html' });
 
-const cookieOptions = (ctx: RouteContext, maxAge: number) => ({
-  httpOnly: true,
-  sameSite: 'lax' as const,
-  secure: ctx.urls.base.startsWith('https://'),
-  path: '/',
-  maxAge,
-});
-
-/** The sign-in page with a fresh CSRF cookie, and an optional message. */
-function loginAnswer<S extends number>(
-  res: Response,
-  ctx: RouteContext,
-  status: S,
-  error?: string,
-) {
-  const csrf = randomToken(24);
-  res.cookie(LOGIN_CSRF_COOKIE, csrf, cookieOptions(ctx, 3600_000));
-  return { status, content: loginPage(csrf, error) };
-}
+const loginPage = { template: 'login', title: 'Sign in' };
 
 /** Dashboard sessions (docs/api-conventions.md, Authentication and scopes): the sign-in form, sign-in, sign-out and a landing page. */
 export const sessionRoutes = [
@@ -59,16 +49,17 @@ export const sessionRoutes = [
     operationId: 'homePage',
     tag: 'Dashboard',
     summary: 'Landing page',
+    description: 'Signed in, redirects to the dashboard (`/app`).',
     access: 'public',
-    responses: { 200: loginPageAnswer('the page') },
+    responses: {
+      200: htmlPage('the page'),
+      303: { description: 'signed in', redirect: true, headers: { Location: '/app' } },
+    },
     errors: [],
-  }).handle(async ({ req }) => {
+  }).handle(async ({ req, res }, ctx) => {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const session = token ? await findSession(req.em, token) : null;
-    return {
-      status: 200,
-      content: homePage(session && { accountId: session.accountId, csrfToken: session.csrfToken }),
-    };
+    if (token && (await findSession(req.em, token))) return { status: 303, redirect: '/app' };
+    return guestPage(req, res, ctx.urls.base, { status: 200, template: 'home', title: 'Formward' });
   }),
   defineRoute({
     method: 'get',
@@ -77,9 +68,20 @@ export const sessionRoutes = [
     tag: 'Dashboard',
     summary: 'Sign-in form',
     access: 'public',
-    responses: { 200: loginPageAnswer('the form') },
+    query: z.object({
+      next: z.string().max(2048).optional().describe('a path of this site to return to'),
+    }),
+    responses: { 200: htmlPage('the form') },
     errors: [],
-  }).handle(({ res }, ctx) => loginAnswer(res, ctx, 200)),
+  }).handle(({ req, res, query }, ctx) =>
+    guestPage(
+      req,
+      res,
+      ctx.urls.base,
+      { status: 200, ...loginPage },
+      { next: sameSitePath(query.next, ctx.urls.base) },
+    ),
+  ),
   defineRoute({
     method: 'post',
     path: '/login',
@@ -88,22 +90,24 @@ export const sessionRoutes = [
     summary: 'Sign in',
     description:
       `Sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax, Secure over HTTPS) and ` +
-      'redirects to `/`. A wrong password answers 401 and an expired form 403, both as the ' +
-      'sign-in page with a message. After too many failed sign-ins from one address or for ' +
-      'one e-mail in 15 minutes it answers 429 (`rate_limited`) with `Retry-After`, also as ' +
-      'the sign-in page with a message, without checking the password.',
+      'redirects to `next` when it is a path of this site, else to `/`. A wrong password ' +
+      'answers 401; an expired form, or an account whose e-mail address is not confirmed yet ' +
+      '(with a form to send a new link), 403; both as the sign-in page with a message. After ' +
+      'too many failed sign-ins from one address or for one e-mail in 15 minutes it answers ' +
+      '429 (`rate_limited`) with `Retry-After`, also as the sign-in page with a message, ' +
+      'without checking the password.',
     access: 'public',
     body: { schema: loginBody, mediaTypes: FORM_BODY, required: true, readByHandler: true },
     responses: {
       303: {
         description: 'signed in',
         redirect: true,
-        headers: { Location: '/', 'Set-Cookie': `${SESSION_COOKIE}=…` },
+        headers: { Location: '`next`, or /', 'Set-Cookie': `${SESSION_COOKIE}=…` },
       },
-      401: loginPageAnswer('wrong e-mail or password: the sign-in form'),
-      403: loginPageAnswer('the sign-in form expired: the sign-in form'),
+      401: htmlPage('wrong e-mail or password: the sign-in form'),
+      403: htmlPage('the sign-in form expired, or the e-mail is not confirmed: the sign-in form'),
       429: {
-        ...loginPageAnswer('`rate_limited`, too many failed sign-ins: the sign-in form'),
+        ...htmlPage('`rate_limited`, too many failed sign-ins: the sign-in form'),
         headers: { 'Retry-After': 'seconds to wait' },
       },
     },
@@ -111,29 +115,39 @@ export const sessionRoutes = [
   }).handle(async ({ req, res }, ctx) => {
     await runMiddleware(formBody, req, res);
     const body = loginBody.safeParse(req.body ?? {});
-    const expected = readCookie(req.headers.cookie, LOGIN_CSRF_COOKIE);
-    if (!body.success || !expected || !constantTimeEqual(body.data._csrf, expected)) {
-      return loginAnswer(res, ctx, 403, 'The sign-in form expired. Please try again.');
+    const base = ctx.urls.base;
+    const next = sameSitePath(body.data?.next, base);
+    if (!body.success || !guestCsrfMatches(req, body.data._csrf)) {
+      renewGuestCsrfToken(res, base);
+      return guestPage(
+        req,
+        res,
+        base,
+        { status: 403, ...loginPage },
+        { next, error: 'The sign-in form expired. Please try again.' },
+      );
     }
-    const result = await signIn(req.em, {
-      email: body.data.email,
-      password: body.data.password,
-      clientAddress: clientAddress(req),
-    });
+    const { email, password } = body.data;
+    const result = await signIn(req.em, { email, password, clientAddress: clientAddress(req) });
+    const again = <S extends number>(status: S, data: Record<string, unknown>) =>
+      guestPage(req, res, base, { status, ...loginPage }, { next, email, ...data });
     if (result.kind === 'throttled') {
       const minutes = Math.ceil(result.retryAfterSeconds / 60);
-      const page = loginAnswer(
-        res,
-        ctx,
-        429,
-        `Too many failed sign-ins. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      );
+      const page = await again(429, {
+        error: `Too many failed sign-ins. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      });
       return { ...page, headers: { 'Retry-After': String(result.retryAfterSeconds) } };
     }
-    if (result.kind === 'refused') return loginAnswer(res, ctx, 401, 'Wrong e-mail or password.');
+    if (result.kind === 'refused') return again(401, { error: 'Wrong e-mail or password.' });
+    if (result.kind === 'unconfirmed') {
+      return again(403, {
+        error: 'Please confirm your e-mail address first: follow the link we sent you.',
+        unconfirmed: true,
+      });
+    }
     res.clearCookie(LOGIN_CSRF_COOKIE, { path: '/' });
-    res.cookie(SESSION_COOKIE, result.token, cookieOptions(ctx, SESSION_TTL_MS));
-    return { status: 303, redirect: '/' };
+    res.cookie(SESSION_COOKIE, result.token, cookieOptions(base, SESSION_TTL_MS));
+    return { status: 303, redirect: next ?? '/' };
   }),
   defineRoute({
     method: 'post',
@@ -170,6 +184,7 @@ export const sessionRoutes = [
     res.clearCookie(SESSION_COOKIE, { path: '/' });
     if (req.accepts(['html', 'json']) === 'json')
       return { status: 200, body: { ok: true, message: 'signed out' } };
+    setFlash(res, ctx.urls.base, 'signed_out');
     return { status: 303, redirect: '/login' };
   }),
 ];

@@ -28,7 +28,8 @@ export const TAGS = {
     'Every webhook delivery attempt, recorded by the delivery engine, and replay of a submission.',
   Stats: 'Counts for the account (dashboard sessions only) and for one form.',
   Public: 'Unauthenticated endpoints: platform spam metrics and custom-domain checks.',
-  Dashboard: 'The browser sign-in that gives a session cookie.',
+  Dashboard:
+    'The account pages of the dashboard: sign-up, e-mail confirmation, sign-in and sign-out, password reset.',
   Documentation: 'This reference, as HTML and as an OpenAPI document.',
   Health: 'Liveness and readiness probes for orchestrators.',
 } as const;

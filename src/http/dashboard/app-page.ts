@@ -1,0 +1,28 @@
+import type { Request, Response, Router } from 'express';
+import type { AppContext } from '../../runtime/app-context';
+import { takeFlash } from './flash';
+import { sendPage } from './send-page';
+import { sessionOf } from './session-guard';
+
+/** A module of signed-in pages: it adds its routes (paths under /app) to the dashboard router. */
+export type DashboardPages = (router: Router, ctx: AppContext) => void;
+
+/**
+ * Sends a signed-in page: the layout gets the person, the session's CSRF token, the
+ * navigation state and any flash message.
+ */
+export function sendAppPage(
+  req: Request,
+  res: Response,
+  page: { status?: number; template: string; title: string },
+  data: Record<string, unknown> = {},
+): Promise<void> {
+  const session = sessionOf(res);
+  const chrome = {
+    user: session,
+    csrfToken: session.csrfToken,
+    path: req.baseUrl + req.path,
+    flash: takeFlash(req, res),
+  };
+  return sendPage(res, page.status ?? 200, page.template, page.title, chrome, data);
+}

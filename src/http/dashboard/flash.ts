@@ -1,0 +1,30 @@
+import type { Request, Response } from 'express';
+import { cookieOptions, readCookie } from '../cookies';
+
+/**
+ * One-time messages shown on the page a form post redirects to (post/redirect/get). The
+ * cookie carries a code, never text, so nobody can make our page say something else.
+ */
+const MESSAGES = {
+  password_changed: { kind: 'ok', text: 'Password changed. Your other sessions were signed out.' },
+  email_confirmed: { kind: 'ok', text: 'Your e-mail address is confirmed. You can sign in now.' },
+  password_reset: { kind: 'ok', text: 'Your password was changed. Sign in with the new one.' },
+  signed_out: { kind: 'ok', text: 'You are signed out.' },
+} as const;
+
+export type FlashCode = keyof typeof MESSAGES;
+export type Flash = { kind: 'ok' | 'error'; text: string };
+
+const FLASH_COOKIE = 'formward_flash';
+
+export function setFlash(res: Response, baseUrl: string, code: FlashCode): void {
+  res.cookie(FLASH_COOKIE, code, cookieOptions(baseUrl, 60_000));
+}
+
+/** The pending message, if any; it is shown once. */
+export function takeFlash(req: Request, res: Response): Flash | null {
+  const code = readCookie(req.headers.cookie, FLASH_COOKIE);
+  if (!code) return null;
+  res.clearCookie(FLASH_COOKIE, { path: '/' });
+  return Object.hasOwn(MESSAGES, code) ? MESSAGES[code as FlashCode] : null;
+}

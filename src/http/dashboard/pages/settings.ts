@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import {
+  changePassword,
+  MIN_PASSWORD_LENGTH,
+  newPasswordProblem,
+} from '../../../domain/accounts/password-changes';
+import type { DashboardPages } from '../app-page';
+import { sendAppPage } from '../app-page';
+import { setFlash } from '../flash';
+import { sessionOf } from '../session-guard';
+
+const SETTINGS = { template: 'settings', title: 'Settings' };
+const passwordForm = z.object({ current: z.string().max(1024), password: z.string().max(1024) });
+
+/** `/app/settings`: change the password (the other sessions of the user end). */
+export const settingsPages: DashboardPages = (router, ctx) => {
+  router.get('/app/settings', (req, res) =>
+    sendAppPage(req, res, SETTINGS, { minPasswordLength: MIN_PASSWORD_LENGTH }),
+  );
+
+  router.post('/app/settings/password', async (req, res) => {
+    const session = sessionOf(res);
+    const again = (error: string) =>
+      sendAppPage(
+        req,
+        res,
+        { ...SETTINGS, status: 422 },
+        {
+          error,
+          minPasswordLength: MIN_PASSWORD_LENGTH,
+        },
+      );
+    const form = passwordForm.safeParse(req.body ?? {});
+    if (!form.success) return again('Please fill in both passwords.');
+    const problem = newPasswordProblem(form.data.password);
+    if (problem) return again(problem);
+    const result = await changePassword(req.em, {
+      userId: session.userId,
+      sessionId: session.sessionId,
+      current: form.data.current,
+      next: form.data.password,
+    });
+    if (result === 'wrong_password') return again('The current password is wrong.');
+    setFlash(res, ctx.urls.base, 'password_changed');
+    res.redirect(303, '/app/settings');
+  });
+};

@@ -1,0 +1,34 @@
+import express, { type Router } from 'express';
+import type { AppContext } from '../../runtime/app-context';
+import type { DashboardPages } from './app-page';
+import { assetsRouter } from './assets';
+import { devMailboxPages } from './pages/dev-mailbox';
+import { overviewPages } from './pages/overview';
+import { settingsPages } from './pages/settings';
+import { requireSession } from './session-guard';
+
+/** Every signed-in page module, in the order their routes are tried. Add new pages here. */
+const APP_PAGES: readonly DashboardPages[] = [overviewPages, settingsPages];
+
+/**
+ * The dashboard's Express router, outside the OpenAPI document (docs/dashboard.md): the
+ * assets, the ALTCHA challenge of the sign-up form, the dev mailbox, and `/app` and below
+ * behind requireSession (session, then CSRF on every state change). The account pages
+ * (/, /signup, /confirm, /login, /logout, /forgot, /reset) are defineRoute operations in
+ * src/http/routes/sessions.ts and accounts.ts.
+ */
+export function dashboardRouter(ctx: AppContext): Router {
+  const router = express.Router();
+  router.use(assetsRouter());
+
+  router.get('/signup/challenge', async (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(await ctx.accounts.altcha.challenge());
+  });
+  devMailboxPages(router, ctx);
+
+  const app = express.Router();
+  app.use('/app', requireSession());
+  for (const pages of APP_PAGES) pages(app, ctx);
+  router.use(app);
+  return router;
+}

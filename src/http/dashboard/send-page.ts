@@ -1,0 +1,25 @@
+import type { Response } from 'express';
+import { dashboardCsp } from '../middleware/security-headers';
+import { runMiddleware } from '../run-middleware';
+import { renderPage, type Chrome } from './views';
+
+/** Sends a dashboard page with the dashboard's Content-Security-Policy. */
+export async function sendPage(
+  res: Response,
+  status: number,
+  template: string,
+  title: string,
+  chrome: Chrome,
+  data: Record<string, unknown> = {},
+): Promise<void> {
+  await useDashboardCsp(res);
+  res
+    .status(status)
+    .type('html')
+    .send(renderPage(template, title, chrome, data));
+}
+
+/** For pages answered through defineRoute: the same policy, set before the answer is sent. */
+export function useDashboardCsp(res: Response): Promise<void> {
+  return runMiddleware(dashboardCsp, res.req, res);
+}

@@ -1,0 +1,74 @@
+import type { Request, RequestHandler, Response } from 'express';
+import express from 'express';
+import { Account, User } from '../../db/entities';
+import { constantTimeEqual } from '../../domain/accounts/secrets';
+import { findSession } from '../../domain/accounts/sessions';
+import { readCookie, SESSION_COOKIE } from '../cookies';
+import { runMiddleware } from '../run-middleware';
+import { sendPage } from './send-page';
+
+/** The signed-in person of a dashboard request (set by requireSession). */
+export type DashboardSession = {
+  sessionId: string;
+  userId: string;
+  accountId: string;
+  csrfToken: string;
+  email: string;
+  accountName: string;
+};
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const formBody = express.urlencoded({ extended: false, limit: '64kb' });
+
+export function sessionOf(res: Response): DashboardSession {
+  return res.locals.dashboard as DashboardSession;
+}
+
+/**
+ * `/app` and below: a valid session, else 303 to `/login?next=<this path>`. Then, for every
+ * state change, the session's CSRF token as the form field `_csrf` or the `X-CSRF-Token`
+ * header (htmx sends the header, from `hx-headers` on <body>); without it, 403 and a page.
+ */
+export function requireSession(): RequestHandler {
+  return async (req, res, next) => {
+    const session = await currentSession(req);
+    if (!session) {
+      const target = `/login?next=${encodeURIComponent(req.originalUrl)}`;
+      return res.redirect(303, target);
+    }
+    res.locals.dashboard = session;
+    if (!SAFE_METHODS.has(req.method)) {
+      if (req.is('application/x-www-form-urlencoded')) await runMiddleware(formBody, req, res);
+      const presented =
+        (req.body as { _csrf?: unknown } | undefined)?._csrf ?? req.get('x-csrf-token');
+      if (typeof presented !== 'string' || !constantTimeEqual(presented, session.csrfToken)) {
+        const lines = [
+          'This request did not carry the page’s security token, so it was refused.',
+          'Go back, reload the page and try again.',
+        ];
+        const chrome = { csrfToken: session.csrfToken, user: session };
+        return sendPage(res, 403, 'message', 'Request refused', chrome, { lines, error: true });
+      }
+    }
+    next();
+  };
+}
+
+/** The session of the request's cookie with its user and account, or null. */
+export async function currentSession(req: Request): Promise<DashboardSession | null> {
+  const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+  const session = token ? await findSession(req.em, token) : null;
+  if (!session) return null;
+  const [user, account] = await Promise.all([
+    req.em.findOneOrFail(User, { id: session.userId }),
+    req.em.findOneOrFail(Account, { id: session.accountId }),
+  ]);
+  return {
+    sessionId: session.id,
+    userId: session.userId,
+    accountId: session.accountId,
+    csrfToken: session.csrfToken,
+    email: user.email,
+    accountName: account.name,
+  };
+}

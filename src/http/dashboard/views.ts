@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { Eta } from 'eta';
+import type { Flash } from './flash';
+
+/**
+ * The page templates (`views/*.eta`, copied next to the compiled code by `npm run build`).
+ * autoEscape: every `<%= %>` is HTML-escaped; `<%~ %>` (raw) is for the layout's body only.
+ */
+const eta = new Eta({
+  views: path.join(__dirname, 'views'),
+  autoEscape: true,
+  cache: true,
+});
+
+/** One entry of the signed-in header's navigation. Later pages add theirs here. */
+export type NavItem = { href: string; label: string };
+export const NAV: readonly NavItem[] = [
+  { href: '/app', label: 'Overview' },
+  { href: '/app/settings', label: 'Settings' },
+];
+
+/** What the layout needs besides the page's own data. */
+export type Chrome = {
+  /** The signed-in person, for the header; absent on signed-out pages. */
+  user?: { email: string; accountName: string };
+  /** The session's CSRF token, or the signed-out forms' token (guest-csrf.ts). */
+  csrfToken: string;
+  /** The path of the page, to mark its navigation entry. */
+  path?: string;
+  flash?: Flash | null;
+  /** Load the ALTCHA widget (the sign-up page). */
+  altcha?: boolean;
+};
+
+/**
+ * Renders `views/<template>.eta` inside the layout. The template sees `it.title`, `it.chrome`,
+ * `it.nav` and the page's data.
+ */
+export function renderPage(
+  template: string,
+  title: string,
+  chrome: Chrome,
+  data: Record<string, unknown> = {},
+): string {
+  return eta.render(`./${template}`, { ...data, title, chrome, nav: NAV });
+}

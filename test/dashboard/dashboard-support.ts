@@ -1,0 +1,42 @@
+import type { Challenge } from 'altcha-lib' with { 'resolution-mode': 'import' };
+import { request, type ApiResponse } from '../support/api-client';
+import { cookieValue, hiddenCsrf, setCookie } from '../support/sign-in';
+
+/** A signed-out browser's state: the CSRF cookie of the signed-out forms and its token. */
+export type GuestForm = { cookie: string; csrf: string };
+
+/** Opens a signed-out page and keeps its CSRF cookie and hidden token. */
+export async function openGuestForm(baseUrl: string, path: string): Promise<GuestForm> {
+  const page = await request('GET', `${baseUrl}${path}`);
+  const line = setCookie(page, 'formward_login_csrf');
+  if (!line || !hiddenCsrf(page.text)) throw new Error(`${path}: no CSRF cookie or field`);
+  return { cookie: `formward_login_csrf=${cookieValue(line)}`, csrf: hiddenCsrf(page.text)! };
+}
+
+/** Posts a form (urlencoded) with the guest cookie and its `_csrf`. */
+export function postForm(
+  baseUrl: string,
+  path: string,
+  guest: GuestForm,
+  fields: Record<string, string>,
+): Promise<ApiResponse> {
+  return request('POST', `${baseUrl}${path}`, {
+    cookie: guest.cookie,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: guest.csrf, ...fields }).toString(),
+  });
+}
+
+/** Fetches a challenge from the sign-up page's endpoint and solves it as the widget would. */
+export async function solvedAltcha(baseUrl: string): Promise<string> {
+  const { solveChallenge } = await import('altcha-lib');
+  const { deriveKey } = await import('altcha-lib/algorithms/pbkdf2');
+  const challenge = (await (await fetch(`${baseUrl}/signup/challenge`)).json()) as Challenge;
+  const solution = await solveChallenge({ challenge, deriveKey });
+  if (!solution) throw new Error('the challenge could not be solved');
+  const payload = {
+    challenge: { parameters: challenge.parameters, signature: challenge.signature },
+    solution,
+  };
+  return Buffer.from(JSON.stringify(payload)).toString('base64');
+}
