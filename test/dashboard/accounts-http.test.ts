@@ -50,6 +50,26 @@ describe('/app and below', () => {
   });
 });
 
+describe('/assets', () => {
+  it('serves the stylesheet, htmx and the ALTCHA widget with caching headers, nothing else', async () => {
+    for (const [name, type] of [
+      ['app.css', /^text\/css/],
+      ['htmx.min.js', /javascript/],
+      ['altcha.js', /javascript/],
+      ['altcha.css', /^text\/css/],
+      ['altcha-pbkdf2.js', /javascript/],
+    ] as const) {
+      const res = await request('GET', `${t.stack.url}/assets/${name}`);
+      expect(res.status, name).toBe(200);
+      expect(res.headers.get('content-type'), name).toMatch(type);
+      expect(res.headers.get('cache-control'), name).toBe('public, max-age=3600');
+      expect(res.headers.get('etag'), name).toBeTruthy();
+    }
+    expect((await request('GET', `${t.stack.url}/assets/package.json`)).status).toBe(404);
+    expect((await request('GET', `${t.stack.url}/assets/..%2Fpackage.json`)).status).toBe(404);
+  });
+});
+
 describe('sign-in returns to next (same-site paths only)', () => {
   async function loginWithNext(next: string) {
     const guest = await openGuestForm(t.stack.url, `/login?next=${encodeURIComponent(next)}`);
