@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { request } from '../support/api-client';
-import { launchChromium, type LaunchedChromium } from '../support/chromium';
+import { launchWatchedChromium, type WatchedChromium } from '../support/dashboard-browser';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 
@@ -13,42 +11,23 @@ import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receive
 // receiver, and deletion after the confirmation page. Every page is screenshotted into
 // test/artifacts/, and no page may report a Content-Security-Policy violation.
 
-const ARTIFACTS = path.resolve(__dirname, '../artifacts');
 const t = useTestStack({ worker: true, env: { WEBHOOK_ALLOW_PRIVATE: '127.0.0.1' } });
-let browser: LaunchedChromium;
+let browser: WatchedChromium;
 let receiver: HttpsReceiver;
-const cspViolations: string[] = [];
 
 beforeAll(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   receiver = await startHttpsReceiver(inject('stack').certificates);
-  browser = await launchChromium();
+  browser = await launchWatchedChromium();
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
     origin: t.stack.url,
   });
-  // Runs before the page's own scripts (through the DevTools protocol, not as inline script).
-  await browser.context.addInitScript(`
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI);
-    });
-  `);
 });
 afterAll(async () => {
   await browser?.close();
   await receiver?.close();
 });
 
-function watch(page: Page) {
-  page.on('console', (message) => {
-    const text = message.text();
-    if (/Content[- ]Security[- ]Policy|CSP violation/i.test(text)) cspViolations.push(text);
-  });
-  page.on('pageerror', (error) => cspViolations.push(`page error: ${error.message}`));
-}
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `dashboard-${name}.png`), fullPage: true });
-
+const shot = (page: Page, name: string) => browser.shot(page, name);
 const clipboard = (page: Page) => page.evaluate('navigator.clipboard.readText()');
 
 /** Clicks a submit button and waits for the page the form leads to. */
@@ -65,7 +44,7 @@ describe('keys and forms in a browser', () => {
     { timeout: 180_000 },
     async () => {
       const page = await browser.context.newPage();
-      watch(page);
+      browser.watch(page);
       await page.goto(`${t.stack.url}/login`);
       await page.fill('input[name="email"]', t.email);
       await page.fill('input[name="password"]', t.password);
@@ -148,7 +127,7 @@ describe('keys and forms in a browser', () => {
       expect((await t.api.get(`/api/forms/${formId}`)).status).toBe(404);
       await page.close();
 
-      expect(cspViolations).toEqual([]);
+      expect(browser.cspViolations).toEqual([]);
     },
   );
 });

@@ -3,7 +3,7 @@ import { expectError, request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { postForm, postJson, submitJson } from '../support/ingest-requests';
-import { signIn } from '../support/sign-in';
+import { type AppSession, openAppSession } from './dashboard-support';
 
 // /app/forms over plain HTTP: the list with counts, create, edit with the API's validation,
 // the embed snippet and examples, the test submission, deletion after a confirmation, escaping,
@@ -15,14 +15,8 @@ afterAll(async () => {
   for (const receiver of receivers) await receiver.close();
 });
 
-type AppSession = { cookie: string; csrf: string };
-
-async function openApp(email = t.email, password = t.password): Promise<AppSession> {
-  const cookie = await signIn(t.stack.url, email, password);
-  const page = await request('GET', `${t.stack.url}/app/forms`, { cookie });
-  const csrf = /name="csrf-token" content="([^"]+)"/.exec(page.text)![1]!;
-  return { cookie, csrf };
-}
+const openApp = (email = t.email, password = t.password) =>
+  openAppSession(t.stack.url, email, password);
 
 const get = (session: AppSession, path: string) =>
   request('GET', `${t.stack.url}${path}`, { cookie: session.cookie });

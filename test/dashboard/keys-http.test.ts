@@ -2,21 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { expectError, request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postForm } from '../support/ingest-requests';
-import { signIn } from '../support/sign-in';
+import { type AppSession, openAppSession } from './dashboard-support';
 
 // /app/keys over plain HTTP: create (shown once), the list, revoke (refused at once), scopes,
 // escaping, CSRF, and a second account that sees and touches nothing of the first's.
 
 const t = useTestStack();
 
-type AppSession = { cookie: string; csrf: string };
-
-async function openApp(email = t.email, password = t.password): Promise<AppSession> {
-  const cookie = await signIn(t.stack.url, email, password);
-  const page = await request('GET', `${t.stack.url}/app/keys`, { cookie });
-  const csrf = /name="csrf-token" content="([^"]+)"/.exec(page.text)![1]!;
-  return { cookie, csrf };
-}
+const openApp = (email = t.email, password = t.password) =>
+  openAppSession(t.stack.url, email, password);
 
 const post = (session: AppSession, path: string, fields: [string, string][] = []) =>
   postForm(`${t.stack.url}${path}`, [['_csrf', session.csrf], ...fields], {
