@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPart, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
-import { launchChromium, type LaunchedChromium } from '../support/chromium';
+import { launchWatchedChromium, type WatchedChromium } from '../support/dashboard-browser';
 import { useTestStack } from '../support/fixture';
 
 // A new person's account journey in a real Chromium, with a real SMTP sink catching the
@@ -12,7 +10,6 @@ import { useTestStack } from '../support/fixture';
 // change the password, sign out, forgot + reset, sign in again. Every page is screenshotted
 // into test/artifacts/, and no page may report a Content-Security-Policy violation.
 
-const ARTIFACTS = path.resolve(__dirname, '../artifacts');
 let sink: SmtpSink;
 beforeAll(async () => {
   sink = await startSmtpSink();
@@ -22,34 +19,17 @@ afterAll(async () => {
 });
 
 const t = useTestStack(() => ({ env: { SMTP_URL: sink.url() } }));
-let browser: LaunchedChromium;
-const cspViolations: string[] = [];
+let browser: WatchedChromium;
 
 beforeAll(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
-  // Runs before the page's own scripts (through the DevTools protocol, not as inline script).
-  // Page code is given as text: the tests are type-checked without the DOM library.
-  await browser.context.addInitScript(`
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI);
-    });
-  `);
+  browser = await launchWatchedChromium();
 });
 afterAll(async () => {
   await browser?.close();
 });
 
-function watch(page: Page) {
-  page.on('console', (message) => {
-    const text = message.text();
-    if (/Content[- ]Security[- ]Policy|CSP violation/i.test(text)) cspViolations.push(text);
-  });
-  page.on('pageerror', (error) => cspViolations.push(`page error: ${error.message}`));
-}
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `dashboard-${name}.png`), fullPage: true });
+const watch = (page: Page) => browser.watch(page);
+const shot = (page: Page, name: string) => browser.shot(page, name);
 
 /** The link of the newest e-mail to `to` whose text contains `marker`, waiting for it. */
 async function linkFromMail(to: string, marker: string, after: number): Promise<string> {
@@ -171,7 +151,7 @@ describe('a new person’s account journey', () => {
       await shot(page, '11-signed-in-again');
       await page.close();
 
-      expect(cspViolations).toEqual([]);
+      expect(browser.cspViolations).toEqual([]);
     },
   );
 

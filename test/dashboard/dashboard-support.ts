@@ -1,6 +1,6 @@
 import type { Challenge } from 'altcha-lib' with { 'resolution-mode': 'import' };
 import { request, type ApiResponse } from '../support/api-client';
-import { cookieValue, hiddenCsrf, setCookie } from '../support/sign-in';
+import { cookieValue, hiddenCsrf, setCookie, signIn } from '../support/sign-in';
 
 /** A signed-out browser's state: the CSRF cookie of the signed-out forms and its token. */
 export type GuestForm = { cookie: string; csrf: string };
@@ -39,4 +39,20 @@ export async function solvedAltcha(baseUrl: string): Promise<string> {
     solution,
   };
   return Buffer.from(JSON.stringify(payload)).toString('base64');
+}
+
+/** A signed-in browser's state: its session cookie and the CSRF token of its pages. */
+export type AppSession = { cookie: string; csrf: string };
+
+/** Signs in through /login and reads the session's CSRF token from the overview page. */
+export async function openAppSession(
+  baseUrl: string,
+  email: string,
+  password: string,
+): Promise<AppSession> {
+  const cookie = await signIn(baseUrl, email, password);
+  const page = await request('GET', `${baseUrl}/app`, { cookie });
+  const csrf = /name="csrf-token" content="([^"]+)"/.exec(page.text)?.[1];
+  if (!csrf) throw new Error('/app: no CSRF token');
+  return { cookie, csrf };
 }

@@ -45,6 +45,32 @@ export async function revokeApiKey(em: EntityManager, id: string): Promise<ApiKe
   return apiKey;
 }
 
+/** The account's keys that still work, newest first (the dashboard's list). */
+export function listActiveApiKeys(em: EntityManager, accountId: string): Promise<ApiKey[]> {
+  return em.find(
+    ApiKey,
+    { accountId, revokedAt: null },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
+}
+
+/**
+ * Revokes one of the account's keys: from now on it is refused (401 invalid_api_key).
+ * Another account's key, or one already revoked, is "not found" (null).
+ */
+export async function revokeAccountApiKey(
+  em: EntityManager,
+  accountId: string,
+  id: string,
+): Promise<ApiKey | null> {
+  if (!/^\d+$/.test(id)) return null;
+  const apiKey = await em.findOne(ApiKey, { id, accountId, revokedAt: null });
+  if (!apiKey) return null;
+  apiKey.revokedAt = new Date();
+  await em.flush();
+  return apiKey;
+}
+
 export function scopesOf(apiKey: ApiKey): Scope[] {
   return apiKey.scopes.filter(isScope);
 }

@@ -73,3 +73,11 @@ export async function updateForm(
   await em.flush();
   return form;
 }
+
+/**
+ * Deletes the form; its submissions, files, plugins and delivery records go with it (the
+ * foreign keys cascade, and stored file bytes are queued for the sweeper).
+ */
+export async function deleteForm(em: EntityManager, form: Form): Promise<void> {
+  await em.nativeDelete(Form, { id: form.id, accountId: form.accountId });
+}

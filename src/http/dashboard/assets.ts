@@ -13,6 +13,7 @@ const fromPackage = (specifier: string) => createRequire(__filename).resolve(spe
 const ASSETS: Record<string, () => string> = {
   'app.css': () => own('app.css'),
   'altcha-setup.js': () => own('altcha-setup.js'),
+  'copy-button.js': () => own('copy-button.js'),
   'htmx.min.js': () => fromPackage('htmx.org/dist/htmx.min.js'),
   'altcha.js': () => path.join(altchaDist(), 'external', 'altcha.min.js'),
   'altcha.css': () => path.join(altchaDist(), 'external', 'altcha.css'),

@@ -10,6 +10,10 @@ const MESSAGES = {
   email_confirmed: { kind: 'ok', text: 'Your e-mail address is confirmed. You can sign in now.' },
   password_reset: { kind: 'ok', text: 'Your password was changed. Sign in with the new one.' },
   signed_out: { kind: 'ok', text: 'You are signed out.' },
+  key_revoked: { kind: 'ok', text: 'The key is revoked: the API refuses it from now on.' },
+  form_created: { kind: 'ok', text: 'Form created. Paste the embed snippet into your page.' },
+  form_updated: { kind: 'ok', text: 'Form saved.' },
+  form_deleted: { kind: 'ok', text: 'The form and its submissions are deleted.' },
 } as const;
 
 export type FlashCode = keyof typeof MESSAGES;

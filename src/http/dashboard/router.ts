@@ -2,13 +2,15 @@ import express, { type Router } from 'express';
 import type { AppContext } from '../../runtime/app-context';
 import type { DashboardPages } from './app-page';
 import { assetsRouter } from './assets';
+import { apiKeyPages } from './pages/api-keys';
 import { devMailboxPages } from './pages/dev-mailbox';
+import { formPages } from './pages/forms';
 import { overviewPages } from './pages/overview';
 import { settingsPages } from './pages/settings';
 import { requireSession } from './session-guard';
 
 /** Every signed-in page module, in the order their routes are tried. Add new pages here. */
-const APP_PAGES: readonly DashboardPages[] = [overviewPages, settingsPages];
+const APP_PAGES: readonly DashboardPages[] = [overviewPages, settingsPages, apiKeyPages, formPages];
 
 /**
  * The dashboard's Express router, outside the OpenAPI document (docs/dashboard.md): the

@@ -16,6 +16,8 @@ const eta = new Eta({
 export type NavItem = { href: string; label: string };
 export const NAV: readonly NavItem[] = [
   { href: '/app', label: 'Overview' },
+  { href: '/app/forms', label: 'Forms' },
+  { href: '/app/keys', label: 'API keys' },
   { href: '/app/settings', label: 'Settings' },
 ];
 

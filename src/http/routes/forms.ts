@@ -11,25 +11,10 @@ import { notFound } from '../http-error';
 import { link } from '../links';
 import { MAX_PER_PAGE, pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
 import { defineRoute } from '../routing/define-route';
-import { createFormBody, updateFormBody, type UpdateFormBody } from '../schemas/forms';
+import { formChanges } from '../form-changes';
+import { createFormBody, updateFormBody } from '../schemas/forms';
 import { LIST_HEADERS } from '../schemas/headers';
 import { formEnvelope, formListEnvelope, formView } from '../views/form-view';
-
-function toChanges(body: UpdateFormBody) {
-  return {
-    name: body.name,
-    successRedirectUrl: body.success_redirect_url,
-    isActive: body.is_active,
-    acceptFiles: body.accept_files,
-    allowedDomains: body.allowed_domains && [...new Set(body.allowed_domains)],
-    notificationEmailAddresses: body.notification_email_addresses && [
-      ...new Set(body.notification_email_addresses.map((e) => e.toLowerCase())),
-    ],
-  };
-}
-
-const withoutUndefined = <T extends object>(value: T) =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /** `/api/forms`: list, create, read and update the account's forms. */
 export const formRoutes = [
@@ -76,7 +61,7 @@ export const formRoutes = [
     errors: [],
   }).handle(async ({ req, body, principal }, ctx) => {
     const form = await createForm(req.em, principal.accountId, {
-      ...withoutUndefined(toChanges(body)),
+      ...formChanges(body),
       name: body.name,
     });
     const view = formView(
@@ -123,7 +108,7 @@ export const formRoutes = [
   }).handle(async ({ req, params, body, principal }, ctx) => {
     const form = await findAccountForm(req.em, principal.accountId, params.id);
     if (!form) throw notFound('form');
-    await updateForm(req.em, form, withoutUndefined(toChanges(body)));
+    await updateForm(req.em, form, formChanges(body));
     ctx.forms.forget(form.endpointToken);
     const counts = await countSubmissionsByForm(req.em, [form.id]);
     const view = formView(form, counts(form.id), ctx.urls, principal);

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import {
+  createApiKey,
+  listActiveApiKeys,
+  revokeAccountApiKey,
+} from '../../../domain/accounts/api-keys';
+import { ROLES, SCOPES, type Role, type Scope } from '../../../domain/accounts/scopes';
+import type { ApiKey } from '../../../db/entities';
+import type { DashboardPages } from '../app-page';
+import { sendAppPage } from '../app-page';
+import { setFlash } from '../flash';
+import { formatTime } from '../format-time';
+import { sessionOf } from '../session-guard';
+import type { Request, Response } from 'express';
+
+const KEYS = { template: 'api-keys', title: 'API keys' };
+
+/** What each scope lets a key do, in words. */
+const SCOPE_LABELS: Record<Scope, string> = {
+  can_create_forms: 'create and change forms and webhooks',
+  can_read_submissions: 'read submissions',
+  can_read_spam_submissions: 'read spam submissions',
+};
+
+const scopeList = z
+  .union([z.enum(SCOPES), z.array(z.enum(SCOPES))])
+  .optional()
+  .transform((value) => (value === undefined ? [] : [value].flat()));
+
+const newKeyForm = z.object({
+  name: z.string().trim().min(1, 'Give the key a name.').max(200, 'At most 200 characters.'),
+  role: z.enum(['admin', 'readonly', 'custom'], { error: 'Choose a role.' }),
+  scopes: scopeList,
+});
+
+/** One row of the list: the key's role, or its scopes when it has no role. */
+function keyRow(key: ApiKey) {
+  return {
+    id: key.id,
+    name: key.name,
+    access: key.role ?? (key.scopes.join(', ') || 'no scopes'),
+    prefix: key.prefix,
+    createdAt: key.createdAt,
+    lastUsedAt: key.lastUsedAt,
+  };
+}
+
+/** Parses the urlencoded fields; `scopes` repeats (the form's checkboxes). */
+function keyFields(req: Request) {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  return { name: body.name, role: body.role, scopes: body.scopes };
+}
+
+/**
+ * `/app/keys`: the account's active API keys; create one (Admin, Readonly or chosen scopes),
+ * shown once; revoke one, refused by the API from then on.
+ */
+export const apiKeyPages: DashboardPages = (router, ctx) => {
+  const showKeys = async (
+    req: Request,
+    res: Response,
+    extra: { status?: number; data?: Record<string, unknown> } = {},
+  ) => {
+    const { accountId } = sessionOf(res);
+    const keys = (await listActiveApiKeys(req.em, accountId)).map(keyRow);
+    res.set('Cache-Control', 'no-store');
+    await sendAppPage(
+      req,
+      res,
+      { ...KEYS, status: extra.status },
+      {
+        keys,
+        formatTime,
+        scopes: SCOPES,
+        scopeLabels: SCOPE_LABELS,
+        roles: ROLES,
+        form: {},
+        ...extra.data,
+      },
+    );
+  };
+
+  router.get('/app/keys', (req, res) => showKeys(req, res));
+
+  router.post('/app/keys', async (req, res) => {
+    const fields = keyFields(req);
+    const parsed = newKeyForm.safeParse(fields);
+    const again = (errors: Record<string, string>) =>
+      showKeys(req, res, { status: 422, data: { errors, form: fields } });
+    if (!parsed.success) {
+      const errors: Record<string, string> = {};
+      for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+      return again(errors);
+    }
+    const { name, role, scopes } = parsed.data;
+    if (role === 'custom' && scopes.length === 0)
+      return again({ scopes: 'Choose at least one scope.' });
+    const created = await createApiKey(req.em, {
+      accountId: sessionOf(res).accountId,
+      name,
+      role: role === 'custom' ? null : role,
+      scopes: role === 'custom' ? scopes : [...ROLES[role as Role]],
+    });
+    // The key itself is on this answer only: it is stored as a hash.
+    await showKeys(req, res, {
+      status: 201,
+      data: { created: { name: created.apiKey.name, key: created.key } },
+    });
+  });
+
+  router.post('/app/keys/:id/revoke', async (req, res) => {
+    const revoked = await revokeAccountApiKey(req.em, sessionOf(res).accountId, req.params.id);
+    if (!revoked) return showKeys(req, res, { status: 404, data: { notFound: true } });
+    setFlash(res, ctx.urls.base, 'key_revoked');
+    res.redirect(303, '/app/keys');
+  });
+};

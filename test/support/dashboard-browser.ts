@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchChromium, type LaunchedChromium } from './chromium';
+
+/** Where the browser tests put their screenshots (ignored by git). */
+export const ARTIFACTS = path.resolve(__dirname, '../artifacts');
+
+export type WatchedChromium = LaunchedChromium & {
+  /** CSP violations and page errors seen on watched pages; a walk expects none. */
+  cspViolations: string[];
+  /** Records the page's CSP violations and errors into cspViolations. */
+  watch(page: Page): void;
+  /** A full-page screenshot, test/artifacts/dashboard-<name>.png. */
+  shot(page: Page, name: string): Promise<Buffer>;
+};
+
+/** A Chromium whose pages report Content-Security-Policy violations on their console. */
+export async function launchWatchedChromium(): Promise<WatchedChromium> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const browser = await launchChromium();
+  // Runs before the page's own scripts (through the DevTools protocol, not as inline script).
+  // Page code is given as text: the tests are type-checked without the DOM library.
+  await browser.context.addInitScript(`
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI);
+    });
+  `);
+  const cspViolations: string[] = [];
+  return {
+    ...browser,
+    cspViolations,
+    watch(page) {
+      page.on('console', (message) => {
+        const text = message.text();
+        if (/Content[- ]Security[- ]Policy|CSP violation/i.test(text)) cspViolations.push(text);
+      });
+      page.on('pageerror', (error) => cspViolations.push(`page error: ${error.message}`));
+    },
+    shot: (page, name) =>
+      page.screenshot({ path: path.join(ARTIFACTS, `dashboard-${name}.png`), fullPage: true }),
+  };
+}
