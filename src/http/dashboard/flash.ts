@@ -10,6 +10,15 @@ const MESSAGES = {
   email_confirmed: { kind: 'ok', text: 'Your e-mail address is confirmed. You can sign in now.' },
   password_reset: { kind: 'ok', text: 'Your password was changed. Sign in with the new one.' },
   signed_out: { kind: 'ok', text: 'You are signed out.' },
+  webhook_enabled: { kind: 'ok', text: 'Webhook enabled.' },
+  webhook_disabled: { kind: 'ok', text: 'Webhook disabled: it gets no deliveries until enabled.' },
+  webhook_deleted: { kind: 'ok', text: 'Webhook deleted. Its delivery log is kept.' },
+  replay_started: { kind: 'ok', text: 'Replay started: the new attempts appear here as they run.' },
+  replay_spam: { kind: 'error', text: 'Spam is not delivered, so it cannot be replayed.' },
+  replay_unavailable: {
+    kind: 'error',
+    text: 'The delivery engine (Temporal) is unreachable; try again shortly.',
+  },
 } as const;
 
 export type FlashCode = keyof typeof MESSAGES;

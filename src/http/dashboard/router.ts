@@ -2,13 +2,22 @@ import express, { type Router } from 'express';
 import type { AppContext } from '../../runtime/app-context';
 import type { DashboardPages } from './app-page';
 import { assetsRouter } from './assets';
+import { deliveryPages } from './pages/deliveries';
 import { devMailboxPages } from './pages/dev-mailbox';
 import { overviewPages } from './pages/overview';
 import { settingsPages } from './pages/settings';
+import { statsPages } from './pages/stats';
+import { webhookPages } from './pages/webhooks';
 import { requireSession } from './session-guard';
 
 /** Every signed-in page module, in the order their routes are tried. Add new pages here. */
-const APP_PAGES: readonly DashboardPages[] = [overviewPages, settingsPages];
+const APP_PAGES: readonly DashboardPages[] = [
+  overviewPages,
+  settingsPages,
+  webhookPages,
+  deliveryPages,
+  statsPages,
+];
 
 /**
  * The dashboard's Express router, outside the OpenAPI document (docs/dashboard.md): the
