@@ -6,7 +6,7 @@ import { Plugin } from '../src/db/entities';
 import type { Orm } from '../src/db/orm';
 import { findWebhookSourceRow } from '../src/db/sql/submissions';
 import { upsertAttempt } from '../src/db/sql/delivery-attempts';
-import { serviceSignature, standardWebhookSignature } from '../src/domain/webhooks/signatures';
+import { signatureHeaders } from '../src/domain/webhooks/signatures';
 import { webhookBody, type WebhookSource } from '../src/domain/webhooks/webhook-body';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
@@ -100,17 +100,9 @@ export function createWebhookActivities(deps: {
           headers: {
             'content-type': 'application/json',
             'user-agent': 'Formward-Webhooks/1',
-            'x-service-signature': serviceSignature(secret, body),
             'x-formward-delivery': input.deliveryId,
             'x-formward-attempt': String(attempt),
-            'webhook-id': input.deliveryId,
-            'webhook-timestamp': String(timestamp),
-            'webhook-signature': standardWebhookSignature(
-              secret,
-              input.deliveryId,
-              timestamp,
-              body,
-            ),
+            ...signatureHeaders(secret, input.deliveryId, timestamp, body),
           },
         })
         .finally(() => clearInterval(beat));

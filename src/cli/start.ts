@@ -36,6 +36,7 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
     const ctx = await createAppContext(config, {
       databaseUrl: database.url,
       temporalAddress: temporal.address,
+      temporalUiUrl: temporal.uiUrl,
     });
     stops.push(() => ctx.close());
     const applied = await migrate(ctx.orm);

@@ -52,6 +52,8 @@ const environmentSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('formward'),
   TEMPORAL_CLI: optionalText,
+  /** The Temporal Web UI, for links from the delivery log; the embedded dev server's is known. */
+  TEMPORAL_UI_URL: optionalText,
   SMTP_URL: optionalText,
   MAIL_FROM: z.string().default('Formward <no-reply@formward.local>'),
   APP_SECRET: optionalText,
@@ -108,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       cliPath: e.TEMPORAL_CLI,
+      uiUrl: e.TEMPORAL_UI_URL ? stripSlash(e.TEMPORAL_UI_URL) : undefined,
     },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -40,9 +40,16 @@ export type AppContext = {
   fileStore: FileStore;
   /** The dashboard's account mail, ALTCHA guard and rate limits. */
   accounts: AccountServices;
+  /** The Temporal Web UI (TEMPORAL_UI_URL, or the embedded dev server's), for workflow links. */
+  temporalUiUrl: string | null;
 };
 
-export type Endpoints = { databaseUrl: string; temporalAddress: string };
+export type Endpoints = {
+  databaseUrl: string;
+  temporalAddress: string;
+  /** The embedded dev server's Web UI; TEMPORAL_UI_URL wins over it. */
+  temporalUiUrl?: string | null;
+};
 
 /** Wires configuration, PostgreSQL, Temporal and DNS into the context the HTTP layer uses. */
 export async function createAppContext(
@@ -93,6 +100,7 @@ export async function createAppContext(
     signingSecrets: new SigningSecretCipher(appSecret),
     fileStore,
     accounts,
+    temporalUiUrl: config.temporal.uiUrl ?? endpoints.temporalUiUrl ?? null,
     temporal,
     async close() {
       await temporal.close();

@@ -18,7 +18,7 @@ export async function openTemporal(
   if (config.temporal.address) {
     return {
       address: config.temporal.address,
-      uiUrl: null,
+      uiUrl: config.temporal.uiUrl ?? null,
       embedded: false,
       stop: async () => undefined,
     };
@@ -27,7 +27,7 @@ export async function openTemporal(
   if (running) {
     return {
       address: running.temporalAddress,
-      uiUrl: running.temporalUiUrl,
+      uiUrl: config.temporal.uiUrl ?? running.temporalUiUrl,
       embedded: false,
       stop: async () => undefined,
     };
@@ -41,7 +41,7 @@ export async function openTemporal(
   });
   return {
     address: server.address,
-    uiUrl: server.uiUrl,
+    uiUrl: config.temporal.uiUrl ?? server.uiUrl,
     embedded: true,
     stop: () => server.stop(),
   };

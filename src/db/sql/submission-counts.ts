@@ -77,8 +77,18 @@ export async function formTotals(em: EntityManager, formId: string): Promise<For
 
 export type DailyCount = { date: string; submissions: number; spam: number };
 
+/** Whose submissions a daily series counts: one form's, or every form's of an account. */
+export type SeriesScope = { formId: string } | { accountId: string };
+
 /** A form's non-spam and spam counts for each of the last 30 UTC days, oldest first. */
-export async function formDailyCounts(em: EntityManager, formId: string): Promise<DailyCount[]> {
+export function formDailyCounts(em: EntityManager, formId: string): Promise<DailyCount[]> {
+  return dailyCounts(em, { formId });
+}
+
+/** Non-spam and spam counts of a form or an account for each of the last 30 UTC days, oldest first. */
+export async function dailyCounts(em: EntityManager, scope: SeriesScope): Promise<DailyCount[]> {
+  const [column, id] =
+    'formId' in scope ? ['form_id', scope.formId] : ['account_id', scope.accountId];
   const rows = await selectRows<{ day: string; submissions: string; spam: string }>(
     em,
     `select to_char(d.day, 'YYYY-MM-DD') as day,
@@ -86,10 +96,10 @@ export async function formDailyCounts(em: EntityManager, formId: string): Promis
             count(s.id) filter (where s.is_spam) as spam
        from generate_series((now() at time zone 'utc')::date - 29, (now() at time zone 'utc')::date, interval '1 day') as d(day)
        left join submissions s
-         on s.form_id = ? and s.created_at >= d.day at time zone 'utc'
+         on s.${column} = ? and s.created_at >= d.day at time zone 'utc'
         and s.created_at < (d.day + interval '1 day') at time zone 'utc'
       group by d.day order by d.day`,
-    [formId],
+    [id],
   );
   return rows.map((row) => ({
     date: row.day,

@@ -56,6 +56,19 @@ export async function deletePlugin(em: EntityManager, plugin: Plugin): Promise<v
   await em.flush();
 }
 
+/**
+ * Turns a plugin on or off. A disabled plugin gets no deliveries: workflows plan only enabled
+ * plugins, and each attempt checks again, so pending retries stop too. Its records stay.
+ */
+export async function setPluginEnabled(
+  em: EntityManager,
+  plugin: Plugin,
+  enabled: boolean,
+): Promise<void> {
+  plugin.enabled = enabled;
+  await em.flush();
+}
+
 /** The old secret stops working at once: deliveries read the secret at attempt time. */
 export async function rotateSigningSecret(
   em: EntityManager,

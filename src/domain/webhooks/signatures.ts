@@ -22,3 +22,31 @@ export function standardWebhookSignature(
     .digest('base64');
   return `v1,${digest}`;
 }
+
+/** The names of the signature headers, as deliveries send them and the dashboard's snippets read them. */
+export const SIGNATURE_HEADERS = {
+  service: 'x-service-signature',
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const;
+
+/** The signature headers of one attempt (docs/webhook-delivery.md, Requests). */
+export function signatureHeaders(
+  secret: string,
+  deliveryId: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
+  return {
+    [SIGNATURE_HEADERS.service]: serviceSignature(secret, body),
+    [SIGNATURE_HEADERS.id]: deliveryId,
+    [SIGNATURE_HEADERS.timestamp]: String(timestampSeconds),
+    [SIGNATURE_HEADERS.signature]: standardWebhookSignature(
+      secret,
+      deliveryId,
+      timestampSeconds,
+      body,
+    ),
+  };
+}

@@ -18,6 +18,9 @@ const ASSETS: Record<string, () => string> = {
   'altcha.js': () => path.join(altchaDist(), 'external', 'altcha.min.js'),
   'altcha.css': () => path.join(altchaDist(), 'external', 'altcha.css'),
   'altcha-pbkdf2.js': () => path.join(altchaDist(), 'workers', 'pbkdf2.js'),
+  'stats-charts.js': () => own('stats-charts.js'),
+  'uplot.js': () => fromPackage('uplot/dist/uPlot.iife.min.js'),
+  'uplot.css': () => fromPackage('uplot/dist/uPlot.min.css'),
 };
 
 /** The widget's package exports no `package.json`; find its dist through its main file. */

@@ -14,6 +14,15 @@ const MESSAGES = {
   form_created: { kind: 'ok', text: 'Form created. Paste the embed snippet into your page.' },
   form_updated: { kind: 'ok', text: 'Form saved.' },
   form_deleted: { kind: 'ok', text: 'The form and its submissions are deleted.' },
+  webhook_enabled: { kind: 'ok', text: 'Webhook enabled.' },
+  webhook_disabled: { kind: 'ok', text: 'Webhook disabled: it gets no deliveries until enabled.' },
+  webhook_deleted: { kind: 'ok', text: 'Webhook deleted. Its delivery log is kept.' },
+  replay_started: { kind: 'ok', text: 'Replay started: the new attempts appear here as they run.' },
+  replay_spam: { kind: 'error', text: 'Spam is not delivered, so it cannot be replayed.' },
+  replay_unavailable: {
+    kind: 'error',
+    text: 'The delivery engine (Temporal) is unreachable; try again shortly.',
+  },
 } as const;
 
 export type FlashCode = keyof typeof MESSAGES;

@@ -3,14 +3,25 @@ import type { AppContext } from '../../runtime/app-context';
 import type { DashboardPages } from './app-page';
 import { assetsRouter } from './assets';
 import { apiKeyPages } from './pages/api-keys';
+import { deliveryPages } from './pages/deliveries';
 import { devMailboxPages } from './pages/dev-mailbox';
 import { formPages } from './pages/forms';
 import { overviewPages } from './pages/overview';
 import { settingsPages } from './pages/settings';
+import { statsPages } from './pages/stats';
+import { webhookPages } from './pages/webhooks';
 import { requireSession } from './session-guard';
 
 /** Every signed-in page module, in the order their routes are tried. Add new pages here. */
-const APP_PAGES: readonly DashboardPages[] = [overviewPages, settingsPages, apiKeyPages, formPages];
+const APP_PAGES: readonly DashboardPages[] = [
+  overviewPages,
+  settingsPages,
+  apiKeyPages,
+  formPages,
+  webhookPages,
+  deliveryPages,
+  statsPages,
+];
 
 /**
  * The dashboard's Express router, outside the OpenAPI document (docs/dashboard.md): the

@@ -18,6 +18,7 @@ export const NAV: readonly NavItem[] = [
   { href: '/app', label: 'Overview' },
   { href: '/app/forms', label: 'Forms' },
   { href: '/app/keys', label: 'API keys' },
+  { href: '/app/stats', label: 'Stats' },
   { href: '/app/settings', label: 'Settings' },
 ];
 

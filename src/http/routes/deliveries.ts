@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { findAccountForm } from '../../domain/forms/forms';
 import { findFormPlugin } from '../../domain/plugins/plugins';
-import { findAccountSubmission } from '../../domain/submissions/submission-queries';
 import { listAttempts } from '../../domain/webhooks/delivery-records';
+import { replaySubmission } from '../../domain/webhooks/replay';
 import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound } from '../http-error';
 import { link, type Link } from '../links';
@@ -90,20 +90,17 @@ export const deliveryRoutes = [
     responses: { 202: { description: 'the replay started', body: replayEnvelope } },
     errors: ['not_found', 'validation_failed', 'unavailable'],
   }).handle(async ({ req, params, principal }, ctx) => {
-    const submission = await findAccountSubmission(req.em, principal.accountId, params.id);
-    if (!submission) throw notFound('submission');
-    if (submission.is_spam) {
+    const replayed = await replaySubmission(req.em, ctx.workflows, principal.accountId, params.id);
+    if (replayed.outcome === 'not_found') throw notFound('submission');
+    if (replayed.outcome === 'spam') {
       throw new HttpError(
         422,
         'validation_failed',
         'spam submissions are not delivered, so they cannot be replayed',
       );
     }
-    let started: { workflowId: string; runId: string };
-    try {
-      started = await ctx.workflows.replay(String(submission.id));
-    } catch (error) {
-      ctx.logger.warn({ err: (error as Error).message }, 'replay could not start');
+    if (replayed.outcome === 'unavailable') {
+      ctx.logger.warn({ err: replayed.error.message }, 'replay could not start');
       throw new HttpError(
         503,
         'unavailable',
@@ -112,12 +109,12 @@ export const deliveryRoutes = [
         { 'Retry-After': '30' },
       );
     }
-    const self = `${ctx.urls.base}/api/submissions/${submission.id}`;
+    const self = `${ctx.urls.base}/api/submissions/${replayed.submissionId}`;
     const links = [link('deliveries', `${self}/deliveries`), link('submission', self)];
     const replay = {
-      submission_id: String(submission.id),
-      workflow_id: started.workflowId,
-      run_id: started.runId,
+      submission_id: replayed.submissionId,
+      workflow_id: replayed.workflowId,
+      run_id: replayed.runId,
       links,
     };
     return { status: 202, body: envelope('replay', replay, links) };
