@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { waitForAttempts } from '../delivery/delivery-helpers';
-import { launchChromium, type LaunchedChromium } from '../support/chromium';
-import { watchCsp } from '../support/csp-watch';
+import { launchWatchedChromium, type WatchedChromium } from '../support/dashboard-browser';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';
@@ -14,7 +11,6 @@ import { submitJson } from '../support/ingest-requests';
 // attempts, replay, see success; the charts are drawn. No page may report a CSP violation;
 // every page is screenshotted into test/artifacts/.
 
-const ARTIFACTS = path.resolve(__dirname, '../artifacts');
 let failing = false;
 let hook: HttpsReceiver;
 beforeAll(async () => {
@@ -36,19 +32,15 @@ const t = useTestStack({
     TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
   },
 });
-let browser: LaunchedChromium;
-let csp: Awaited<ReturnType<typeof watchCsp>>;
+let browser: WatchedChromium;
 beforeAll(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
-  csp = await watchCsp(browser.context);
+  browser = await launchWatchedChromium();
 });
 afterAll(async () => {
   await browser?.close();
 });
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `dashboard-hooks-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => browser.shot(page, `hooks-${name}`);
 
 async function submitAndWait(page: Page, selector: string) {
   await Promise.all([page.waitForLoadState('load'), page.click(selector)]);
@@ -60,7 +52,7 @@ describe('webhooks, deliveries and stats in a browser', () => {
     { timeout: 180_000 },
     async () => {
       const page = await browser.context.newPage();
-      csp.watch(page);
+      browser.watch(page);
       await page.goto(`${t.stack.url}/login`);
       await page.fill('input[name="email"]', t.email);
       await page.fill('input[name="password"]', t.password);
@@ -117,7 +109,7 @@ describe('webhooks, deliveries and stats in a browser', () => {
       await shot(page, '06-account-stats');
       await page.close();
 
-      expect(csp.problems).toEqual([]);
+      expect(browser.cspViolations).toEqual([]);
     },
   );
 });
