@@ -10,6 +10,26 @@ const MESSAGES = {
   email_confirmed: { kind: 'ok', text: 'Your e-mail address is confirmed. You can sign in now.' },
   password_reset: { kind: 'ok', text: 'Your password was changed. Sign in with the new one.' },
   signed_out: { kind: 'ok', text: 'You are signed out.' },
+  marked_spam: { kind: 'ok', text: 'Marked as spam.' },
+  marked_not_spam: {
+    kind: 'ok',
+    text: 'Marked as not spam. It was not delivered: replay it to deliver it.',
+  },
+  submission_deleted: { kind: 'ok', text: 'The submission was deleted.' },
+  sender_erased: { kind: 'ok', text: 'Every submission of that sender was erased.' },
+  sender_had_nothing: { kind: 'ok', text: 'No submission of that sender was left to erase.' },
+  replay_started: {
+    kind: 'ok',
+    text: 'Delivery started again; its attempts appear in the delivery log.',
+  },
+  replay_refused_spam: {
+    kind: 'error',
+    text: 'Spam submissions are not delivered, so they cannot be replayed.',
+  },
+  replay_unavailable: {
+    kind: 'error',
+    text: 'The delivery engine is unreachable; try again shortly.',
+  },
 } as const;
 
 export type FlashCode = keyof typeof MESSAGES;

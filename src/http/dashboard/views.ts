@@ -16,6 +16,7 @@ const eta = new Eta({
 export type NavItem = { href: string; label: string };
 export const NAV: readonly NavItem[] = [
   { href: '/app', label: 'Overview' },
+  { href: '/app/submissions', label: 'Submissions' },
   { href: '/app/settings', label: 'Settings' },
 ];
 
