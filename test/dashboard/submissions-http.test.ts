@@ -58,7 +58,7 @@ describe('lists and detail', () => {
     expect(detail.status).toBe(200);
     expect(detail.text).toContain('grace@example.com'); // the normalized sender
     expect(detail.text).toContain(`looking for ${word}`);
-    expect(detail.text).toMatch(/<li>a<\/li>\s*<li>b<\/li>/);
+    expect(detail.text).toMatch(/<li class="text">a<\/li>\s*<li class="text">b<\/li>/);
     expect(detail.text).toContain('&quot;deep&quot;: {');
     expect(detail.text).toContain('User agent');
     expect((await get('/app/submissions/99999999999')).status).toBe(404);
