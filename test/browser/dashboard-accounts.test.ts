@@ -4,7 +4,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPart, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
-import { launchChromium, type LaunchedChromium } from '../support/chromium';
+import { launchWatchedChromium, watchPage } from '../support/browser-watch';
+import type { LaunchedChromium } from '../support/chromium';
 import { useTestStack } from '../support/fixture';
 
 // A new person's account journey in a real Chromium, with a real SMTP sink catching the
@@ -27,26 +28,13 @@ const cspViolations: string[] = [];
 
 beforeAll(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
-  // Runs before the page's own scripts (through the DevTools protocol, not as inline script).
-  // Page code is given as text: the tests are type-checked without the DOM library.
-  await browser.context.addInitScript(`
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI);
-    });
-  `);
+  browser = await launchWatchedChromium();
 });
 afterAll(async () => {
   await browser?.close();
 });
 
-function watch(page: Page) {
-  page.on('console', (message) => {
-    const text = message.text();
-    if (/Content[- ]Security[- ]Policy|CSP violation/i.test(text)) cspViolations.push(text);
-  });
-  page.on('pageerror', (error) => cspViolations.push(`page error: ${error.message}`));
-}
+const watch = (page: Page) => watchPage(page, cspViolations);
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(ARTIFACTS, `dashboard-${name}.png`), fullPage: true });

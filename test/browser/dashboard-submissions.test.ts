@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, type LaunchedChromium } from '../support/chromium';
+import { launchWatchedChromium, watchPage } from '../support/browser-watch';
+import type { LaunchedChromium } from '../support/chromium';
 import { useTestStack } from '../support/fixture';
 import { submitJson } from '../support/ingest-requests';
 
@@ -20,24 +21,14 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
-  // Runs before the page's own scripts (through the DevTools protocol, not as inline script).
-  await browser.context.addInitScript(`
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI);
-    });
-  `);
+  browser = await launchWatchedChromium();
 });
 afterAll(async () => {
   await browser?.close();
 });
 
 function watch(page: Page) {
-  page.on('console', (message) => {
-    const text = message.text();
-    if (/Content[- ]Security[- ]Policy|CSP violation/i.test(text)) problems.push(text);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  watchPage(page, problems);
   page.on('dialog', (dialog) => {
     problems.push(`dialog: ${dialog.message()}`);
     void dialog.dismiss();

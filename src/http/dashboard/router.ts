@@ -5,19 +5,11 @@ import { assetsRouter } from './assets';
 import { devMailboxPages } from './pages/dev-mailbox';
 import { overviewPages } from './pages/overview';
 import { settingsPages } from './pages/settings';
-import { submissionActionPages } from './pages/submission-actions';
-import { submissionExportPages } from './pages/submission-export';
 import { submissionPages } from './pages/submissions';
 import { requireSession } from './session-guard';
 
 /** Every signed-in page module, in the order their routes are tried. Add new pages here. */
-const APP_PAGES: readonly DashboardPages[] = [
-  overviewPages,
-  settingsPages,
-  submissionActionPages,
-  submissionPages,
-  submissionExportPages,
-];
+const APP_PAGES: readonly DashboardPages[] = [overviewPages, settingsPages, submissionPages];
 
 /**
  * The dashboard's Express router, outside the OpenAPI document (docs/dashboard.md): the

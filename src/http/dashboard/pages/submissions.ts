@@ -6,6 +6,8 @@ import { submissionListPage } from '../../submission-list';
 import type { DashboardPages } from '../app-page';
 import { sendAppPage } from '../app-page';
 import { sendNotFound } from '../not-found';
+import { submissionActionPages } from './submission-actions';
+import { submissionExportPages } from './submission-export';
 import { sessionOf } from '../session-guard';
 import { displayFields, filterQuery, parseListFilters, summarize } from '../submission-display';
 
@@ -14,7 +16,7 @@ import { displayFields, filterQuery, parseListFilters, summarize } from '../subm
  * tab, and pages cut by the API's own list code (byte budget and cursor). `/app/submissions/{id}`:
  * one submission in full.
  */
-export const submissionPages: DashboardPages = (router, ctx) => {
+const submissionViewPages: DashboardPages = (router, ctx) => {
   async function listPage(req: Request, res: Response, formId?: string) {
     const { accountId } = sessionOf(res);
     const form = formId ? await findAccountForm(req.em, accountId, formId) : null;
@@ -112,4 +114,11 @@ export const submissionPages: DashboardPages = (router, ctx) => {
       },
     );
   });
+};
+
+/** Every submission page; the actions first, so `/app/submissions/erase` is not taken for an id. */
+export const submissionPages: DashboardPages = (router, ctx) => {
+  submissionActionPages(router, ctx);
+  submissionViewPages(router, ctx);
+  submissionExportPages(router, ctx);
 };
