@@ -7,7 +7,7 @@ import { launchChromium, type LaunchedChromium } from './chromium';
 export const ARTIFACTS = path.resolve(__dirname, '../artifacts');
 
 export type WatchedChromium = LaunchedChromium & {
-  /** CSP violations and page errors seen on watched pages; a walk expects none. */
+  /** CSP violations, page errors (and whatever a test adds, e.g. dialogs) seen on watched pages; a walk expects none. */
   cspViolations: string[];
   /** Records the page's CSP violations and errors into cspViolations. */
   watch(page: Page): void;

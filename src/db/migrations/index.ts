@@ -5,6 +5,7 @@ import { Migration20261125000200UploadLimits } from './Migration20261125000200Up
 import { Migration20261125000400LoginThrottle } from './Migration20261125000400LoginThrottle';
 import { Migration20261126000200FileStorage } from './Migration20261126000200FileStorage';
 import { Migration20261127000100AccountConfirmation } from './Migration20261127000100AccountConfirmation';
+import { Migration20261127002000SenderEmailIndex } from './Migration20261127002000SenderEmailIndex';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -20,5 +21,9 @@ export const migrationsList = [
   {
     name: 'Migration20261127000100AccountConfirmation',
     class: Migration20261127000100AccountConfirmation,
+  },
+  {
+    name: 'Migration20261127002000SenderEmailIndex',
+    class: Migration20261127002000SenderEmailIndex,
   },
 ];

@@ -39,7 +39,8 @@ export type SubmissionRow = {
 const COLUMNS = `s.id, s.form_id, f.endpoint_token as form_endpoint_token, s.payload_json, s.special_normalized,
   s.source_ip, s.user_agent, s.referrer, s.is_spam, s.spam_reason, s.created_at, s.updated_at`;
 
-function whereClause(filter: SubmissionFilter): { sql: string; params: unknown[] } {
+/** The filter as a where clause over `submissions s` (lists, counts and the export share it). */
+export function whereClause(filter: SubmissionFilter): { sql: string; params: unknown[] } {
   // Account (or form) and spam flag first: the submissions_*_list_idx indexes, in list order.
   const parts = ['s.account_id = ?', 's.is_spam = ?'];
   const params: unknown[] = [filter.accountId, filter.spam];

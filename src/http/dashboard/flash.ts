@@ -23,6 +23,14 @@ const MESSAGES = {
     kind: 'error',
     text: 'The delivery engine (Temporal) is unreachable; try again shortly.',
   },
+  marked_spam: { kind: 'ok', text: 'Marked as spam.' },
+  marked_not_spam: {
+    kind: 'ok',
+    text: 'Marked as not spam. It was not delivered: replay it to deliver it.',
+  },
+  submission_deleted: { kind: 'ok', text: 'The submission was deleted.' },
+  sender_erased: { kind: 'ok', text: 'Every submission of that sender was erased.' },
+  sender_had_nothing: { kind: 'ok', text: 'No submission of that sender was left to erase.' },
 } as const;
 
 export type FlashCode = keyof typeof MESSAGES;

@@ -9,6 +9,7 @@ import { formPages } from './pages/forms';
 import { overviewPages } from './pages/overview';
 import { settingsPages } from './pages/settings';
 import { statsPages } from './pages/stats';
+import { submissionPages } from './pages/submissions';
 import { webhookPages } from './pages/webhooks';
 import { requireSession } from './session-guard';
 
@@ -18,6 +19,7 @@ const APP_PAGES: readonly DashboardPages[] = [
   settingsPages,
   apiKeyPages,
   formPages,
+  submissionPages,
   webhookPages,
   deliveryPages,
   statsPages,

@@ -17,8 +17,9 @@ export type NavItem = { href: string; label: string };
 export const NAV: readonly NavItem[] = [
   { href: '/app', label: 'Overview' },
   { href: '/app/forms', label: 'Forms' },
-  { href: '/app/keys', label: 'API keys' },
+  { href: '/app/submissions', label: 'Submissions' },
   { href: '/app/stats', label: 'Stats' },
+  { href: '/app/keys', label: 'API keys' },
   { href: '/app/settings', label: 'Settings' },
 ];
 

@@ -3,9 +3,9 @@ import { SubmissionFile } from '../../db/entities';
 import type { Principal } from '../../domain/accounts/principal';
 import { FileStoreUnavailableError, StoredFileMissingError } from '../../domain/files/file-store';
 import { findAccountForm } from '../../domain/forms/forms';
-import { listSubmissions } from '../../domain/submissions/submission-queries';
 import { envelope, listAnswer } from '../envelope';
 import { encodeCursor } from '../list-cursor';
+import { submissionListPage } from '../submission-list';
 import { fileStorageUnavailable } from '../file-storage-unavailable';
 import { notFound } from '../http-error';
 import { MAX_PER_PAGE, pageMetaAndLinks, toPage } from '../pagination';
@@ -18,16 +18,6 @@ import {
   submissionListEnvelope,
   submissionView,
 } from '../views/submission-view';
-
-/**
- * The byte budget of a list answer (docs/api-conventions.md, Limits) split for the rows: the
- * list appears twice (`submissions` and `payload`), and the envelope's meta and links take
- * up to ENVELOPE_BYTES. Each row's view adds up to ROW_VIEW_BYTES to its measured columns.
- */
-const ENVELOPE_BYTES = 8 * 1024;
-const ROW_VIEW_BYTES = 1024;
-const rowBudget = (listMaxBytes: number) =>
-  Math.max(0, Math.floor((listMaxBytes - ENVELOPE_BYTES) / 2));
 
 async function listPage(
   input: { req: Request; query: SubmissionListQuery; principal: Principal },
@@ -42,18 +32,12 @@ async function listPage(
     formId = form.id;
   }
   const { cursor } = query;
-  const page = { ...toPage(query), ...(cursor && { page: cursor.page }) };
   const maxBytes = ctx.config.listMaxBytes;
-  const { rows, total, more, cut } = await listSubmissions(
+  const { rows, total, cut, page, next } = await submissionListPage(
     req.em,
     { accountId: principal.accountId, spam, formId, q: query.q || undefined, range: query.range },
-    {
-      perPage: page.perPage,
-      offset: (page.page - 1) * page.perPage,
-      after: cursor,
-      maxBytes: rowBudget(maxBytes),
-      rowOverheadBytes: ROW_VIEW_BYTES,
-    },
+    { page: toPage(query), cursor },
+    maxBytes,
   );
   const params = new URLSearchParams();
   if (query.form_id) params.set('form_id', query.form_id);
@@ -61,11 +45,6 @@ async function listPage(
   params.set('range', query.range);
   const path = spam ? '/api/submissions/spam' : '/api/submissions';
   // Once a page is cut, or the request came with a cursor, the list goes on by keyset.
-  const last = rows.at(-1);
-  const next =
-    more && last
-      ? encodeCursor({ page: page.page + 1, createdMicros: last.created_us, id: String(last.id) })
-      : null;
   const keyset =
     cursor || cut
       ? {

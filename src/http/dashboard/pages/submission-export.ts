@@ -1,0 +1,112 @@
+import type { Request, Response } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { findAccountForm } from '../../../domain/forms/forms';
+import {
+  exportFieldNames,
+  exportSubmissions,
+  type ExportRow,
+} from '../../../domain/submissions/submission-export';
+import type { SubmissionFilter } from '../../../domain/submissions/submission-queries';
+import type { AppContext } from '../../../runtime/app-context';
+import type { DashboardPages } from '../app-page';
+import { sendAppPage } from '../app-page';
+import { csvCells, csvColumns, csvStream, jsonStream } from '../export-format';
+import { sendNotFound } from '../not-found';
+import { sessionOf } from '../session-guard';
+import { filterQuery, parseListFilters } from '../submission-display';
+
+const PREVIEW_ROWS = 10;
+
+/** The form and the export's filter (the list page's filters), or null after a 404/400 page. */
+async function exportRequest(
+  req: Request,
+  res: Response,
+): Promise<{ filter: SubmissionFilter; token: string; formId: string; query: string } | null> {
+  const { accountId } = sessionOf(res);
+  const form = await findAccountForm(req.em, accountId, String(req.params.formId));
+  const filters = parseListFilters(req.query);
+  if (!form || !filters) {
+    await sendNotFound(req, res, form ? 'export' : 'form');
+    return null;
+  }
+  const filter = {
+    accountId,
+    formId: form.id,
+    spam: filters.spam,
+    q: filters.q || undefined,
+    range: filters.range,
+  };
+  return { filter, token: form.endpointToken, formId: form.id, query: filterQuery(filters) };
+}
+
+/** Streams `body` (through `transform`, if any) as a download; a failure ends the answer. */
+async function sendDownload(
+  ctx: AppContext,
+  res: Response,
+  download: { filename: string; type: string },
+  streams: [NodeJS.ReadableStream, ...NodeJS.ReadWriteStream[]],
+): Promise<void> {
+  res.attachment(download.filename);
+  res.type(download.type).set('Cache-Control', 'no-store');
+  try {
+    await pipeline([...streams, res]);
+  } catch (error) {
+    // The status line is gone already: the cut connection tells the client it failed.
+    ctx.logger.warn({ err: (error as Error).message }, 'submission export stopped');
+    res.destroy();
+  }
+}
+
+/**
+ * `/app/forms/{id}/export`: the columns and first rows of the export with the list's
+ * filters, and the CSV and JSON downloads (streamed in keyset batches).
+ */
+export const submissionExportPages: DashboardPages = (router, ctx) => {
+  router.get('/app/forms/:formId/export', async (req, res) => {
+    const found = await exportRequest(req, res);
+    if (!found) return;
+    const fieldNames = await exportFieldNames(req.em, found.filter);
+    const preview: ExportRow[] = [];
+    for await (const row of exportSubmissions(req.em, found.filter, PREVIEW_ROWS)) {
+      preview.push(row);
+      if (preview.length === PREVIEW_ROWS) break;
+    }
+    await sendAppPage(
+      req,
+      res,
+      { template: 'export-preview', title: 'Export submissions' },
+      {
+        formId: found.formId,
+        columns: csvColumns(fieldNames),
+        rows: preview.map((row) => csvCells(row, fieldNames)),
+        links: {
+          csv: `/app/forms/${found.formId}/export.csv?${found.query}`,
+          json: `/app/forms/${found.formId}/export.json?${found.query}`,
+          list: `/app/forms/${found.formId}/submissions?${found.query}`,
+        },
+      },
+    );
+  });
+
+  router.get('/app/forms/:formId/export.csv', async (req, res) => {
+    const found = await exportRequest(req, res);
+    if (!found) return;
+    const fieldNames = await exportFieldNames(req.em, found.filter);
+    const filename = `formward-${found.token}-submissions.csv`;
+    const rows = exportSubmissions(req.em, found.filter);
+    await sendDownload(
+      ctx,
+      res,
+      { filename, type: 'text/csv; charset=utf-8' },
+      csvStream(rows, fieldNames),
+    );
+  });
+
+  router.get('/app/forms/:formId/export.json', async (req, res) => {
+    const found = await exportRequest(req, res);
+    if (!found) return;
+    const filename = `formward-${found.token}-submissions.json`;
+    const rows = exportSubmissions(req.em, found.filter);
+    await sendDownload(ctx, res, { filename, type: 'application/json' }, [jsonStream(rows)]);
+  });
+};

@@ -1,0 +1,43 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { listSubmissions, type SubmissionFilter } from '../domain/submissions/submission-queries';
+import { encodeCursor, type ListCursor } from './list-cursor';
+import type { Page } from './pagination';
+
+/**
+ * The byte budget of a list answer (docs/api-conventions.md, Limits) split for the rows: the
+ * API's list appears twice (`submissions` and `payload`), and the envelope's meta and links
+ * take up to ENVELOPE_BYTES. Each row's view adds up to ROW_VIEW_BYTES to its measured
+ * columns. The dashboard's pages use the same budget, so they list the same pages.
+ */
+const ENVELOPE_BYTES = 8 * 1024;
+const ROW_VIEW_BYTES = 1024;
+const rowBudget = (listMaxBytes: number) =>
+  Math.max(0, Math.floor((listMaxBytes - ENVELOPE_BYTES) / 2));
+
+/**
+ * One page of submissions for the API and the dashboard: by page number, or right after a
+ * cursor's row (the page number then comes from the cursor). `next` is the cursor after the
+ * page's last row (null when none follows); `cut`: the byte budget ended the page early.
+ */
+export async function submissionListPage(
+  em: EntityManager,
+  filter: SubmissionFilter,
+  request: { page: Page; cursor?: ListCursor },
+  listMaxBytes: number,
+) {
+  const { cursor } = request;
+  const page = { ...request.page, ...(cursor && { page: cursor.page }) };
+  const result = await listSubmissions(em, filter, {
+    perPage: page.perPage,
+    offset: (page.page - 1) * page.perPage,
+    after: cursor,
+    maxBytes: rowBudget(listMaxBytes),
+    rowOverheadBytes: ROW_VIEW_BYTES,
+  });
+  const last = result.rows.at(-1);
+  const next =
+    result.more && last
+      ? encodeCursor({ page: page.page + 1, createdMicros: last.created_us, id: String(last.id) })
+      : null;
+  return { ...result, page, next };
+}
