@@ -1,7 +1,11 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { waitForAttempts } from '../delivery/delivery-helpers';
-import { launchWatchedChromium, type WatchedChromium } from '../support/dashboard-browser';
+import {
+  launchWatchedChromium,
+  signInWith,
+  type WatchedChromium,
+} from '../support/dashboard-browser';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';
@@ -53,10 +57,7 @@ describe('webhooks, deliveries and stats in a browser', () => {
     async () => {
       const page = await browser.context.newPage();
       browser.watch(page);
-      await page.goto(`${t.stack.url}/login`);
-      await page.fill('input[name="email"]', t.email);
-      await page.fill('input[name="password"]', t.password);
-      await submitAndWait(page, 'form[action="/login"] button');
+      await signInWith(page, t.stack.url, t);
 
       // Add a webhook: the secret is shown once.
       await page.goto(`${t.stack.url}/app/forms/${t.form.id}/webhooks`);

@@ -1,7 +1,11 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { request } from '../support/api-client';
-import { launchWatchedChromium, type WatchedChromium } from '../support/dashboard-browser';
+import {
+  launchWatchedChromium,
+  signInWith,
+  type WatchedChromium,
+} from '../support/dashboard-browser';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 
@@ -45,10 +49,7 @@ describe('keys and forms in a browser', () => {
     async () => {
       const page = await browser.context.newPage();
       browser.watch(page);
-      await page.goto(`${t.stack.url}/login`);
-      await page.fill('input[name="email"]', t.email);
-      await page.fill('input[name="password"]', t.password);
-      await submit(page, 'form[action="/login"] button');
+      await signInWith(page, t.stack.url, t);
       expect(page.url()).toBe(`${t.stack.url}/app`);
 
       // An Admin key, shown once; the copy button puts it on the clipboard.

@@ -1,7 +1,11 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchWatchedChromium, type WatchedChromium } from '../support/dashboard-browser';
+import {
+  launchWatchedChromium,
+  signInWith,
+  type WatchedChromium,
+} from '../support/dashboard-browser';
 import { useTestStack } from '../support/fixture';
 import { submitJson } from '../support/ingest-requests';
 
@@ -59,10 +63,7 @@ describe('submission pages in a browser', () => {
       });
       const page = await browser.context.newPage();
       watch(page);
-      await page.goto(`${t.stack.url}/login`);
-      await page.fill('input[name="email"]', t.email);
-      await page.fill('input[name="password"]', t.password);
-      await clickAndLoad(page, 'form[action="/login"] button');
+      await signInWith(page, t.stack.url, t);
 
       // Search across forms; the spam check may have moved the hostile one to the spam tab.
       await clickAndLoad(page, 'nav a[href="/app/submissions"]');

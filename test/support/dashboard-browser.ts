@@ -15,6 +15,21 @@ export type WatchedChromium = LaunchedChromium & {
   shot(page: Page, name: string): Promise<Buffer>;
 };
 
+/** Signs in through the sign-in form on `page`, landing where the form leads (`/app`). */
+export async function signInWith(
+  page: Page,
+  baseUrl: string,
+  account: { email: string; password: string },
+): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.fill('input[name="email"]', account.email);
+  await page.fill('input[name="password"]', account.password);
+  await Promise.all([
+    page.waitForURL(`${baseUrl}/app`),
+    page.click('form[action="/login"] button'),
+  ]);
+}
+
 /** A Chromium whose pages report Content-Security-Policy violations on their console. */
 export async function launchWatchedChromium(): Promise<WatchedChromium> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
