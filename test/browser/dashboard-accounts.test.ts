@@ -1,8 +1,11 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPart, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
-import { launchWatchedChromium, type WatchedChromium } from '../support/dashboard-browser';
+import {
+  launchWatchedChromium,
+  linkFromMail as mailedLink,
+  type WatchedChromium,
+} from '../support/dashboard-browser';
 import { useTestStack } from '../support/fixture';
 
 // A new person's account journey in a real Chromium, with a real SMTP sink catching the
@@ -31,20 +34,9 @@ afterAll(async () => {
 const watch = (page: Page) => browser.watch(page);
 const shot = (page: Page, name: string) => browser.shot(page, name);
 
-/** The link of the newest e-mail to `to` whose text contains `marker`, waiting for it. */
-async function linkFromMail(to: string, marker: string, after: number): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const message = sink.messages
-      .slice(after)
-      .find((m) => m.rcptTo.includes(to) && m.raw.toString('latin1').includes(marker));
-    if (message) {
-      const text = findPart(readMimeMessage(message.raw), 'text/plain')!.body;
-      return /https?:\/\/\S+/.exec(text)![0];
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no e-mail to ${to} with ${marker}`);
-}
+/** The link of the first e-mail to `to` containing `marker` after the `after`-th message. */
+const linkFromMail = (to: string, marker: string, after: number) =>
+  mailedLink(sink, to, marker, after);
 
 async function signInWith(page: Page, email: string, password: string) {
   await page.goto(`${t.stack.url}/login`);

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { findPart, readMimeMessage } from '../../src/domain/mail/mime-reader';
+import type { SmtpSink } from '../mail/smtp-sink';
 import { launchChromium, type LaunchedChromium } from './chromium';
 
 /** Where the browser tests put their screenshots (ignored by git). */
@@ -28,6 +30,29 @@ export async function signInWith(
     page.waitForURL(`${baseUrl}/app`),
     page.click('form[action="/login"] button'),
   ]);
+}
+
+/**
+ * The first link of the first e-mail to `to` that the sink took after its `after`-th message
+ * and whose text contains `marker`, waiting for it (10 s).
+ */
+export async function linkFromMail(
+  sink: SmtpSink,
+  to: string,
+  marker: string,
+  after: number,
+): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const message = sink.messages
+      .slice(after)
+      .find((m) => m.rcptTo.includes(to) && m.raw.toString('latin1').includes(marker));
+    if (message) {
+      const text = findPart(readMimeMessage(message.raw), 'text/plain')!.body;
+      return /https?:\/\/\S+/.exec(text)![0];
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no e-mail to ${to} with ${marker}`);
 }
 
 /** A Chromium whose pages report Content-Security-Policy violations on their console. */
