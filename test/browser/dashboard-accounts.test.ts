@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
 import {
+  fillSignUp,
   launchWatchedChromium,
   linkFromMail as mailedLink,
   type WatchedChromium,
@@ -59,15 +60,7 @@ describe('a new person’s account journey', () => {
       watch(page);
 
       // Sign up: the widget fetches a challenge and solves it in its worker.
-      await page.goto(`${t.stack.url}/signup`);
-      await page.fill('input[name="name"]', name);
-      await page.fill('input[name="email"]', email);
-      await page.fill('input[name="password"]', firstPassword);
-      // As a person does: the checkbox's label (its drawn tick covers the box itself).
-      await page.locator('altcha-widget label').first().click();
-      await expect
-        .poll(() => page.inputValue('input[name="altcha"]'), { timeout: 60_000 })
-        .not.toBe('');
+      await fillSignUp(page, t.stack.url, { name, email, password: firstPassword });
       await shot(page, '01-signup');
       let mails = sink.messages.length;
       await Promise.all([

@@ -9,6 +9,7 @@ import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
 import { request } from '../support/api-client';
 import {
   ARTIFACTS,
+  fillSignUp,
   launchWatchedChromium,
   linkFromMail,
   signInWith,
@@ -153,14 +154,7 @@ describe('a new person’s journey through the dashboard', () => {
       browser.watch(page);
 
       // 1. Sign up: the ALTCHA widget fetches a challenge and solves it in its worker.
-      await page.goto(`${t.stack.url}/signup`);
-      await page.fill('input[name="name"]', 'Journey Ltd');
-      await page.fill('input[name="email"]', email);
-      await page.fill('input[name="password"]', password);
-      await page.locator('altcha-widget label').first().click();
-      await expect
-        .poll(() => page.inputValue('input[name="altcha"]'), { timeout: 90_000 })
-        .not.toBe('');
+      await fillSignUp(page, t.stack.url, { name: 'Journey Ltd', email, password });
       await shot(page, 'signup');
       const mails = sink.messages.length;
       await clickAndLoad(page, 'form button[type="submit"]');

@@ -33,6 +33,30 @@ export async function signInWith(
 }
 
 /**
+ * Fills in the sign-up form on `page` and lets the ALTCHA widget solve its challenge in the
+ * browser, leaving the form ready to send.
+ */
+export async function fillSignUp(
+  page: Page,
+  baseUrl: string,
+  account: { name: string; email: string; password: string },
+): Promise<void> {
+  await page.goto(`${baseUrl}/signup`);
+  await page.fill('input[name="name"]', account.name);
+  await page.fill('input[name="email"]', account.email);
+  await page.fill('input[name="password"]', account.password);
+  // As a person does: the checkbox's label (its drawn tick covers the box itself).
+  await page.locator('altcha-widget label').first().click();
+  // The widget fetches a challenge, solves it in its worker and puts the proof in the form.
+  // (Polled from here: waitForFunction would evaluate a string, which the page's CSP forbids.)
+  const deadline = Date.now() + 90_000;
+  while (!(await page.inputValue('input[name="altcha"]'))) {
+    if (Date.now() > deadline) throw new Error('the ALTCHA widget did not solve its challenge');
+    await page.waitForTimeout(100);
+  }
+}
+
+/**
  * The first link of the first e-mail to `to` that the sink took after its `after`-th message
  * and whose text contains `marker`, waiting for it (10 s).
  */
