@@ -11,6 +11,7 @@ import { settingsPages } from './pages/settings';
 import { statsPages } from './pages/stats';
 import { submissionPages } from './pages/submissions';
 import { webhookPages } from './pages/webhooks';
+import { takeReveal } from './reveal-once';
 import { requireSession } from './session-guard';
 
 /** Every signed-in page module, in the order their routes are tried. Add new pages here. */
@@ -42,7 +43,7 @@ export function dashboardRouter(ctx: AppContext): Router {
   devMailboxPages(router, ctx);
 
   const app = express.Router();
-  app.use('/app', requireSession());
+  app.use('/app', requireSession(), takeReveal(ctx));
   for (const pages of APP_PAGES) pages(app, ctx);
   router.use(app);
   return router;
