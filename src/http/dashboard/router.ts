@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import type { AppContext } from '../../runtime/app-context';
 import type { DashboardPages } from './app-page';
+import { appErrorPage, appNotFound } from './app-errors';
 import { assetsRouter } from './assets';
 import { apiKeyPages } from './pages/api-keys';
 import { deliveryPages } from './pages/deliveries';
@@ -45,6 +46,7 @@ export function dashboardRouter(ctx: AppContext): Router {
   const app = express.Router();
   app.use('/app', requireSession(), takeReveal(ctx));
   for (const pages of APP_PAGES) pages(app, ctx);
+  app.use('/app', appNotFound, appErrorPage(ctx.logger));
   router.use(app);
   return router;
 }
