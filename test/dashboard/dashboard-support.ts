@@ -1,4 +1,5 @@
 import type { Challenge } from 'altcha-lib' with { 'resolution-mode': 'import' };
+import { expect } from 'vitest';
 import { request, type ApiResponse } from '../support/api-client';
 import { cookieValue, hiddenCsrf, setCookie, signIn } from '../support/sign-in';
 
@@ -55,4 +56,28 @@ export async function openAppSession(
   const csrf = /name="csrf-token" content="([^"]+)"/.exec(page.text)?.[1];
   if (!csrf) throw new Error('/app: no CSRF token');
   return { cookie, csrf };
+}
+
+/**
+ * Follows the 303 of a post that reveals a secret once, as a browser does: the sealed,
+ * HttpOnly cookie scoped to the page, then the GET that shows it and clears the cookie.
+ * Returns the page and the cookie pair (to replay it from elsewhere).
+ */
+export async function followReveal(
+  baseUrl: string,
+  cookie: string,
+  posted: ApiResponse,
+): Promise<{ page: ApiResponse; reveal: string }> {
+  expect(posted.status, posted.text).toBe(303);
+  const location = posted.headers.get('location')!;
+  const line = setCookie(posted, 'formward_reveal');
+  expect(line).toMatch(new RegExp(`; Path=${location}; `));
+  expect(line).toContain('HttpOnly');
+  const reveal = `formward_reveal=${cookieValue(line!)}`;
+  expect(reveal).not.toMatch(/whsec_|frk_/);
+  const page = await request('GET', `${baseUrl}${location}`, { cookie: `${cookie}; ${reveal}` });
+  expect(page.status).toBe(200);
+  expect(page.headers.get('cache-control')).toBe('no-store');
+  expect(setCookie(page, 'formward_reveal')).toMatch(/Expires=Thu, 01 Jan 1970/);
+  return { page, reveal };
 }

@@ -158,6 +158,23 @@ describe('/app/forms', () => {
     },
   );
 
+  it('refuses a test submission to an inactive form: 409, nothing stored or delivered', async () => {
+    const session = await openApp();
+    const receiver = await startHttpsReceiver(inject('stack').certificates);
+    receivers.push(receiver);
+    const id = await createForm(session, 'Paused');
+    await t.api.addWebhook(id, receiver.url);
+    expect((await t.api.patch(`/api/forms/${id}`, { is_active: false })).status).toBe(200);
+    const res = await post(session, `/app/forms/${id}/test`);
+    expect(res.status).toBe(409);
+    expect(res.text).toContain('This form is not active');
+    expect(res.text).not.toContain('Stored as submission');
+    const stored = await t.api.get(`/api/submissions?form_id=${id}&range=all`);
+    expect(stored.status).toBe(200);
+    expect(stored.body.submissions).toEqual([]);
+    expect(receiver.received).toHaveLength(0);
+  });
+
   it('deletes a form and its submissions after a page that names the count', async () => {
     const session = await openApp();
     const id = await createForm(session, 'Doomed');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectError, request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postForm } from '../support/ingest-requests';
-import { type AppSession, openAppSession } from './dashboard-support';
+import { type AppSession, followReveal, openAppSession } from './dashboard-support';
 
 // /app/keys over plain HTTP: create (shown once), the list, revoke (refused at once), scopes,
 // escaping, CSRF, and a second account that sees and touches nothing of the first's.
@@ -17,12 +17,14 @@ const post = (session: AppSession, path: string, fields: [string, string][] = []
     cookie: session.cookie,
   });
 
-/** Creates a key through the page; returns the page and the key shown on it. */
+const keyOn = (html: string) => /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(html)?.[1];
+
+/** Creates a key through the page (post, 303, GET); returns the page and the key shown on it. */
 async function createKey(session: AppSession, fields: [string, string][]) {
-  const res = await post(session, '/app/keys', fields);
-  expect(res.status, res.text).toBe(201);
-  const key = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(res.text)![1]!;
-  return { res, key };
+  const posted = await post(session, '/app/keys', fields);
+  const { page: res, reveal } = await followReveal(t.stack.url, session.cookie, posted);
+  const key = keyOn(res.text)!;
+  return { res, key, reveal };
 }
 
 const keyIdOf = (html: string, name: string) =>
@@ -52,6 +54,24 @@ describe('/app/keys', () => {
     const times =
       /<td>\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/td>\s*<td>\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/td>/;
     await expect.poll(async () => row((await listed()).text)).toMatch(times);
+  });
+
+  it('post/redirect/get: a reload creates nothing and shows the key no more', async () => {
+    const session = await openApp();
+    const { key, reveal } = await createKey(session, [
+      ['name', 'Once'],
+      ['role', 'readonly'],
+    ]);
+    const reload = await request('GET', `${t.stack.url}/app/keys`, { cookie: session.cookie });
+    expect(reload.text).not.toContain(key);
+    expect(keyOn(reload.text)).toBeUndefined();
+    expect(reload.text.match(/<td>Once<\/td>/g)).toHaveLength(1);
+    // The sealed cookie is bound to its session: another session's GET shows nothing.
+    const other = await openApp();
+    const stolen = await request('GET', `${t.stack.url}/app/keys`, {
+      cookie: `${other.cookie}; ${reveal}`,
+    });
+    expect(stolen.text).not.toContain(key);
   });
 
   it('Readonly and custom scopes give keys exactly those scopes', async () => {

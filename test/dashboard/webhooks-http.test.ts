@@ -5,6 +5,7 @@ import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receive
 import { submitJson } from '../support/ingest-requests';
 import { signIn } from '../support/sign-in';
 import { waitForAttempts } from '../delivery/delivery-helpers';
+import { followReveal } from './dashboard-support';
 
 // The webhook, delivery-log and stats pages over plain HTTP: the API's URL rules, secrets
 // shown once, enable / disable / rotate / delete, the log with the stored answer as text,
@@ -33,6 +34,8 @@ async function session(email = t.email, password = t.password) {
   const csrf = /name="csrf-token" content="([^"]+)"/.exec(page.text)![1]!;
   return {
     get: (path: string) => request('GET', `${t.stack.url}${path}`, { cookie }),
+    /** The page a secret-revealing post redirects to, fetched as a browser would. */
+    follow: (posted: ApiResponse) => followReveal(t.stack.url, cookie, posted),
     post: (path: string, fields: Record<string, string> = {}, token: string | null = csrf) =>
       request('POST', `${t.stack.url}${path}`, {
         cookie,
@@ -53,8 +56,8 @@ async function receiver(status = 200, body = '{"ok":true}') {
 
 /** Creates a webhook through the page; returns its id and the secret the page showed. */
 async function createWebhook(s: Session, url: string, name = '', formId = t.form.id) {
-  const created = await s.post(`/app/forms/${formId}/webhooks`, { url, name });
-  expect(created.status, created.text).toBe(201);
+  const posted = await s.post(`/app/forms/${formId}/webhooks`, { url, name });
+  const { page: created } = await s.follow(posted);
   const secret = secretOn(created);
   expect(secret).toMatch(/^whsec_/);
   const res = await t.api.get(`/api/forms/${formId}/plugins?per_page=100`);
@@ -113,12 +116,14 @@ describe('webhooks page', () => {
     await s.post(`${base}/enable`);
     expect((await state()).plugin.enabled).toBe(true);
 
-    const rotated = await s.post(`${base}/rotate`);
-    expect(rotated.status).toBe(200);
+    const { page: rotated } = await s.follow(await s.post(`${base}/rotate`));
     const fresh = secretOn(rotated);
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(secret);
     expect(rotated.text).toContain('The old secret stopped working');
+    const reload = await s.get(`/app/forms/${t.form.id}/webhooks`);
+    expect(secretOn(reload)).toBeUndefined();
+    expect(reload.text).not.toContain(fresh);
 
     expect((await s.post(`${base}/delete`)).status).toBe(303);
     expect((await t.api.get(`/api/forms/${t.form.id}/plugins/${id}`)).status).toBe(404);

@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import type { AppContext } from '../../runtime/app-context';
 import { takeFlash } from './flash';
+import { revealedData } from './reveal-once';
 import { sendPage } from './send-page';
 import { sessionOf } from './session-guard';
 
@@ -9,7 +10,8 @@ export type DashboardPages = (router: Router, ctx: AppContext) => void;
 
 /**
  * Sends a signed-in page: the layout gets the person, the session's CSRF token, the
- * navigation state and any flash message.
+ * navigation state and any flash message; and a secret kept for this page by revealOnce,
+ * never cached.
  */
 export function sendAppPage(
   req: Request,
@@ -24,5 +26,10 @@ export function sendAppPage(
     path: req.baseUrl + req.path,
     flash: takeFlash(req, res),
   };
-  return sendPage(res, page.status ?? 200, page.template, page.title, chrome, data);
+  const revealed = revealedData(res);
+  if (revealed) res.set('Cache-Control', 'no-store');
+  return sendPage(res, page.status ?? 200, page.template, page.title, chrome, {
+    ...data,
+    ...revealed,
+  });
 }

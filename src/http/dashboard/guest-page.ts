@@ -23,3 +23,20 @@ export async function guestPage<S extends number>(
   };
   return { status: page.status, content: renderPage(page.template, page.title, chrome, data) };
 }
+
+/**
+ * One kind of signed-out page (sign-in, sign-up, reset…) as a function of its status and
+ * data, with the data every answer of that kind carries.
+ */
+export function guestPageKind(
+  page: { template: string; title: string; altcha?: boolean },
+  always: Record<string, unknown> = {},
+) {
+  return <S extends number>(
+    req: Request,
+    res: Response,
+    baseUrl: string,
+    status: S,
+    data: Record<string, unknown> = {},
+  ) => guestPage(req, res, baseUrl, { status, ...page }, { ...always, ...data });
+}

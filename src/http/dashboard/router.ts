@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import type { AppContext } from '../../runtime/app-context';
 import type { DashboardPages } from './app-page';
+import { appErrorPage, appNotFound } from './app-errors';
 import { assetsRouter } from './assets';
 import { apiKeyPages } from './pages/api-keys';
 import { deliveryPages } from './pages/deliveries';
@@ -11,6 +12,7 @@ import { settingsPages } from './pages/settings';
 import { statsPages } from './pages/stats';
 import { submissionPages } from './pages/submissions';
 import { webhookPages } from './pages/webhooks';
+import { takeReveal } from './reveal-once';
 import { requireSession } from './session-guard';
 
 /** Every signed-in page module, in the order their routes are tried. Add new pages here. */
@@ -42,8 +44,9 @@ export function dashboardRouter(ctx: AppContext): Router {
   devMailboxPages(router, ctx);
 
   const app = express.Router();
-  app.use('/app', requireSession());
+  app.use('/app', requireSession(), takeReveal(ctx));
   for (const pages of APP_PAGES) pages(app, ctx);
+  app.use('/app', appNotFound, appErrorPage(ctx.logger));
   router.use(app);
   return router;
 }

@@ -28,7 +28,7 @@ export class DatabaseUnavailableError extends HttpError {
 }
 
 /** Maps body-parser and busboy failures to the error codes of docs/api-conventions.md, Errors. */
-function toHttpError(error: unknown): HttpError | null {
+export function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   // A database restart is transient: tell the client to come back, never a 500.
   if (isConnectionError(error)) return new DatabaseUnavailableError();

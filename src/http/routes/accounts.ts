@@ -16,7 +16,7 @@ import {
 } from '../../domain/accounts/registration';
 import { setFlash } from '../dashboard/flash';
 import { guestCsrfMatches, renewGuestCsrfToken } from '../dashboard/guest-csrf';
-import { guestPage } from '../dashboard/guest-page';
+import { guestPage, guestPageKind } from '../dashboard/guest-page';
 import { clientAddress } from '../ingest/client-address';
 import { defineRoute, type RouteContext } from '../routing/define-route';
 import { runMiddleware } from '../run-middleware';
@@ -51,10 +51,16 @@ const limitedAnswer = {
 };
 const isEmail = (value: string) => z.email().safeParse(value.trim()).success;
 
-type Page = { template: string; title: string; altcha?: boolean };
-const SIGNUP: Page = { template: 'signup', title: 'Sign up', altcha: true };
-const FORGOT: Page = { template: 'forgot', title: 'Forgot password' };
-const RESET: Page = { template: 'reset', title: 'Choose a new password' };
+const passwordRule = { minPasswordLength: MIN_PASSWORD_LENGTH };
+const signupPage = guestPageKind(
+  { template: 'signup', title: 'Sign up', altcha: true },
+  passwordRule,
+);
+const forgotPage = guestPageKind({ template: 'forgot', title: 'Forgot password' });
+const resetPage = guestPageKind(
+  { template: 'reset', title: 'Choose a new password' },
+  passwordRule,
+);
 
 /** A message page (`views/message.eta`). */
 function messagePage<S extends number>(
@@ -163,15 +169,7 @@ export const accountRoutes = [
     access: 'public',
     responses: { 200: htmlPage('the form, with the ALTCHA widget') },
     errors: [],
-  }).handle(({ req, res }, ctx) =>
-    guestPage(
-      req,
-      res,
-      ctx.urls.base,
-      { status: 200, ...SIGNUP },
-      { minPasswordLength: MIN_PASSWORD_LENGTH },
-    ),
-  ),
+  }).handle(({ req, res }, ctx) => signupPage(req, res, ctx.urls.base, 200)),
   defineRoute({
     method: 'post',
     path: '/signup',
@@ -196,18 +194,7 @@ export const accountRoutes = [
   }).handle(async ({ req, res }, ctx) => {
     const form = await readGuestForm(req, res, ctx, signupBody);
     const again = <S extends number>(status: S, error: string) =>
-      guestPage(
-        req,
-        res,
-        ctx.urls.base,
-        { status, ...SIGNUP },
-        {
-          error,
-          email: form?.email,
-          name: form?.name,
-          minPasswordLength: MIN_PASSWORD_LENGTH,
-        },
-      );
+      signupPage(req, res, ctx.urls.base, status, { error, email: form?.email, name: form?.name });
     if (!form) return again(403, 'The form expired. Please try again.');
     const limited = await overLimit(req, res, ctx, 'signup', form.email);
     if (limited) return limited;
@@ -279,7 +266,7 @@ export const accountRoutes = [
     access: 'public',
     responses: { 200: htmlPage('the form') },
     errors: [],
-  }).handle(({ req, res }, ctx) => guestPage(req, res, ctx.urls.base, { status: 200, ...FORGOT })),
+  }).handle(({ req, res }, ctx) => forgotPage(req, res, ctx.urls.base, 200)),
   defineRoute({
     method: 'post',
     path: '/forgot',
@@ -308,16 +295,7 @@ export const accountRoutes = [
     responses: { 200: htmlPage('the form') },
     errors: [],
   }).handle(({ req, res, query }, ctx) =>
-    guestPage(
-      req,
-      res,
-      ctx.urls.base,
-      { status: 200, ...RESET },
-      {
-        token: query.token,
-        minPasswordLength: MIN_PASSWORD_LENGTH,
-      },
-    ),
+    resetPage(req, res, ctx.urls.base, 200, { token: query.token }),
   ),
   defineRoute({
     method: 'post',
@@ -341,17 +319,7 @@ export const accountRoutes = [
   }).handle(async ({ req, res, query }, ctx) => {
     const form = await readGuestForm(req, res, ctx, resetBody);
     const again = <S extends number>(status: S, error: string) =>
-      guestPage(
-        req,
-        res,
-        ctx.urls.base,
-        { status, ...RESET },
-        {
-          error,
-          token: query.token,
-          minPasswordLength: MIN_PASSWORD_LENGTH,
-        },
-      );
+      resetPage(req, res, ctx.urls.base, status, { error, token: query.token });
     if (!form) return again(403, 'The form expired. Please try again.');
     const limited = await overLimit(req, res, ctx, 'reset');
     if (limited) return limited;

@@ -5,7 +5,7 @@ import { findSession, SESSION_TTL_MS, signIn, signOut } from '../../domain/accou
 import { cookieOptions, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE } from '../cookies';
 import { setFlash } from '../dashboard/flash';
 import { guestCsrfMatches, renewGuestCsrfToken } from '../dashboard/guest-csrf';
-import { guestPage } from '../dashboard/guest-page';
+import { guestPageKind } from '../dashboard/guest-page';
 import { sameSitePath } from '../dashboard/next-path';
 import { HttpError } from '../http-error';
 import { clientAddress } from '../ingest/client-address';
@@ -39,7 +39,8 @@ export const formBody = express.urlencoded({ extended: false, limit: '16kb' });
 export const FORM_BODY = ['application/x-www-form-urlencoded'];
 export const htmlPage = (description: string) => ({ description, content: 'text/html' });
 
-const loginPage = { template: 'login', title: 'Sign in' };
+const loginPage = guestPageKind({ template: 'login', title: 'Sign in' });
+const homePage = guestPageKind({ template: 'home', title: 'Formward' });
 
 /** Dashboard sessions (docs/api-conventions.md, Authentication and scopes): the sign-in form, sign-in, sign-out and a landing page. */
 export const sessionRoutes = [
@@ -59,7 +60,7 @@ export const sessionRoutes = [
   }).handle(async ({ req, res }, ctx) => {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
     if (token && (await findSession(req.em, token))) return { status: 303, redirect: '/app' };
-    return guestPage(req, res, ctx.urls.base, { status: 200, template: 'home', title: 'Formward' });
+    return homePage(req, res, ctx.urls.base, 200);
   }),
   defineRoute({
     method: 'get',
@@ -74,13 +75,7 @@ export const sessionRoutes = [
     responses: { 200: htmlPage('the form') },
     errors: [],
   }).handle(({ req, res, query }, ctx) =>
-    guestPage(
-      req,
-      res,
-      ctx.urls.base,
-      { status: 200, ...loginPage },
-      { next: sameSitePath(query.next, ctx.urls.base) },
-    ),
+    loginPage(req, res, ctx.urls.base, 200, { next: sameSitePath(query.next, ctx.urls.base) }),
   ),
   defineRoute({
     method: 'post',
@@ -119,18 +114,15 @@ export const sessionRoutes = [
     const next = sameSitePath(body.data?.next, base);
     if (!body.success || !guestCsrfMatches(req, body.data._csrf)) {
       renewGuestCsrfToken(res, base);
-      return guestPage(
-        req,
-        res,
-        base,
-        { status: 403, ...loginPage },
-        { next, error: 'The sign-in form expired. Please try again.' },
-      );
+      return loginPage(req, res, base, 403, {
+        next,
+        error: 'The sign-in form expired. Please try again.',
+      });
     }
     const { email, password } = body.data;
     const result = await signIn(req.em, { email, password, clientAddress: clientAddress(req) });
     const again = <S extends number>(status: S, data: Record<string, unknown>) =>
-      guestPage(req, res, base, { status, ...loginPage }, { next, email, ...data });
+      loginPage(req, res, base, status, { next, email, ...data });
     if (result.kind === 'throttled') {
       const minutes = Math.ceil(result.retryAfterSeconds / 60);
       const page = await again(429, {

@@ -10,6 +10,7 @@ import type { DashboardPages } from '../app-page';
 import { sendAppPage } from '../app-page';
 import { setFlash } from '../flash';
 import { formatTime } from '../format-time';
+import { revealOnce } from '../reveal-once';
 import { sessionOf } from '../session-guard';
 import type { Request, Response } from 'express';
 
@@ -101,11 +102,9 @@ export const apiKeyPages: DashboardPages = (router, ctx) => {
       role: role === 'custom' ? null : role,
       scopes: role === 'custom' ? scopes : [...ROLES[role as Role]],
     });
-    // The key itself is on this answer only: it is stored as a hash.
-    await showKeys(req, res, {
-      status: 201,
-      data: { created: { name: created.apiKey.name, key: created.key } },
-    });
+    // The key is stored as a hash: the page the redirect leads to shows it once.
+    revealOnce(res, ctx, '/app/keys', { created: { name: created.apiKey.name, key: created.key } });
+    res.redirect(303, '/app/keys');
   });
 
   router.post('/app/keys/:id/revoke', async (req, res) => {

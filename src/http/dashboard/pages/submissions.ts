@@ -3,6 +3,8 @@ import { findAccountForm } from '../../../domain/forms/forms';
 import { RANGES } from '../../../domain/submissions/range';
 import { findAccountSubmission } from '../../../domain/submissions/submission-queries';
 import { submissionListPage } from '../../submission-list';
+import { submissionView } from '../../views/submission-view';
+import { sessionPrincipal } from '../account-form';
 import type { DashboardPages } from '../app-page';
 import { sendAppPage } from '../app-page';
 import { sendNotFound } from '../not-found';
@@ -91,27 +93,13 @@ const submissionViewPages: DashboardPages = (router, ctx) => {
     const { accountId } = sessionOf(res);
     const row = await findAccountSubmission(req.em, accountId, String(req.params.id));
     if (!row) return sendNotFound(req, res, 'submission');
-    const id = String(row.id);
+    // The API's Submission resource, so the page and GET /api/submissions/{id} agree.
+    const submission = submissionView(row, ctx.urls, sessionPrincipal(sessionOf(res)));
     await sendAppPage(
       req,
       res,
-      { template: 'submission', title: `Submission ${id}` },
-      {
-        submission: {
-          id,
-          formId: String(row.form_id),
-          formToken: row.form_endpoint_token,
-          sender: row.special_normalized?.email ?? null,
-          isSpam: row.is_spam,
-          spamReason: row.spam_reason,
-          sourceIp: row.source_ip,
-          userAgent: row.user_agent,
-          referrer: row.referrer,
-          receivedAt: new Date(row.created_at).toISOString(),
-          updatedAt: new Date(row.updated_at).toISOString(),
-        },
-        fields: displayFields(row.payload_json, id),
-      },
+      { template: 'submission', title: `Submission ${submission.id}` },
+      { submission, fields: displayFields(row.payload_json, submission.id) },
     );
   });
 };

@@ -13,6 +13,7 @@ import type { AppContext } from '../../../runtime/app-context';
 import type { DashboardPages } from '../app-page';
 import { sendAppPage } from '../app-page';
 import { setFlash } from '../flash';
+import { revealOnce } from '../reveal-once';
 import { ownedForm, ownedWebhook } from './owned';
 
 /** A form has few webhooks; one page shows them all. */
@@ -81,10 +82,9 @@ export const webhookPages: DashboardPages = (router, ctx) => {
       url: checked.url,
       name: draft.name || undefined,
     });
-    await sendWebhooks(req, res, form, {
-      status: 201,
-      revealed: { plugin, secret: signingSecret, rotated: false },
-    });
+    const revealed = { plugin: { name: plugin.name }, secret: signingSecret, rotated: false };
+    revealOnce(res, ctx, base(form), { revealed });
+    res.redirect(303, base(form));
   });
 
   router.post('/app/forms/:formId/webhooks/:pluginId/:action', async (req, res, next) => {
@@ -103,7 +103,10 @@ export const webhookPages: DashboardPages = (router, ctx) => {
         return res.redirect(303, base(form));
       case 'rotate': {
         const secret = await rotateSigningSecret(req.em, ctx.signingSecrets, plugin);
-        return sendWebhooks(req, res, form, { revealed: { plugin, secret, rotated: true } });
+        revealOnce(res, ctx, base(form), {
+          revealed: { plugin: { name: plugin.name }, secret, rotated: true },
+        });
+        return res.redirect(303, base(form));
       }
       default:
         return next();
