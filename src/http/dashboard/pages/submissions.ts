@@ -8,6 +8,7 @@ import { sessionPrincipal } from '../account-form';
 import type { DashboardPages } from '../app-page';
 import { sendAppPage } from '../app-page';
 import { sendNotFound } from '../not-found';
+import { formatTime } from '../format-time';
 import { submissionActionPages } from './submission-actions';
 import { submissionExportPages } from './submission-export';
 import { sessionOf } from '../session-guard';
@@ -55,6 +56,7 @@ const submissionViewPages: DashboardPages = (router, ctx) => {
       formId: String(row.form_id),
       formToken: row.form_endpoint_token,
       receivedAt: new Date(row.created_at).toISOString(),
+      receivedLabel: formatTime(new Date(row.created_at)),
       sender: row.special_normalized?.email ?? '',
       summary: summarize(row.payload_json),
       spamReason: row.spam_reason,

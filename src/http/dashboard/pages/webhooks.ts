@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Form, Plugin } from '../../../db/entities';
+import type { Form } from '../../../db/entities';
 import {
   createWebhookPlugin,
   deletePlugin,
@@ -21,8 +21,6 @@ const MAX_WEBHOOKS_SHOWN = 100;
 
 type WebhooksView = {
   status?: number;
-  /** The secret of a webhook just created or rotated: shown on this answer only. */
-  revealed?: { plugin: Plugin; secret: string; rotated: boolean };
   error?: string[];
   draft?: { url: string; name: string };
 };
@@ -36,7 +34,6 @@ async function sendWebhooks(req: Request, res: Response, form: Form, view: Webho
     {
       form,
       webhooks: rows.filter((p) => p.pluginType === 'webhook'),
-      revealed: view.revealed,
       errors: view.error ?? [],
       draft: view.draft ?? { url: '', name: '' },
       headers: SIGNATURE_HEADERS,
