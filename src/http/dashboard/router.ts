@@ -11,6 +11,7 @@ import { settingsPages } from './pages/settings';
 import { statsPages } from './pages/stats';
 import { submissionPages } from './pages/submissions';
 import { webhookPages } from './pages/webhooks';
+import { pluginTypePages } from './pages/plugin-types';
 import { requireSession } from './session-guard';
 
 /** Every signed-in page module, in the order their routes are tried. Add new pages here. */
@@ -21,6 +22,7 @@ const APP_PAGES: readonly DashboardPages[] = [
   formPages,
   submissionPages,
   webhookPages,
+  pluginTypePages,
   deliveryPages,
   statsPages,
 ];
