@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { signIn } from '../support/sign-in';
+import { openAppSession, postForm } from './dashboard-support';
 
 // The form's plugin page over plain HTTP: adding e-mail, Slack and Discord plugins with the
 // domain's config check (errors next to the fields), escaping, enable / disable / delete of
@@ -13,18 +13,13 @@ const t = useTestStack({
   env: { WEBHOOK_ALLOW_PRIVATE: '127.0.0.1' },
 });
 
+/** A signed-in browser without JavaScript (dashboard-support.ts's session and form post). */
 async function session(email = t.email, password = t.password) {
-  const cookie = await signIn(t.stack.url, email, password);
-  const page = await request('GET', `${t.stack.url}/app`, { cookie });
-  const csrf = /name="csrf-token" content="([^"]+)"/.exec(page.text)![1]!;
+  const app = await openAppSession(t.stack.url, email, password);
   return {
-    get: (path: string) => request('GET', `${t.stack.url}${path}`, { cookie }),
-    post: (path: string, fields: Record<string, string> = {}, token: string | null = csrf) =>
-      request('POST', `${t.stack.url}${path}`, {
-        cookie,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(token === null ? fields : { _csrf: token, ...fields }).toString(),
-      }),
+    get: (path: string) => request('GET', `${t.stack.url}${path}`, { cookie: app.cookie }),
+    post: (path: string, fields: Record<string, string> = {}, csrf: string | null = app.csrf) =>
+      postForm(t.stack.url, path, { cookie: app.cookie, csrf: csrf ?? '' }, fields),
   };
 }
 
