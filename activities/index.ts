@@ -4,7 +4,10 @@ import type { Mailer } from '../src/domain/mail/mailer';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { createDeliveryPlanActivities } from './delivery-plan';
+import { createDiscordActivities } from './discord-delivery';
+import { createEmailPluginActivities } from './email-plugin-delivery';
 import { createNotificationActivities } from './notification-email';
+import { createSlackActivities } from './slack-delivery';
 import { createSpamActivities } from './spam';
 import { createWebhookActivities } from './webhook-delivery';
 
@@ -26,5 +29,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createDeliveryPlanActivities(deps.orm),
     ...createWebhookActivities(deps),
     ...createNotificationActivities(deps),
+    ...createSlackActivities(deps),
+    ...createDiscordActivities(deps),
+    ...createEmailPluginActivities(deps),
   };
 }

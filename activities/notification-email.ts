@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { Form, Submission, SubmissionFile } from '../src/db/entities';
 import type { Orm } from '../src/db/orm';
@@ -10,6 +11,15 @@ import { SMTP_REJECTED_FAILURE, type NotificationResult } from '../workflows/sub
 export type NotificationActivities = {
   sendNotificationEmail(submissionId: string): Promise<NotificationResult>;
 };
+
+/** The file rows without their content (a lazy column), only to show what was uploaded. */
+export function uploadedFiles(em: EntityManager, submissionId: string) {
+  return em.find(
+    SubmissionFile,
+    { submissionId },
+    { fields: ['id', 'fieldName', 'filename', 'contentType', 'size'], orderBy: { id: 'asc' } },
+  );
+}
 
 export type NotificationDeps = { orm: Orm; mailer: Mailer; baseUrl: string; logger: Logger };
 
@@ -38,12 +48,7 @@ export function createNotificationActivities(deps: NotificationDeps): Notificati
       const recipients = notificationRecipients(form.notificationEmailAddresses);
       if (recipients.length === 0) return skip('no_recipients');
 
-      // The file rows without their content (a lazy column), only to show what was uploaded.
-      const files = await em.find(
-        SubmissionFile,
-        { submissionId: submission.id },
-        { fields: ['id', 'fieldName', 'filename', 'contentType', 'size'], orderBy: { id: 'asc' } },
-      );
+      const files = await uploadedFiles(em, submission.id);
       const mail = buildSubmissionEmail({
         form,
         submission,

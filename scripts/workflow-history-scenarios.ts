@@ -93,6 +93,21 @@ export const SCENARIOS: Scenario[] = [
     // Fails then succeeds; plugin deleted; fails every attempt; times out every attempt.
     answers: { '10': [503, 503, 200], '11': ['gone'], '12': [500], '13': ['hangs'] },
   },
+  {
+    // Recorded from the 'plugin-types' shape on: e-mail, Slack and Discord plugins beside a
+    // webhook; the Slack channel throttles once, the Discord one refuses every attempt.
+    name: 'plugin-types',
+    submissionId: '107',
+    mode: 'live',
+    targets: [
+      webhook('14'),
+      { pluginId: '15', pluginType: 'email' },
+      { pluginId: '16', pluginType: 'slack' },
+      { pluginId: '17', pluginType: 'discord' },
+    ],
+    notify: false,
+    answers: { '14': [200], '15': [250], '16': [429, 200], '17': [404] },
+  },
 ];
 
 /** The activities of every released shape (by name), answering each scenario by submission id. */
@@ -103,6 +118,39 @@ export function scenarioActivities(scenarios: Scenario[]) {
     return scenario;
   };
 
+  /** Every delivery activity answers alike: one answer an attempt, from the scenario. */
+  async function deliver(input: WebhookDeliveryInput): Promise<DeliveryOutcome> {
+    const { attempt } = Context.current().info;
+    const answers = scenarioOf(input.submissionId).answers[input.pluginId] ?? [200];
+    const answer = answers[Math.min(attempt, answers.length) - 1]!;
+    if (answer === 'gone') {
+      throw ApplicationFailure.nonRetryable(
+        'the plugin was deleted or disabled; delivery stopped',
+        PLUGIN_UNAVAILABLE,
+      );
+    }
+    if (answer === 'hangs') {
+      // Outlives the attempt's timeout; the worker's shutdown cancels what is left.
+      await Context.current().sleep(RECORDING_POLICY.attemptTimeoutMs * 3);
+      throw new Error('read timeout');
+    }
+    const ok = answer >= 200 && answer < 300;
+    const outcome: DeliveryOutcome = {
+      pluginId: input.pluginId,
+      deliveryId: input.deliveryId,
+      ok,
+      statusCode: answer,
+      error: ok ? null : `receiver answered ${answer}`,
+      durationMs: 40 + attempt,
+      attempt,
+    };
+    if (ok) return outcome;
+    const final = input.mode === 'test' || attempt >= input.maxAttempts;
+    throw final
+      ? ApplicationFailure.nonRetryable(outcome.error, DELIVERY_FAILED, outcome)
+      : ApplicationFailure.retryable(outcome.error, DELIVERY_FAILED, outcome);
+  }
+
   return {
     async checkSpam(submissionId: string): Promise<SpamVerdict> {
       return scenarioOf(submissionId).spam ?? { isSpam: false, reason: null };
@@ -111,37 +159,10 @@ export function scenarioActivities(scenarios: Scenario[]) {
       const { targets, notify } = scenarioOf(submissionId);
       return { targets, notify };
     },
-    async deliverWebhook(input: WebhookDeliveryInput): Promise<DeliveryOutcome> {
-      const { attempt } = Context.current().info;
-      const answers = scenarioOf(input.submissionId).answers[input.pluginId] ?? [200];
-      const answer = answers[Math.min(attempt, answers.length) - 1]!;
-      if (answer === 'gone') {
-        throw ApplicationFailure.nonRetryable(
-          'the plugin was deleted or disabled; delivery stopped',
-          PLUGIN_UNAVAILABLE,
-        );
-      }
-      if (answer === 'hangs') {
-        // Outlives the attempt's timeout; the worker's shutdown cancels what is left.
-        await Context.current().sleep(RECORDING_POLICY.attemptTimeoutMs * 3);
-        throw new Error('read timeout');
-      }
-      const ok = answer >= 200 && answer < 300;
-      const outcome: DeliveryOutcome = {
-        pluginId: input.pluginId,
-        deliveryId: input.deliveryId,
-        ok,
-        statusCode: answer,
-        error: ok ? null : `receiver answered ${answer}`,
-        durationMs: 40 + attempt,
-        attempt,
-      };
-      if (ok) return outcome;
-      const final = input.mode === 'test' || attempt >= input.maxAttempts;
-      throw final
-        ? ApplicationFailure.nonRetryable(outcome.error, DELIVERY_FAILED, outcome)
-        : ApplicationFailure.retryable(outcome.error, DELIVERY_FAILED, outcome);
-    },
+    deliverWebhook: deliver,
+    deliverSlack: deliver,
+    deliverDiscord: deliver,
+    deliverEmailPlugin: deliver,
     async sendNotificationEmail(submissionId: string): Promise<NotificationResult> {
       if (!scenarioOf(submissionId).notify) {
         return { sent: false, recipients: [], messageId: null, skipped: 'no_recipients' };

@@ -227,34 +227,63 @@ describe('submissionWorkflow', () => {
     ]);
   });
 
-  it('reports a plugin type it does not deliver without calling deliverWebhook for it', async () => {
+  it('sends each plugin type to its own activity, with its own attempt limit, and reports an unknown type', async () => {
     const { activities, calls } = mockActivities({
-      targets: [{ pluginId: 'p1', pluginType: 'slack' }, webhook('p2')],
+      targets: [
+        { pluginId: 'p1', pluginType: 'zapier' },
+        webhook('p2'),
+        { pluginId: 'p3', pluginType: 'slack' },
+        { pluginId: 'p4', pluginType: 'discord' },
+        { pluginId: 'p5', pluginType: 'email' },
+      ],
     });
     const { result, runId } = await runWorkflow(activities);
 
     expect(calls.deliverWebhook.map((call) => call.input.pluginId)).toEqual(['p2']);
-    expect(result.deliveries).toEqual([
-      {
-        pluginId: 'p1',
-        pluginType: 'slack',
-        ok: false,
-        statusCode: null,
-        error: 'plugin type slack is not delivered by this version',
-        durationMs: null,
-        attempts: 0,
-        deliveryId: null,
+    const plugins = calls.deliverPlugin
+      .map((call) => [call.activity, call.input.pluginId, call.input.maxAttempts])
+      .sort();
+    expect(plugins).toEqual([
+      ['deliverDiscord', 'p4', 5],
+      ['deliverEmailPlugin', 'p5', 6],
+      ['deliverSlack', 'p3', 5],
+    ]);
+    for (const call of calls.deliverPlugin)
+      expect(call.input.deliveryId).toBe(deliveryIdOf(runId, call.input.pluginId));
+    expect(result.deliveries[0]).toEqual({
+      pluginId: 'p1',
+      pluginType: 'zapier',
+      ok: false,
+      statusCode: null,
+      error: 'plugin type zapier is not delivered by this version',
+      durationMs: null,
+      attempts: 0,
+      deliveryId: null,
+    });
+    expect(result.deliveries.slice(1).map((d) => [d.pluginType, d.ok, d.deliveryId])).toEqual([
+      ['webhook', true, deliveryIdOf(runId, 'p2')],
+      ['slack', true, deliveryIdOf(runId, 'p3')],
+      ['discord', true, deliveryIdOf(runId, 'p4')],
+      ['email', true, deliveryIdOf(runId, 'p5')],
+    ]);
+  });
+
+  it('gives every plugin type one attempt in test mode', async () => {
+    const { activities, calls } = mockActivities({
+      targets: [
+        { pluginId: 'p3', pluginType: 'slack' },
+        { pluginId: 'p5', pluginType: 'email' },
+      ],
+      deliver: async (input, attempt) => {
+        const outcome = outcomeFor(input, attempt, { ok: false, statusCode: 500, error: 'no' });
+        throw ApplicationFailure.nonRetryable('no', DELIVERY_FAILED, outcome);
       },
-      {
-        pluginId: 'p2',
-        pluginType: 'webhook',
-        ok: true,
-        statusCode: 202,
-        error: null,
-        durationMs: 5,
-        attempts: 1,
-        deliveryId: deliveryIdOf(runId, 'p2'),
-      },
+    });
+    const { result } = await runWorkflow(activities, { mode: 'test' });
+    expect(calls.deliverPlugin.map((call) => call.input.maxAttempts)).toEqual([1, 1]);
+    expect(result.deliveries.map((d) => [d.pluginType, d.ok, d.attempts])).toEqual([
+      ['slack', false, 1],
+      ['email', false, 1],
     ]);
   });
 

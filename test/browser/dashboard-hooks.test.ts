@@ -108,6 +108,27 @@ describe('webhooks, deliveries and stats in a browser', () => {
       await expect.poll(() => page.locator('#stats-charts .uplot canvas').count()).toBe(3);
       expect(await page.locator('main b').count()).toBe(0);
       await shot(page, '06-account-stats');
+
+      // A Slack channel added on the plugin page: the next submission arrives as Block Kit.
+      const slack = await startHttpsReceiver(inject('stack').certificates, () => ({
+        status: 200,
+        body: 'ok',
+      }));
+      try {
+        await page.goto(`${t.stack.url}/app/forms/${t.form.id}/webhooks`);
+        await page.fill('#add-slack input[name="url"]', `${slack.url}/services/T/B/x`);
+        await page.fill('#add-slack input[name="name"]', 'Team <i>channel</i>');
+        await submitAndWait(page, '#add-slack button');
+        expect(await page.locator('td', { hasText: 'Team <i>channel</i>' }).count()).toBe(1);
+        expect(await page.locator('main i').count()).toBe(0);
+        await submitJson(t.form, { email: 'ada@example.com', message: '<!channel> hi' });
+        const [message] = await slack.waitFor(1, 30_000);
+        expect(JSON.parse(message!.body).blocks[0].type).toBe('header');
+        expect(message!.body).toContain('&lt;!channel&gt; hi');
+        await shot(page, '07-slack-added');
+      } finally {
+        await slack.close();
+      }
       await page.close();
 
       expect(browser.cspViolations).toEqual([]);

@@ -13,6 +13,7 @@ const fixtures = path.resolve(__dirname, '../fixtures/workflow-histories');
 const LOCAL_STEPS = ['local checkSpam', 'local planDeliveries'];
 const deliveries = (count: number) => Array<string>(count).fill('activity deliverWebhook');
 const EMAIL = 'activity sendNotificationEmail';
+const PATCH = 'patch plugin-types';
 
 /**
  * Each released shape's folder and the commands its code issued in each scenario (retries
@@ -28,6 +29,24 @@ const SHAPES: Record<string, Record<string, string[]>> = {
     'replay-mode': ['local planDeliveries', ...deliveries(2)],
     spam: ['local checkSpam'],
     'webhook-retries': [...LOCAL_STEPS, ...deliveries(4), EMAIL],
+  },
+  // patched('plugin-types'): the marker after planDeliveries, then one activity per plugin of
+  // every type (deliverSlack, deliverDiscord, deliverEmailPlugin beside deliverWebhook).
+  'v2-plugin-types': {
+    live: [...LOCAL_STEPS, PATCH, ...deliveries(2), 'activity deliverSlack', EMAIL],
+    'live-no-recipients': [...LOCAL_STEPS, PATCH, ...deliveries(1)],
+    'test-mode': [...LOCAL_STEPS, PATCH, ...deliveries(2), EMAIL],
+    'replay-mode': ['local planDeliveries', PATCH, ...deliveries(2)],
+    spam: ['local checkSpam'],
+    'webhook-retries': [...LOCAL_STEPS, PATCH, ...deliveries(4), EMAIL],
+    'plugin-types': [
+      ...LOCAL_STEPS,
+      PATCH,
+      ...deliveries(1),
+      'activity deliverEmailPlugin',
+      'activity deliverSlack',
+      'activity deliverDiscord',
+    ],
   },
 };
 

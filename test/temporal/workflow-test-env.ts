@@ -11,7 +11,10 @@ import {
 } from '@temporalio/worker';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { DeliveryPlanActivities } from '../../activities/delivery-plan';
+import type { DiscordActivities } from '../../activities/discord-delivery';
+import type { EmailPluginActivities } from '../../activities/email-plugin-delivery';
 import type { NotificationActivities } from '../../activities/notification-email';
+import type { SlackActivities } from '../../activities/slack-delivery';
 import type { SpamActivities } from '../../activities/spam';
 import type { WebhookActivities } from '../../activities/webhook-delivery';
 import type { DeliveryPolicy } from '../../workflows/delivery-policy';
@@ -106,6 +109,8 @@ export type Calls = {
   planDeliveries: string[];
   /** Every attempt, with the attempt number Temporal reported to the activity. */
   deliverWebhook: Array<{ input: WebhookDeliveryInput; attempt: number }>;
+  /** The e-mail, Slack and Discord activities' attempts, with the activity's name. */
+  deliverPlugin: Array<{ activity: string; input: WebhookDeliveryInput; attempt: number }>;
   sendNotificationEmail: string[];
 };
 
@@ -141,12 +146,26 @@ export function mockActivities(options: MockOptions = {}) {
     checkSpam: [],
     planDeliveries: [],
     deliverWebhook: [],
+    deliverPlugin: [],
     sendNotificationEmail: [],
   };
+  const pluginActivity =
+    (activity: string) =>
+    async (input: WebhookDeliveryInput): Promise<DeliveryOutcome> => {
+      const attempt = Context.current().info.attempt;
+      calls.deliverPlugin.push({ activity, input, attempt });
+      return (options.deliver ?? succeeds)(input, attempt);
+    };
   const activities: SpamActivities &
     DeliveryPlanActivities &
     WebhookActivities &
+    SlackActivities &
+    DiscordActivities &
+    EmailPluginActivities &
     NotificationActivities = {
+    deliverSlack: pluginActivity('deliverSlack'),
+    deliverDiscord: pluginActivity('deliverDiscord'),
+    deliverEmailPlugin: pluginActivity('deliverEmailPlugin'),
     async checkSpam(submissionId) {
       calls.checkSpam.push(submissionId);
       return options.spam ?? { isSpam: false, reason: null };

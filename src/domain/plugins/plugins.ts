@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Plugin } from '../../db/entities';
+import type { ChatPluginConfig, DashboardPluginType, EmailPluginConfig } from './plugin-configs';
 import { newSigningSecret, SigningSecretCipher } from './signing-secret';
 
 /** One page of a form's plugins, oldest first, and how many there are in all. */
@@ -47,6 +48,44 @@ export async function createWebhookPlugin(
   });
   await em.flush();
   return { plugin, signingSecret };
+}
+
+/** The name a plugin gets when none is given: its type and where it goes. */
+function defaultName(
+  type: DashboardPluginType,
+  config: EmailPluginConfig | ChatPluginConfig,
+): string {
+  if ('recipients' in config) {
+    const [first, ...rest] = config.recipients;
+    return `E-mail to ${first}${rest.length > 0 ? ` and ${rest.length} more` : ''}`;
+  }
+  return `${type === 'slack' ? 'Slack' : 'Discord'} channel at ${new URL(config.url).host}`;
+}
+
+/**
+ * Creates an e-mail, Slack or Discord plugin (the dashboard's; docs/plugins.md) from a config
+ * checkPluginConfig accepted. These types have no signing secret.
+ */
+export async function createTypedPlugin(
+  em: EntityManager,
+  input: {
+    formId: string;
+    type: DashboardPluginType;
+    config: EmailPluginConfig | ChatPluginConfig;
+    name?: string;
+  },
+): Promise<Plugin> {
+  const plugin = em.create(Plugin, {
+    formId: input.formId,
+    pluginType: input.type,
+    name: input.name || defaultName(input.type, input.config),
+    enabled: true,
+    config: { ...input.config },
+    signingSecret: null,
+    deletedAt: null,
+  });
+  await em.flush();
+  return plugin;
 }
 
 /** Soft delete: delivery records keep their plugin, and pending retries see it is gone. */

@@ -23,7 +23,17 @@ export type SendResult = {
   error: string | null;
   failure: FailureKind | null;
   durationMs: number;
+  /** A 429 or 503 answer's `Retry-After`, in ms (seconds or an HTTP date); null otherwise. */
+  retryAfterMs?: number | null;
 };
+
+/** `Retry-After` as milliseconds from now: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function retryAfterMs(header: unknown, now = Date.now()): number | null {
+  const text = Array.isArray(header) ? String(header[0]) : typeof header === 'string' ? header : '';
+  if (/^\s*\d+(\.\d+)?\s*$/.test(text)) return Math.round(Number(text) * 1000);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
 
 export type WebhookSender = {
   send(request: {
@@ -129,6 +139,10 @@ export function createWebhookSender(options: {
               : `receiver answered ${statusCode}`,
           failure: ok ? null : redirect ? 'redirect' : 'http_status',
           durationMs: elapsed(),
+          retryAfterMs:
+            statusCode === 429 || statusCode === 503
+              ? retryAfterMs(response.headers['retry-after'])
+              : null,
         };
       } catch (error) {
         const { failure, message } = classify(error, { deadline, deadlineMs, cancel });

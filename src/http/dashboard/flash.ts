@@ -17,6 +17,10 @@ const MESSAGES = {
   webhook_enabled: { kind: 'ok', text: 'Webhook enabled.' },
   webhook_disabled: { kind: 'ok', text: 'Webhook disabled: it gets no deliveries until enabled.' },
   webhook_deleted: { kind: 'ok', text: 'Webhook deleted. Its delivery log is kept.' },
+  plugin_created: { kind: 'ok', text: 'Plugin added: new submissions are delivered to it.' },
+  plugin_enabled: { kind: 'ok', text: 'Plugin enabled.' },
+  plugin_disabled: { kind: 'ok', text: 'Plugin disabled: it gets no deliveries until enabled.' },
+  plugin_deleted: { kind: 'ok', text: 'Plugin deleted. Its delivery log is kept.' },
   replay_started: { kind: 'ok', text: 'Replay started: the new attempts appear here as they run.' },
   replay_spam: { kind: 'error', text: 'Spam is not delivered, so it cannot be replayed.' },
   replay_unavailable: {

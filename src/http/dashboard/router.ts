@@ -12,6 +12,7 @@ import { settingsPages } from './pages/settings';
 import { statsPages } from './pages/stats';
 import { submissionPages } from './pages/submissions';
 import { webhookPages } from './pages/webhooks';
+import { pluginTypePages } from './pages/plugin-types';
 import { takeReveal } from './reveal-once';
 import { requireSession } from './session-guard';
 
@@ -23,6 +24,7 @@ const APP_PAGES: readonly DashboardPages[] = [
   formPages,
   submissionPages,
   webhookPages,
+  pluginTypePages,
   deliveryPages,
   statsPages,
 ];

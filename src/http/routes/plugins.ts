@@ -44,7 +44,9 @@ export const pluginRoutes = [
     operationId: 'listPlugins',
     tag: 'Plugins',
     summary: "List a form's plugins",
-    description: 'Oldest first, one page at a time. Signing secrets are never included.',
+    description:
+      'Every type (`webhook`, `email`, `slack`, `discord`), oldest first, one page at a time. ' +
+      'Signing secrets are never included.',
     access: 'any',
     query: paginationQuery,
     responses: {
@@ -166,7 +168,8 @@ export const pluginRoutes = [
     summary: "Rotate a webhook's signing secret",
     description:
       'The old secret stops at once: every later attempt, retries of older submissions ' +
-      'included, signs with the new one, returned here once.',
+      'included, signs with the new one, returned here once. Only webhooks have a secret: ' +
+      'for an `email`, `slack` or `discord` plugin the answer is 422 `unsupported_plugin`.',
     access: 'can_create_forms',
     responses: {
       200: { description: 'the plugin with its new signing_secret', body: pluginEnvelope },

@@ -9,11 +9,20 @@ import { dateTime, idString } from '../schemas/fields';
 export const pluginSchema = z
   .object({
     id: idString('plugin id'),
-    key: z.string().describe('plugin type key, e.g. `webhook`'),
-    plugin_type: z.string().describe('the same type as named in create requests'),
+    key: z.string().describe('plugin type key: `webhook`, `email`, `slack` or `discord`'),
+    plugin_type: z
+      .string()
+      .describe(
+        '`webhook` (created through the API), or `email`, `slack`, `discord` (configured in the dashboard)',
+      ),
     name: z.string(),
     enabled: z.boolean(),
-    config: z.record(z.string(), z.unknown()).describe('for webhook: `{url}`'),
+    config: z
+      .record(z.string(), z.unknown())
+      .describe(
+        'webhook, slack, discord: `{url}` (scheme and host only for keys that cannot manage ' +
+          'plugins); email: `{recipients, subject}` (the subject template)',
+      ),
     signing_secret: z
       .string()
       .optional()

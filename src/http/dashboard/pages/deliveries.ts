@@ -7,7 +7,7 @@ import { sendAppPage } from '../app-page';
 import { setFlash } from '../flash';
 import { sessionOf } from '../session-guard';
 import { temporalUiLinks } from '../temporal-ui';
-import { ownedWebhook, pageNumber, sendNotFound } from './owned';
+import { ownedPlugin, pageNumber, sendNotFound } from './owned';
 
 const PER_PAGE = 25;
 
@@ -72,7 +72,7 @@ export const deliveryPages: DashboardPages = (router, ctx) => {
   });
 
   router.get('/app/forms/:formId/webhooks/:pluginId/deliveries', async (req, res) => {
-    const owned = await ownedWebhook(req, res, req.params);
+    const owned = await ownedPlugin(req, res, req.params);
     if (!owned) return;
     await sendAppPage(
       req,

@@ -15,16 +15,26 @@ export async function ownedForm(req: Request, res: Response, formId: string): Pr
   return form;
 }
 
-export async function ownedWebhook(
+export function ownedWebhook(
   req: Request,
   res: Response,
   params: { formId: string; pluginId: string },
 ): Promise<{ form: Form; plugin: Plugin } | null> {
+  return ownedPlugin(req, res, params, 'webhook');
+}
+
+/** A plugin of any type (or of `onlyType`) of one of the account's forms. */
+export async function ownedPlugin(
+  req: Request,
+  res: Response,
+  params: { formId: string; pluginId: string },
+  onlyType?: string,
+): Promise<{ form: Form; plugin: Plugin } | null> {
   const form = await ownedForm(req, res, params.formId);
   if (!form) return null;
   const plugin = await findFormPlugin(req.em, form.id, params.pluginId);
-  if (plugin?.pluginType === 'webhook') return { form, plugin };
-  await sendNotFound(req, res, 'webhook');
+  if (plugin && (!onlyType || plugin.pluginType === onlyType)) return { form, plugin };
+  await sendNotFound(req, res, onlyType ?? 'plugin');
   return null;
 }
 

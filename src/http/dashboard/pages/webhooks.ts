@@ -15,25 +15,35 @@ import { sendAppPage } from '../app-page';
 import { setFlash } from '../flash';
 import { revealOnce } from '../reveal-once';
 import { ownedForm, ownedWebhook } from './owned';
+import { EMPTY_TYPED_DRAFT, type TypedPluginDraft } from './plugin-types';
 
-/** A form has few webhooks; one page shows them all. */
+/** A form has few plugins; one page shows them all. */
 const MAX_WEBHOOKS_SHOWN = 100;
 
 type WebhooksView = {
   status?: number;
   error?: string[];
   draft?: { url: string; name: string };
+  /** The e-mail, Slack or Discord form as submitted, with its errors by field. */
+  typed?: TypedPluginDraft;
 };
 
-async function sendWebhooks(req: Request, res: Response, form: Form, view: WebhooksView = {}) {
+export async function sendWebhooks(
+  req: Request,
+  res: Response,
+  form: Form,
+  view: WebhooksView = {},
+) {
   const { rows } = await listFormPlugins(req.em, form.id, { page: 1, perPage: MAX_WEBHOOKS_SHOWN });
   await sendAppPage(
     req,
     res,
-    { status: view.status, template: 'webhooks', title: `Webhooks · ${form.name}` },
+    { status: view.status, template: 'webhooks', title: `Plugins · ${form.name}` },
     {
       form,
+      plugins: rows,
       webhooks: rows.filter((p) => p.pluginType === 'webhook'),
+      typed: view.typed ?? EMPTY_TYPED_DRAFT,
       errors: view.error ?? [],
       draft: view.draft ?? { url: '', name: '' },
       headers: SIGNATURE_HEADERS,
@@ -56,8 +66,9 @@ const field = (req: Request, name: string): string => {
 };
 
 /**
- * `/app/forms/{id}/webhooks`: a form's webhooks; create (the URL checked as the API checks
- * it), enable / disable, rotate the secret (shown once), delete, and the signature snippets.
+ * `/app/forms/{id}/webhooks`: a form's plugins of every type (e-mail, Slack and Discord are
+ * added by pages/plugin-types.ts); webhooks: create (the URL checked as the API checks it),
+ * enable / disable, rotate the secret (shown once), delete, and the signature snippets.
  */
 export const webhookPages: DashboardPages = (router, ctx) => {
   const base = (form: Form) => `/app/forms/${form.id}/webhooks`;

@@ -1,0 +1,25 @@
+import type { Logger } from 'pino';
+import type { Orm } from '../src/db/orm';
+import { discordMessage } from '../src/domain/chat/discord-message';
+import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import type { DeliveryOutcome, WebhookDeliveryInput } from '../workflows/submission-contract';
+import { deliverChatMessage } from './plugin-attempt';
+
+export type DiscordActivities = {
+  deliverDiscord(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;
+};
+
+/**
+ * One attempt of a Discord plugin (docs/plugins.md): the submission as an embed, mentions
+ * disabled, to its webhook URL, with the policy of workflows/plugin-policies.ts. Discord
+ * answers 204; a 429's `Retry-After` sets the next retry's delay.
+ */
+export function createDiscordActivities(deps: {
+  orm: Orm;
+  sender: WebhookSender;
+  logger: Logger;
+}): DiscordActivities {
+  return {
+    deliverDiscord: (input) => deliverChatMessage(deps, input, 'discord', discordMessage),
+  };
+}

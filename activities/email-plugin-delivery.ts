@@ -1,0 +1,100 @@
+import { Context } from '@temporalio/activity';
+import type { Logger } from 'pino';
+import { Form, Submission } from '../src/db/entities';
+import type { Orm } from '../src/db/orm';
+import type { Mailer } from '../src/domain/mail/mailer';
+import { isPermanentSmtpRejection } from '../src/domain/mail/smtp-failure';
+import { buildSubmissionEmail } from '../src/domain/mail/submission-email';
+import { emailPluginConfig, renderSubject } from '../src/domain/plugins/plugin-configs';
+import {
+  SMTP_REJECTED_FAILURE,
+  type DeliveryOutcome,
+  type WebhookDeliveryInput,
+} from '../workflows/submission-contract';
+import { uploadedFiles } from './notification-email';
+import { loadDeliverable, recordAndSettle, type AttemptResult } from './plugin-attempt';
+
+export type EmailPluginActivities = {
+  deliverEmailPlugin(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;
+};
+
+/**
+ * One attempt of an e-mail plugin (docs/plugins.md): the notification e-mail of
+ * src/domain/mail/submission-email.ts to the plugin's recipients, with its subject template
+ * filled in and `Reply-To` the submitter's `email` when valid. Its Message-ID is the delivery
+ * id's, so a retry is recognisably the same message. An SMTP 5xx refusal is final.
+ */
+export function createEmailPluginActivities(deps: {
+  orm: Orm;
+  mailer: Mailer;
+  baseUrl: string;
+  logger: Logger;
+}): EmailPluginActivities {
+  return {
+    async deliverEmailPlugin(input) {
+      const em = deps.orm.em.fork();
+      const { plugin, source } = await loadDeliverable(em, input, 'email');
+      const config = emailPluginConfig.parse(plugin.config);
+      const submission = await em.findOneOrFail(Submission, { id: input.submissionId });
+      const form = await em.findOneOrFail(Form, { id: submission.formId });
+      const mail = buildSubmissionEmail({
+        form,
+        submission,
+        files: await uploadedFiles(em, submission.id),
+        recipients: config.recipients,
+        baseUrl: deps.baseUrl,
+        senderDomain: deps.mailer.senderDomain,
+      });
+      mail.subject = renderSubject(config.subject, {
+        formName: source.formName,
+        submissionId: source.submissionId,
+        payload: source.payload,
+      });
+      mail.messageId = `<${input.deliveryId}@${deps.mailer.senderDomain}>`;
+
+      const startedAt = new Date();
+      const started = performance.now();
+      let result: AttemptResult;
+      let permanent = false;
+      try {
+        const receipt = await deps.mailer.send(mail);
+        result = {
+          ok: true,
+          statusCode: null,
+          responseBody: `accepted: ${receipt.accepted.join(', ') || '(none)'}${
+            receipt.rejected.length > 0 ? `; refused: ${receipt.rejected.join(', ')}` : ''
+          }`.slice(0, 4096),
+          error: null,
+          failure: null,
+          durationMs: Math.round(performance.now() - started),
+        };
+      } catch (error) {
+        permanent = isPermanentSmtpRejection(error);
+        const message = (error as Error).message ?? String(error);
+        result = {
+          ok: false,
+          statusCode: null,
+          responseBody: null,
+          error: permanent ? `SMTP server refused the message: ${message}` : message,
+          failure: 'smtp',
+          durationMs: Math.round(performance.now() - started),
+        };
+      }
+      deps.logger[result.ok ? 'info' : 'warn'](
+        {
+          submissionId: input.submissionId,
+          pluginId: input.pluginId,
+          deliveryId: input.deliveryId,
+          attempt: Context.current().info.attempt,
+          error: result.error,
+        },
+        result.ok ? 'e-mail plugin delivered' : 'e-mail plugin attempt failed',
+      );
+      return recordAndSettle(em, input, result, {
+        startedAt,
+        permanent,
+        ...(permanent ? { failureType: SMTP_REJECTED_FAILURE } : {}),
+      });
+    },
+  };
+}

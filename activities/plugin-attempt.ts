@@ -1,0 +1,177 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Orm } from '../src/db/orm';
+import type { ChatSource } from '../src/domain/chat/chat-text';
+import { Plugin } from '../src/db/entities';
+import { upsertAttempt } from '../src/db/sql/delivery-attempts';
+import { findWebhookSourceRow } from '../src/db/sql/submissions';
+import type { WebhookSource } from '../src/domain/webhooks/webhook-body';
+import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import { MAX_RETRY_AFTER_MS } from '../workflows/plugin-policies';
+import {
+  DELIVERY_FAILED,
+  PLUGIN_UNAVAILABLE,
+  type DeliveryOutcome,
+  type WebhookDeliveryInput,
+} from '../workflows/submission-contract';
+
+// What every delivery activity (webhook, Slack, Discord, e-mail plugin) does around its send:
+// load the plugin and the submission now, record the attempt, and tell Temporal what next.
+
+const HEARTBEAT_EVERY_MS = 1_000;
+
+/** An attempt's result as recorded: the sender's, or the mailer's in the same shape. */
+export type AttemptResult = Omit<SendResult, 'failure'> & { failure: string | null };
+
+/**
+ * The plugin, if it is still there, enabled and of the expected type, and the submission;
+ * otherwise the delivery stops without retry (PLUGIN_UNAVAILABLE).
+ */
+export async function loadDeliverable(
+  em: EntityManager,
+  input: WebhookDeliveryInput,
+  pluginType: string,
+): Promise<{ plugin: Plugin; source: WebhookSource }> {
+  const plugin = await em.findOne(Plugin, { id: input.pluginId });
+  if (!plugin || plugin.deletedAt || !plugin.enabled || plugin.pluginType !== pluginType) {
+    throw ApplicationFailure.nonRetryable(
+      'the plugin was deleted or disabled; delivery stopped',
+      PLUGIN_UNAVAILABLE,
+    );
+  }
+  const row = await findWebhookSourceRow(em, input.submissionId);
+  if (!row) {
+    throw ApplicationFailure.nonRetryable('the submission no longer exists', PLUGIN_UNAVAILABLE);
+  }
+  const source: WebhookSource = {
+    submissionId: String(row.id),
+    createdAt: new Date(row.created_at),
+    formEndpointToken: row.endpoint_token,
+    formName: row.name,
+    sourceIp: row.source_ip,
+    userAgent: row.user_agent,
+    referrer: row.referrer,
+    payload: row.payload_json,
+  };
+  return { plugin, source };
+}
+
+/**
+ * One POST through the guarded sender. Temporal delivers a cancellation (workflow cancelled,
+ * worker shutting down) only in answer to a heartbeat; the SDK throttles these, so beating
+ * often costs nothing.
+ */
+export async function sendWithHeartbeat(
+  sender: WebhookSender,
+  request: { url: string; body: string; headers: Record<string, string> },
+): Promise<SendResult> {
+  const context = Context.current();
+  context.heartbeat();
+  const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+  return sender
+    .send({ ...request, signal: context.cancellationSignal })
+    .finally(() => clearInterval(beat));
+}
+
+/**
+ * Records the attempt (the same delivery id for every retry), then returns the outcome or
+ * throws: retryable unless this was the last attempt, a test, or a refusal that cannot
+ * change (`final`); a cancelled attempt is reported as cancelled. A `Retry-After` the
+ * receiver sent becomes the next retry's delay.
+ */
+export async function recordAndSettle(
+  em: EntityManager,
+  input: WebhookDeliveryInput,
+  result: AttemptResult,
+  options: { startedAt: Date; permanent?: boolean; failureType?: string },
+): Promise<DeliveryOutcome> {
+  const context = Context.current();
+  const { info } = context;
+  const attempt = info.attempt;
+  const final =
+    result.ok ||
+    input.mode === 'test' ||
+    options.permanent === true ||
+    attempt >= input.maxAttempts;
+  await upsertAttempt(em, {
+    deliveryId: input.deliveryId,
+    submissionId: input.submissionId,
+    pluginId: input.pluginId,
+    attempt,
+    status: result.ok ? 'succeeded' : final ? 'failed' : 'pending_retry',
+    httpStatus: result.statusCode,
+    error: result.error,
+    durationMs: result.durationMs,
+    responseBody: result.responseBody,
+    isReplay: input.mode === 'replay',
+    isTest: input.mode === 'test',
+    workflowId: info.workflowExecution?.workflowId ?? '',
+    workflowRunId: info.workflowExecution?.runId ?? '',
+    startedAt: options.startedAt,
+    finishedAt: new Date(),
+  });
+
+  // Recorded above like any failed attempt; Temporal is told it was cancelled, not failed.
+  if (result.failure === 'cancelled') {
+    const reason: unknown = context.cancellationSignal.reason;
+    throw reason instanceof Error ? reason : new CancelledFailure('delivery attempt cancelled');
+  }
+
+  const outcome: DeliveryOutcome = {
+    pluginId: input.pluginId,
+    deliveryId: input.deliveryId,
+    ok: result.ok,
+    statusCode: result.statusCode,
+    error: result.error,
+    durationMs: result.durationMs,
+    attempt,
+  };
+  if (result.ok) return outcome;
+  const message = result.error ?? 'delivery failed';
+  const type = options.failureType ?? DELIVERY_FAILED;
+  if (final) throw ApplicationFailure.nonRetryable(message, type, outcome);
+  const delay = result.retryAfterMs;
+  throw ApplicationFailure.create({
+    message,
+    type,
+    details: [outcome],
+    ...(delay != null && delay <= MAX_RETRY_AFTER_MS ? { nextRetryDelay: delay } : {}),
+  });
+}
+
+/**
+ * One attempt of a chat plugin (Slack, Discord): the message built from the submission now,
+ * POSTed as JSON to the plugin's incoming-webhook URL through the guarded sender, recorded.
+ */
+export async function deliverChatMessage(
+  deps: { orm: Orm; sender: WebhookSender; logger: Logger },
+  input: WebhookDeliveryInput,
+  pluginType: 'slack' | 'discord',
+  message: (source: ChatSource) => unknown,
+): Promise<DeliveryOutcome> {
+  const em = deps.orm.em.fork();
+  const { plugin, source } = await loadDeliverable(em, input, pluginType);
+  const startedAt = new Date();
+  const result = await sendWithHeartbeat(deps.sender, {
+    url: String(plugin.config.url),
+    body: JSON.stringify(message(source)),
+    headers: { 'content-type': 'application/json', 'user-agent': 'Formward-Webhooks/1' },
+  });
+  deps.logger[result.ok ? 'info' : 'warn'](
+    {
+      pluginType,
+      submissionId: input.submissionId,
+      pluginId: input.pluginId,
+      deliveryId: input.deliveryId,
+      statusCode: result.statusCode,
+      error: result.error,
+    },
+    result.ok ? `${pluginType} message delivered` : `${pluginType} attempt failed`,
+  );
+  return recordAndSettle(em, input, result, {
+    startedAt,
+    permanent: result.failure === 'blocked_address',
+  });
+}

@@ -1,0 +1,25 @@
+import type { Logger } from 'pino';
+import type { Orm } from '../src/db/orm';
+import { slackMessage } from '../src/domain/chat/slack-message';
+import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import type { DeliveryOutcome, WebhookDeliveryInput } from '../workflows/submission-contract';
+import { deliverChatMessage } from './plugin-attempt';
+
+export type SlackActivities = {
+  deliverSlack(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;
+};
+
+/**
+ * One attempt of a Slack plugin (docs/plugins.md): the submission as Block Kit to its
+ * incoming-webhook URL, with the policy of workflows/plugin-policies.ts. Slack answers 200
+ * `ok`; a 429's `Retry-After` sets the next retry's delay.
+ */
+export function createSlackActivities(deps: {
+  orm: Orm;
+  sender: WebhookSender;
+  logger: Logger;
+}): SlackActivities {
+  return {
+    deliverSlack: (input) => deliverChatMessage(deps, input, 'slack', slackMessage),
+  };
+}
