@@ -1,7 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Logger } from 'pino';
 import { Plugin } from '../src/db/entities';
 import type { Orm } from '../src/db/orm';
 import { findWebhookSourceRow } from '../src/db/sql/submissions';
@@ -9,6 +8,7 @@ import { upsertAttempt } from '../src/db/sql/delivery-attempts';
 import { signatureHeaders } from '../src/domain/webhooks/signatures';
 import { webhookBody, type WebhookSource } from '../src/domain/webhooks/webhook-body';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
+import { recordDeliveryHealth, type PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import {
   DELIVERY_FAILED,
@@ -50,12 +50,13 @@ async function loadSource(em: EntityManager, submissionId: string): Promise<Webh
  * very next attempt and a deleted or disabled plugin stops its retries. The attempt records
  * itself before it reports, whatever happened.
  */
-export function createWebhookActivities(deps: {
-  orm: Orm;
-  sender: WebhookSender;
-  logger: Logger;
-  signingSecrets: SigningSecretCipher;
-}): WebhookActivities {
+export function createWebhookActivities(
+  deps: PluginHealthDeps & {
+    orm: Orm;
+    sender: WebhookSender;
+    signingSecrets: SigningSecretCipher;
+  },
+): WebhookActivities {
   return {
     async deliverWebhook(input) {
       const context = Context.current();
@@ -129,6 +130,15 @@ export function createWebhookActivities(deps: {
         startedAt,
         finishedAt: new Date(),
       });
+      // A cancelled attempt (workflow cancelled, worker stopping) says nothing of the receiver.
+      if ((result.ok || final) && result.failure !== 'cancelled') {
+        await recordDeliveryHealth(em, deps, {
+          pluginId: input.pluginId,
+          ok: result.ok,
+          final,
+          mode: input.mode,
+        });
+      }
 
       // Recorded above like any failed attempt; Temporal is told it was cancelled, not failed.
       if (result.failure === 'cancelled') throw cancellationOf(context);

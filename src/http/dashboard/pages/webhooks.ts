@@ -13,6 +13,7 @@ import type { AppContext } from '../../../runtime/app-context';
 import type { DashboardPages } from '../app-page';
 import { sendAppPage } from '../app-page';
 import { setFlash } from '../flash';
+import { formatTime } from '../format-time';
 import { ownedForm, ownedWebhook } from './owned';
 
 /** A form has few webhooks; one page shows them all. */
@@ -39,6 +40,7 @@ async function sendWebhooks(req: Request, res: Response, form: Form, view: Webho
       errors: view.error ?? [],
       draft: view.draft ?? { url: '', name: '' },
       headers: SIGNATURE_HEADERS,
+      formatTime,
     },
   );
 }
