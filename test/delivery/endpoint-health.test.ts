@@ -6,7 +6,7 @@ import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack, type TestKit } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { postJson, submitJson } from '../support/ingest-requests';
-import { attemptsOf, waitForAttempts } from './delivery-helpers';
+import { attemptsOf, fastDeliveryEnv, waitForAttempts } from './delivery-helpers';
 
 // Endpoint health end to end (docs/endpoint-health.md): real ingest, a real worker, a real
 // HTTPS receiver that fails on demand, the SMTP sink for the account's e-mail, and the
@@ -27,19 +27,10 @@ afterAll(async () => {
   await dns?.close();
 });
 
-/** Fast retries (1 s, 2 s, 4 s) and the health knobs of a suite. */
+/** Fast retries, the SMTP sink and the health knobs of a suite. */
 const stackWith = (health: Record<string, string>) => () => ({
   worker: true,
-  env: {
-    WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
-    WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
-    WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
-    WEBHOOK_CONNECT_TIMEOUT: '1s',
-    WEBHOOK_READ_TIMEOUT: '1s',
-    DNS_SERVERS: dns.address,
-    SMTP_URL: sink.url(),
-    ...health,
-  },
+  env: { ...fastDeliveryEnv(dns.address), SMTP_URL: sink.url(), ...health },
 });
 
 /** A receiver that answers 500 to submissions whose message is `fail`, 200 to the others. */

@@ -124,15 +124,10 @@ export async function countAttempts(em: EntityManager, filter: AttemptFilter): P
 }
 
 /** A record that a submission was not delivered to a disabled plugin (no attempt was made). */
-export type SkippedRecord = {
-  deliveryId: string;
-  submissionId: string;
-  pluginId: string;
-  error: string;
-  isReplay: boolean;
-  workflowId: string;
-  workflowRunId: string;
-};
+export type SkippedRecord = Pick<
+  AttemptRecord,
+  'deliveryId' | 'submissionId' | 'pluginId' | 'isReplay' | 'workflowId' | 'workflowRunId'
+> & { error: string };
 
 /**
  * Writes the `skipped` record of a delivery, as attempt 1. A retried local activity finds the
