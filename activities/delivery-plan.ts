@@ -1,13 +1,48 @@
+import { Context } from '@temporalio/activity';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../src/db/orm';
+import { insertSkippedAttempt } from '../src/db/sql/delivery-attempts';
 import { formOfSubmissionNotifies } from '../src/db/sql/forms';
-import { enabledPluginsOfSubmission } from '../src/db/sql/plugins';
+import { disabledPluginsOfSubmission, enabledPluginsOfSubmission } from '../src/db/sql/plugins';
+import { isTestRun } from '../src/db/sql/submissions';
+import { deliveryIdOf } from '../src/domain/webhooks/delivery-ids';
 import type { DeliveryPlan } from '../workflows/submission-contract';
 
 export type DeliveryPlanActivities = {
   planDeliveries(submissionId: string): Promise<DeliveryPlan>;
 };
 
-/** The enabled, not deleted plugins of a submission's form, and whether it has e-mail addresses. */
+/** A replay runs as `submission-{id}-replay-…` (src/temporal/workflow-ids.ts). */
+const REPLAY_WORKFLOW = /-replay-/;
+
+/**
+ * Records a `skipped` delivery for each disabled plugin of the form (docs/endpoint-health.md),
+ * under the delivery id this run would have used. `?test=true` runs (marked on their
+ * submission before they start) record none: their answer lists the enabled plugins only.
+ * Idempotent: a retried local activity finds its records written.
+ */
+async function recordSkipped(em: EntityManager, submissionId: string): Promise<void> {
+  const run = Context.current().info.workflowExecution;
+  if (!run) return;
+  const disabled = await disabledPluginsOfSubmission(em, submissionId);
+  if (disabled.length === 0 || (await isTestRun(em, submissionId))) return;
+  for (const plugin of disabled) {
+    await insertSkippedAttempt(em, {
+      deliveryId: deliveryIdOf(run.runId, plugin.id),
+      submissionId,
+      pluginId: plugin.id,
+      error: `plugin disabled: ${plugin.disabledReason ?? 'by the account'}`,
+      isReplay: REPLAY_WORKFLOW.test(run.workflowId),
+      workflowId: run.workflowId,
+      workflowRunId: run.runId,
+    });
+  }
+}
+
+/**
+ * The enabled, not deleted plugins of a submission's form, and whether it has e-mail
+ * addresses; the disabled ones get their `skipped` record here.
+ */
 export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
   return {
     async planDeliveries(submissionId) {
@@ -15,6 +50,7 @@ export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
       const [plugins, notify] = await Promise.all([
         enabledPluginsOfSubmission(em, submissionId),
         formOfSubmissionNotifies(em, submissionId),
+        recordSkipped(em, submissionId),
       ]);
       return {
         targets: plugins.map((plugin) => ({ pluginId: plugin.id, pluginType: plugin.pluginType })),

@@ -1,5 +1,5 @@
-import type { Logger } from 'pino';
 import type { Orm } from '../src/db/orm';
+import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { discordMessage } from '../src/domain/chat/discord-message';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import type { DeliveryOutcome, WebhookDeliveryInput } from '../workflows/submission-contract';
@@ -14,11 +14,9 @@ export type DiscordActivities = {
  * disabled, to its webhook URL, with the policy of workflows/plugin-policies.ts. Discord
  * answers 204; a 429's `Retry-After` sets the next retry's delay.
  */
-export function createDiscordActivities(deps: {
-  orm: Orm;
-  sender: WebhookSender;
-  logger: Logger;
-}): DiscordActivities {
+export function createDiscordActivities(
+  deps: PluginHealthDeps & { orm: Orm; sender: WebhookSender },
+): DiscordActivities {
   return {
     deliverDiscord: (input) => deliverChatMessage(deps, input, 'discord', discordMessage),
   };

@@ -1,8 +1,7 @@
 import { Context } from '@temporalio/activity';
-import type { Logger } from 'pino';
 import { Form, Submission } from '../src/db/entities';
 import type { Orm } from '../src/db/orm';
-import type { Mailer } from '../src/domain/mail/mailer';
+import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { isPermanentSmtpRejection } from '../src/domain/mail/smtp-failure';
 import { buildSubmissionEmail } from '../src/domain/mail/submission-email';
 import { emailPluginConfig, renderSubject } from '../src/domain/plugins/plugin-configs';
@@ -24,12 +23,9 @@ export type EmailPluginActivities = {
  * filled in and `Reply-To` the submitter's `email` when valid. Its Message-ID is the delivery
  * id's, so a retry is recognisably the same message. An SMTP 5xx refusal is final.
  */
-export function createEmailPluginActivities(deps: {
-  orm: Orm;
-  mailer: Mailer;
-  baseUrl: string;
-  logger: Logger;
-}): EmailPluginActivities {
+export function createEmailPluginActivities(
+  deps: PluginHealthDeps & { orm: Orm },
+): EmailPluginActivities {
   return {
     async deliverEmailPlugin(input) {
       const em = deps.orm.em.fork();
@@ -91,6 +87,7 @@ export function createEmailPluginActivities(deps: {
         result.ok ? 'e-mail plugin delivered' : 'e-mail plugin attempt failed',
       );
       return recordAndSettle(em, input, result, {
+        health: deps,
         startedAt,
         permanent,
         ...(permanent ? { failureType: SMTP_REJECTED_FAILURE } : {}),

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Orm } from '../src/db/orm';
 import type { Mailer } from '../src/domain/mail/mailer';
+import type { PluginHealthPolicy } from '../src/domain/plugins/plugin-health';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { createDeliveryPlanActivities } from './delivery-plan';
@@ -20,6 +21,8 @@ export type ActivityDeps = {
   signingSecrets: SigningSecretCipher;
   /** Public API URL, for links in notification e-mails. */
   baseUrl: string;
+  /** When a failing plugin is disabled (docs/endpoint-health.md). */
+  pluginHealth: PluginHealthPolicy;
 };
 
 /** Every activity the worker registers, bound to the process's ORM, sender and mailer. */

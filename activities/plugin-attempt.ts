@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Orm } from '../src/db/orm';
 import type { ChatSource } from '../src/domain/chat/chat-text';
+import { recordDeliveryHealth, type PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { Plugin } from '../src/db/entities';
 import { upsertAttempt } from '../src/db/sql/delivery-attempts';
 import { findWebhookSourceRow } from '../src/db/sql/submissions';
@@ -79,13 +80,19 @@ export async function sendWithHeartbeat(
  * Records the attempt (the same delivery id for every retry), then returns the outcome or
  * throws: retryable unless this was the last attempt, a test, or a refusal that cannot
  * change (`final`); a cancelled attempt is reported as cancelled. A `Retry-After` the
- * receiver sent becomes the next retry's delay.
+ * receiver sent becomes the next retry's delay. A settled delivery (succeeded, or failed for
+ * good) counts towards the plugin's health (docs/endpoint-health.md).
  */
 export async function recordAndSettle(
   em: EntityManager,
   input: WebhookDeliveryInput,
   result: AttemptResult,
-  options: { startedAt: Date; permanent?: boolean; failureType?: string },
+  options: {
+    health: PluginHealthDeps;
+    startedAt: Date;
+    permanent?: boolean;
+    failureType?: string;
+  },
 ): Promise<DeliveryOutcome> {
   const context = Context.current();
   const { info } = context;
@@ -112,6 +119,15 @@ export async function recordAndSettle(
     startedAt: options.startedAt,
     finishedAt: new Date(),
   });
+  // A cancelled attempt (workflow cancelled, worker stopping) says nothing of the receiver.
+  if ((result.ok || final) && result.failure !== 'cancelled') {
+    await recordDeliveryHealth(em, options.health, {
+      pluginId: input.pluginId,
+      ok: result.ok,
+      final,
+      mode: input.mode,
+    });
+  }
 
   // Recorded above like any failed attempt; Temporal is told it was cancelled, not failed.
   if (result.failure === 'cancelled') {
@@ -146,7 +162,7 @@ export async function recordAndSettle(
  * POSTed as JSON to the plugin's incoming-webhook URL through the guarded sender, recorded.
  */
 export async function deliverChatMessage(
-  deps: { orm: Orm; sender: WebhookSender; logger: Logger },
+  deps: PluginHealthDeps & { orm: Orm; sender: WebhookSender },
   input: WebhookDeliveryInput,
   pluginType: 'slack' | 'discord',
   message: (source: ChatSource) => unknown,
@@ -171,6 +187,7 @@ export async function deliverChatMessage(
     result.ok ? `${pluginType} message delivered` : `${pluginType} attempt failed`,
   );
   return recordAndSettle(em, input, result, {
+    health: deps,
     startedAt,
     permanent: result.failure === 'blocked_address',
   });

@@ -1,5 +1,5 @@
-import type { Logger } from 'pino';
 import type { Orm } from '../src/db/orm';
+import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { slackMessage } from '../src/domain/chat/slack-message';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import type { DeliveryOutcome, WebhookDeliveryInput } from '../workflows/submission-contract';
@@ -14,11 +14,9 @@ export type SlackActivities = {
  * incoming-webhook URL, with the policy of workflows/plugin-policies.ts. Slack answers 200
  * `ok`; a 429's `Retry-After` sets the next retry's delay.
  */
-export function createSlackActivities(deps: {
-  orm: Orm;
-  sender: WebhookSender;
-  logger: Logger;
-}): SlackActivities {
+export function createSlackActivities(
+  deps: PluginHealthDeps & { orm: Orm; sender: WebhookSender },
+): SlackActivities {
   return {
     deliverSlack: (input) => deliverChatMessage(deps, input, 'slack', slackMessage),
   };

@@ -1,9 +1,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Logger } from 'pino';
 import type { Orm } from '../src/db/orm';
 import { signatureHeaders } from '../src/domain/webhooks/signatures';
 import { webhookBody } from '../src/domain/webhooks/webhook-body';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
+import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import {
   PLUGIN_UNAVAILABLE,
@@ -22,12 +22,13 @@ export type WebhookActivities = {
  * very next attempt and a deleted or disabled plugin stops its retries. The attempt records
  * itself before it reports, whatever happened.
  */
-export function createWebhookActivities(deps: {
-  orm: Orm;
-  sender: WebhookSender;
-  logger: Logger;
-  signingSecrets: SigningSecretCipher;
-}): WebhookActivities {
+export function createWebhookActivities(
+  deps: PluginHealthDeps & {
+    orm: Orm;
+    sender: WebhookSender;
+    signingSecrets: SigningSecretCipher;
+  },
+): WebhookActivities {
   return {
     async deliverWebhook(input) {
       const attempt = Context.current().info.attempt;
@@ -71,6 +72,7 @@ export function createWebhookActivities(deps: {
         result.ok ? 'webhook delivered' : 'webhook attempt failed',
       );
       return recordAndSettle(em, input, result, {
+        health: deps,
         startedAt,
         permanent: result.failure === 'blocked_address',
       });

@@ -66,6 +66,10 @@ const environmentSchema = z.object({
     .min(1)
     .default(webhookDefaults.retryBackoffCoefficient),
   WEBHOOK_ALLOW_PRIVATE: commaList,
+  /** Exhausted deliveries in a row after which a plugin is disabled (docs/endpoint-health.md). */
+  PLUGIN_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(20),
+  /** ... and the least time those failures must span. */
+  PLUGIN_DISABLE_AFTER: duration('24h'),
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
   INGEST_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
   /** Request bytes allowed per client per minute across forms; 0 turns the limit off. */
@@ -122,6 +126,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       retryInitialIntervalMs: e.WEBHOOK_RETRY_INITIAL_INTERVAL,
       retryBackoffCoefficient: e.WEBHOOK_RETRY_BACKOFF_COEFFICIENT,
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    },
+    pluginHealth: {
+      disableAfterFailures: e.PLUGIN_DISABLE_AFTER_FAILURES,
+      disableAfterMs: e.PLUGIN_DISABLE_AFTER,
     },
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
     ingestRateLimitBytesPerMinute: e.INGEST_RATE_LIMIT_BYTES,

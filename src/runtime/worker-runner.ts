@@ -52,6 +52,7 @@ export async function runWorker(
     mailer,
     signingSecrets: ctx.signingSecrets,
     baseUrl: ctx.urls.base,
+    pluginHealth: config.pluginHealth,
   });
   const done = worker
     .run()

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
-import { markWorkflowsStarted } from '../db/sql/submissions';
+import { markTestRun, markWorkflowsStarted } from '../db/sql/submissions';
 import { randomBytes } from 'node:crypto';
 import type { DeliveryPolicy } from '../../workflows/delivery-policy';
 import type {
@@ -142,6 +142,7 @@ export function createWorkflowStarter(deps: {
       return { workflowId, runId: handle.firstExecutionRunId };
     },
     async runAndWait(submissionId, timeoutMs) {
+      await markTestRun(orm.em.fork(), submissionId); // no `skipped` records for a test run
       await startInTemporal(submissionId, 'test');
       await markStarted([submissionId]);
       return temporal.call(timeoutMs, (client) =>

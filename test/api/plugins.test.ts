@@ -354,6 +354,6 @@ describe('permissions', () => {
   it('405 with Allow on a wrong method', async () => {
     const res = await t.api.send('PUT', `${pluginsPath()}/${plugin.id}`);
     expectError(res, 405, 'method_not_allowed');
-    expect(res.headers.get('allow')).toBe('GET, DELETE');
+    expect(res.headers.get('allow')).toBe('GET, PATCH, DELETE');
   });
 });

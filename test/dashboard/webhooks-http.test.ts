@@ -113,8 +113,26 @@ describe('webhooks page', () => {
     expect(disabled.headers.get('location')).toBe(`/app/forms/${t.form.id}/webhooks`);
     expect((await state()).plugin.enabled).toBe(false);
     expect(disabled.headers.getSetCookie().join()).toContain('formward_flash=webhook_disabled');
+    expect((await state()).plugin.disabled_reason).toBe('disabled by the account');
+    expect((await s.get(`/app/forms/${t.form.id}/webhooks`)).text).toContain(
+      'disabled by the account',
+    );
+    // As endpoint health leaves a plugin it disabled (docs/endpoint-health.md).
+    await t.stack.sql(
+      `update plugins set consecutive_failures = 5, failing_since = now(),
+         disabled_reason = '5 consecutive deliveries failed since then' where id = ?`,
+      [id],
+    );
+    const failing = (await s.get(`/app/forms/${t.form.id}/webhooks`)).text;
+    expect(failing).toContain('5 consecutive deliveries failed since then');
+    expect(failing).toContain('5 failed in a row since');
+    expect(failing).toContain('last success: never');
     await s.post(`${base}/enable`);
-    expect((await state()).plugin.enabled).toBe(true);
+    expect((await state()).plugin).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+      consecutive_failures: 0,
+    });
 
     const { page: rotated } = await s.follow(await s.post(`${base}/rotate`));
     const fresh = secretOn(rotated);

@@ -42,3 +42,19 @@ export async function waitForAttempts(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * The environment of a stack that delivers to receivers on 127.0.0.1 through a test DNS
+ * server, with timeouts of 1 s and fast retries (Temporal schedules retries with about
+ * one-second resolution: 1 s, 2 s, 4 s).
+ */
+export function fastDeliveryEnv(dnsAddress: string): Record<string, string> {
+  return {
+    WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
+    WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
+    WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
+    WEBHOOK_CONNECT_TIMEOUT: '1s',
+    WEBHOOK_READ_TIMEOUT: '1s',
+    DNS_SERVERS: dnsAddress,
+  };
+}

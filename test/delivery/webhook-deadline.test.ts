@@ -125,6 +125,9 @@ describe('a delivery to a receiver that never finishes', () => {
       sender,
       logger: pino({ level: 'silent' }),
       signingSecrets: t.stack.ctx.signingSecrets,
+      mailer: t.stack.ctx.accounts.mailing.mailer,
+      baseUrl: t.stack.url,
+      pluginHealth: t.stack.config.pluginHealth,
     });
     const env = new MockActivityEnvironment({ attempt: 1 });
     setTimeout(() => env.cancel('CANCELLED'), 300);

@@ -1,7 +1,8 @@
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
 import { bigintColumn, createdAtProperty, idProperty } from './timestamps';
 
-export type DeliveryStatus = 'succeeded' | 'failed' | 'pending_retry';
+/** `skipped`: the plugin was disabled when the submission came; nothing was sent. */
+export type DeliveryStatus = 'succeeded' | 'failed' | 'pending_retry' | 'skipped';
 
 /** One attempt of one delivery of a submission to a plugin; unique per delivery and attempt. */
 export class DeliveryAttempt {

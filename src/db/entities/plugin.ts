@@ -6,7 +6,14 @@ import { bigintColumn, createdAtProperty, idProperty, updatedAtProperty } from '
  * their plugin; the signing secret is stored as issued because deliveries sign with it.
  */
 export class Plugin {
-  [OptionalProps]?: 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    | 'createdAt'
+    | 'updatedAt'
+    | 'consecutiveFailures'
+    | 'failingSince'
+    | 'lastSuccessAt'
+    | 'disabledReason'
+    | 'disabledAt';
   id!: string;
   formId!: string;
   pluginType!: string;
@@ -15,6 +22,14 @@ export class Plugin {
   config!: Record<string, unknown>;
   signingSecret!: string | null;
   deletedAt!: Date | null;
+  /** Exhausted deliveries in a row (docs/endpoint-health.md); a success resets it. */
+  consecutiveFailures!: number;
+  /** When the current run of failures began; null while deliveries succeed. */
+  failingSince!: Date | null;
+  lastSuccessAt!: Date | null;
+  /** Why the plugin is disabled (by the account, or after sustained failure); null when enabled. */
+  disabledReason!: string | null;
+  disabledAt!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -31,6 +46,11 @@ export const PluginSchema = new EntitySchema<Plugin>({
     config: { type: 'json' },
     signingSecret: { type: 'string', nullable: true },
     deletedAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
+    consecutiveFailures: { type: 'integer', default: 0 },
+    failingSince: { type: 'datetime', columnType: 'timestamptz', nullable: true },
+    lastSuccessAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
+    disabledReason: { type: 'text', nullable: true },
+    disabledAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
     createdAt: createdAtProperty,
     updatedAt: updatedAtProperty,
   },

@@ -122,3 +122,24 @@ export async function countAttempts(em: EntityManager, filter: AttemptFilter): P
   );
   return Number(row?.total ?? 0);
 }
+
+/** A record that a submission was not delivered to a disabled plugin (no attempt was made). */
+export type SkippedRecord = Pick<
+  AttemptRecord,
+  'deliveryId' | 'submissionId' | 'pluginId' | 'isReplay' | 'workflowId' | 'workflowRunId'
+> & { error: string };
+
+/**
+ * Writes the `skipped` record of a delivery, as attempt 1. A retried local activity finds the
+ * row there and leaves it as it is.
+ */
+export async function insertSkippedAttempt(em: EntityManager, r: SkippedRecord): Promise<void> {
+  await runStatement(
+    em,
+    `insert into delivery_attempts (delivery_id, submission_id, plugin_id, attempt, status, error,
+        is_replay, is_test, workflow_id, workflow_run_id, started_at, finished_at)
+     values (?, ?, ?, 1, 'skipped', ?, ?, false, ?, ?, now(), now())
+     on conflict (delivery_id, attempt) do nothing`,
+    [r.deliveryId, r.submissionId, r.pluginId, r.error, r.isReplay, r.workflowId, r.workflowRunId],
+  );
+}

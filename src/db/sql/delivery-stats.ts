@@ -18,7 +18,7 @@ export type DeliveryDays = { days: (DeliveryDay & { date: string })[]; total: De
 /**
  * Delivery attempts of a form's or an account's submissions for each of the last 30 UTC days,
  * oldest first, and over all 30. A retry counts as an attempt of its own, so the rate is the attempts' rate;
- * test deliveries are left out. `pending_retry` is a failed attempt that will be retried.
+ * test deliveries and `skipped` records (nothing was sent) are left out. `pending_retry` is a failed attempt that will be retried.
  */
 export async function dailyDeliveryCounts(
   em: EntityManager,
@@ -37,7 +37,7 @@ export async function dailyDeliveryCounts(
     `with attempts as (
        select d.started_at, d.status, d.duration_ms
          from delivery_attempts d join submissions s on s.id = d.submission_id
-        where s.${column} = ? and not d.is_test
+        where s.${column} = ? and not d.is_test and d.status <> 'skipped'
           and d.started_at >= ((now() at time zone 'utc')::date - 29) at time zone 'utc')
      select to_char(day.d, 'YYYY-MM-DD') as day,
             count(a.status) filter (where a.status = 'succeeded') as succeeded,

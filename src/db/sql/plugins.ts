@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { selectRows } from './execute';
+import { runStatement, selectRows } from './execute';
 
 export type PluginTargetRow = { id: string; pluginType: string };
 
@@ -15,4 +15,100 @@ export async function enabledPluginsOfSubmission(
     [submissionId],
   );
   return rows.map((row) => ({ id: String(row.id), pluginType: row.plugin_type }));
+}
+
+/** The disabled (not deleted) plugins of a submission's form, with why they are disabled. */
+export async function disabledPluginsOfSubmission(
+  em: EntityManager,
+  submissionId: string,
+): Promise<Array<{ id: string; disabledReason: string | null }>> {
+  const rows = await selectRows<{ id: string; disabled_reason: string | null }>(
+    em,
+    `select p.id, p.disabled_reason from plugins p join submissions s on s.form_id = p.form_id
+      where s.id = ? and not p.enabled and p.deleted_at is null order by p.id`,
+    [submissionId],
+  );
+  return rows.map((row) => ({ id: String(row.id), disabledReason: row.disabled_reason }));
+}
+
+/** A delivery succeeded: the run of failures is over. */
+export async function recordPluginSuccess(em: EntityManager, pluginId: string): Promise<void> {
+  await runStatement(
+    em,
+    `update plugins set consecutive_failures = 0, failing_since = null, last_success_at = now()
+      where id = ?`,
+    [pluginId],
+  );
+}
+
+/** What one exhausted delivery did to its plugin; `disabledNow` only on the transition. */
+export type PluginFailureRow = {
+  consecutiveFailures: number;
+  disabledNow: boolean;
+  disabledReason: string | null;
+};
+
+/**
+ * Counts one exhausted delivery and disables the plugin when the count reaches `threshold`
+ * and the failures span at least `spanMs`. One statement: the row lock makes concurrent
+ * deliveries of other submissions count one after the other, and `was_enabled` (read under
+ * that lock) tells exactly one of them that it made the transition.
+ */
+export async function recordPluginFailure(
+  em: EntityManager,
+  pluginId: string,
+  rule: { threshold: number; spanMs: number },
+): Promise<PluginFailureRow | null> {
+  const reached = `p.consecutive_failures + 1 >= ?
+    and now() - coalesce(p.failing_since, now()) >= ?::double precision * interval '1 millisecond'`;
+  const [row] = await selectRows<{
+    was_enabled: boolean;
+    enabled: boolean;
+    consecutive_failures: number;
+    disabled_reason: string | null;
+  }>(
+    em,
+    `with locked as (select id, enabled from plugins where id = ? and deleted_at is null for update)
+     update plugins p set
+       consecutive_failures = p.consecutive_failures + 1,
+       failing_since = coalesce(p.failing_since, now()),
+       enabled = p.enabled and not (${reached}),
+       disabled_reason = case when p.enabled and ${reached}
+         then format('%s consecutive deliveries failed since %s', p.consecutive_failures + 1,
+                     to_char(coalesce(p.failing_since, now()) at time zone 'UTC', 'YYYY-MM-DD HH24:MI "UTC"'))
+         else p.disabled_reason end,
+       disabled_at = case when p.enabled and ${reached} then now() else p.disabled_at end
+       from locked where p.id = locked.id
+     returning locked.enabled as was_enabled, p.enabled, p.consecutive_failures, p.disabled_reason`,
+    [pluginId, ...Array<unknown>(3).fill([rule.threshold, rule.spanMs]).flat()],
+  );
+  if (!row) return null;
+  return {
+    consecutiveFailures: Number(row.consecutive_failures),
+    disabledNow: row.was_enabled && !row.enabled,
+    disabledReason: row.disabled_reason,
+  };
+}
+
+/** Where to tell an account that one of its plugins was disabled: the account's first user. */
+export type PluginOwnerRow = {
+  email: string;
+  form_id: string;
+  form_name: string;
+  plugin_name: string;
+  plugin_type: string;
+};
+
+export async function findPluginOwner(
+  em: EntityManager,
+  pluginId: string,
+): Promise<PluginOwnerRow | null> {
+  const [row] = await selectRows<PluginOwnerRow>(
+    em,
+    `select u.email, f.id::text as form_id, f.name as form_name, p.name as plugin_name, p.plugin_type
+       from plugins p join forms f on f.id = p.form_id join users u on u.account_id = f.account_id
+      where p.id = ? order by u.created_at, u.id limit 1`,
+    [pluginId],
+  );
+  return row ?? null;
 }

@@ -345,3 +345,18 @@ export async function updateSubmissionPayload(
     [JSON.stringify(payload), submissionId],
   ).catch(asDriverError(em));
 }
+
+/** Marks a submission as a `?test=true` run's, before its workflow starts. */
+export async function markTestRun(em: EntityManager, submissionId: string): Promise<void> {
+  await runStatement(em, 'update submissions set is_test = true where id = ?', [submissionId]);
+}
+
+/** Whether a submission's workflow is a `?test=true` run (markTestRun). */
+export async function isTestRun(em: EntityManager, submissionId: string): Promise<boolean> {
+  const [row] = await selectRows<{ is_test: boolean }>(
+    em,
+    'select is_test from submissions where id = ?',
+    [submissionId],
+  );
+  return row?.is_test ?? false;
+}

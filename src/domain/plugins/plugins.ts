@@ -95,17 +95,38 @@ export async function deletePlugin(em: EntityManager, plugin: Plugin): Promise<v
   await em.flush();
 }
 
+/** Why a plugin that the account (not its health) disabled is disabled. */
+export const DISABLED_BY_ACCOUNT = 'disabled by the account';
+
 /**
- * Turns a plugin on or off. A disabled plugin gets no deliveries: workflows plan only enabled
- * plugins, and each attempt checks again, so pending retries stop too. Its records stay.
+ * Turns a plugin on or off (the API's PATCH and the dashboard's button). A disabled plugin
+ * gets no deliveries: workflows plan only enabled plugins, and each attempt checks again, so
+ * pending retries stop too. Enabling starts its health afresh (docs/endpoint-health.md).
  */
 export async function setPluginEnabled(
   em: EntityManager,
   plugin: Plugin,
   enabled: boolean,
 ): Promise<void> {
-  plugin.enabled = enabled;
-  await em.flush();
+  // Written as given, not as a diff against the loaded row: deliveries change the counters
+  // concurrently, and enabling must reset them whatever they are by now.
+  const now = new Date();
+  const change = enabled
+    ? {
+        enabled,
+        consecutiveFailures: 0,
+        failingSince: null,
+        disabledReason: null,
+        disabledAt: null,
+      }
+    : { enabled, disabledReason: DISABLED_BY_ACCOUNT, disabledAt: now };
+  await em.nativeUpdate(
+    Plugin,
+    // Disabling a disabled plugin keeps its reason (e.g. sustained failure).
+    enabled ? { id: plugin.id } : { id: plugin.id, enabled: true },
+    { ...change, updatedAt: now },
+  );
+  await em.refresh(plugin);
 }
 
 /** The old secret stops working at once: deliveries read the secret at attempt time. */

@@ -7,6 +7,7 @@ import {
   findFormPlugin,
   listFormPlugins,
   rotateSigningSecret,
+  setPluginEnabled,
 } from '../../domain/plugins/plugins';
 import { validateWebhookUrl } from '../../domain/plugins/webhook-url';
 import { envelope, listAnswer } from '../envelope';
@@ -15,7 +16,7 @@ import { link } from '../links';
 import { pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
 import { defineRoute } from '../routing/define-route';
 import { LIST_HEADERS } from '../schemas/headers';
-import { createPluginBody, webhookConfig } from '../schemas/plugins';
+import { createPluginBody, updatePluginBody, webhookConfig } from '../schemas/plugins';
 import {
   pluginDeletedSchema,
   pluginEnvelope,
@@ -36,7 +37,7 @@ async function pluginOf(req: Request, params: { form_id: string; id: string }) {
   return plugin;
 }
 
-/** `/api/forms/{form_id}/plugins`: list, create webhooks, delete, rotate signing secrets. */
+/** `/api/forms/{form_id}/plugins`: list, create webhooks, enable / disable, delete, rotate signing secrets. */
 export const pluginRoutes = [
   defineRoute({
     method: 'get',
@@ -135,6 +136,26 @@ export const pluginRoutes = [
     errors: ['not_found'],
   }).handle(async ({ req, params, principal }, ctx) => {
     const view = pluginView(await pluginOf(req, params), ctx.urls, principal);
+    return { status: 200, body: envelope('plugin', view, view.links) };
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/api/forms/{form_id}/plugins/{id}',
+    operationId: 'updatePlugin',
+    tag: 'Plugins',
+    summary: 'Enable or disable a plugin',
+    description:
+      '`{"enabled": false}` stops its deliveries (later submissions record a `skipped` ' +
+      'delivery); `{"enabled": true}` turns it back on and resets its health: ' +
+      '`consecutive_failures`, `disabled_reason`. See the endpoint health guide.',
+    access: 'can_create_forms',
+    body: { schema: updatePluginBody, mediaTypes: ['application/json'], required: true },
+    responses: { 200: { description: 'the plugin', body: pluginEnvelope } },
+    errors: ['not_found'],
+  }).handle(async ({ req, params, body, principal }, ctx) => {
+    const plugin = await pluginOf(req, params);
+    await setPluginEnabled(req.em, plugin, body.enabled);
+    const view = pluginView(plugin, ctx.urls, principal);
     return { status: 200, body: envelope('plugin', view, view.links) };
   }),
   defineRoute({

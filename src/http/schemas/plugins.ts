@@ -19,3 +19,11 @@ export const createPluginBody = z
 export const webhookConfig = z.object({
   url: z.string({ error: 'is required' }).max(2048),
 });
+
+export const updatePluginBody = z
+  .strictObject({
+    enabled: z
+      .boolean({ error: 'is required (true or false)' })
+      .describe('false disables the plugin; true enables it and resets its failure count'),
+  })
+  .meta({ id: 'UpdatePlugin' });

@@ -16,8 +16,11 @@ export const deliveryAttemptSchema = z
     plugin_type: z.string(),
     attempt: z.number().int().min(1).describe('1 for the first try, up to 4'),
     status: z
-      .enum(['succeeded', 'failed', 'pending_retry'])
-      .describe('`pending_retry`: failed, another attempt follows; `failed`: the last one failed'),
+      .enum(['succeeded', 'failed', 'pending_retry', 'skipped'])
+      .describe(
+        '`pending_retry`: failed, another attempt follows; `failed`: the last one failed; ' +
+          '`skipped`: the plugin was disabled, nothing was sent (`error` says why)',
+      ),
     http_status: z.number().int().nullable().describe("the receiver's status; null: no answer"),
     error: z.string().nullable().describe('why the attempt failed (status, timeout, network)'),
     duration_ms: z.number().int().nullable(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Plugin } from '../../db/entities';
 import { can, type Principal } from '../../domain/accounts/principal';
+import { DISABLED_BY_ACCOUNT } from '../../domain/plugins/plugins';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { link, linksSchema } from '../links';
 import type { PublicUrls } from '../public-urls';
@@ -17,6 +18,18 @@ export const pluginSchema = z
       ),
     name: z.string(),
     enabled: z.boolean(),
+    disabled_reason: z
+      .string()
+      .nullable()
+      .describe(
+        'why it is disabled: by the account, or after sustained failure; null when enabled',
+      ),
+    consecutive_failures: z
+      .number()
+      .int()
+      .min(0)
+      .describe('deliveries in a row whose every attempt failed; a success resets it'),
+    last_success_at: dateTime('the last successful delivery').nullable(),
     config: z
       .record(z.string(), z.unknown())
       .describe(
@@ -76,6 +89,7 @@ export function pluginView(
   const links = [link('self', self), link('form', `${urls.base}/api/forms/${plugin.formId}`)];
   links.push(link('deliveries', `${self}/deliveries`));
   if (can(principal, 'can_create_forms')) {
+    links.push(link('update', self, 'PATCH'));
     links.push(link('delete', self, 'DELETE'));
     if (plugin.pluginType === 'webhook')
       links.push(link('rotate_secret', `${self}/rotate_secret`, 'POST'));
@@ -86,6 +100,9 @@ export function pluginView(
     plugin_type: plugin.pluginType,
     name: plugin.name,
     enabled: plugin.enabled,
+    disabled_reason: plugin.enabled ? null : (plugin.disabledReason ?? DISABLED_BY_ACCOUNT),
+    consecutive_failures: plugin.consecutiveFailures,
+    last_success_at: plugin.lastSuccessAt?.toISOString() ?? null,
     config: can(principal, 'can_create_forms') ? plugin.config : redactedConfig(plugin.config),
     ...(options.signingSecret ? { signing_secret: options.signingSecret } : {}),
     created_at: plugin.createdAt.toISOString(),

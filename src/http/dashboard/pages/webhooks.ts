@@ -13,6 +13,7 @@ import type { AppContext } from '../../../runtime/app-context';
 import type { DashboardPages } from '../app-page';
 import { sendAppPage } from '../app-page';
 import { setFlash } from '../flash';
+import { formatTime } from '../format-time';
 import { revealOnce } from '../reveal-once';
 import { ownedForm, ownedWebhook } from './owned';
 import { EMPTY_TYPED_DRAFT, type TypedPluginDraft } from './plugin-types';
@@ -47,6 +48,7 @@ export async function sendWebhooks(
       errors: view.error ?? [],
       draft: view.draft ?? { url: '', name: '' },
       headers: SIGNATURE_HEADERS,
+      formatTime,
     },
   );
 }
