@@ -5,6 +5,7 @@ import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { createDeliveryPlanActivities } from './delivery-plan';
 import { createNotificationActivities } from './notification-email';
+import { createRecoveryActivities } from './recovery';
 import { createSpamActivities } from './spam';
 import { createWebhookActivities } from './webhook-delivery';
 
@@ -26,5 +27,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createDeliveryPlanActivities(deps.orm),
     ...createWebhookActivities(deps),
     ...createNotificationActivities(deps),
+    ...createRecoveryActivities(deps.orm),
   };
 }

@@ -60,7 +60,8 @@ export function createWebhookActivities(deps: {
     async deliverWebhook(input) {
       const context = Context.current();
       const info = context.info;
-      const attempt = info.attempt;
+      // Temporal counts this run's attempts; a recovery numbers on after the recorded ones.
+      const attempt = (input.attemptOffset ?? 0) + info.attempt;
       const log = deps.logger.child({
         submissionId: input.submissionId,
         pluginId: input.pluginId,
@@ -111,7 +112,7 @@ export function createWebhookActivities(deps: {
         result.ok ||
         input.mode === 'test' ||
         result.failure === 'blocked_address' ||
-        attempt >= input.maxAttempts;
+        info.attempt >= input.maxAttempts;
       await upsertAttempt(em, {
         deliveryId: input.deliveryId,
         submissionId: input.submissionId,
@@ -140,7 +141,7 @@ export function createWebhookActivities(deps: {
         statusCode: result.statusCode,
         error: result.error,
         durationMs: result.durationMs,
-        attempt,
+        attempt: info.attempt, // this run's attempts, as the workflow's summary counts them
       };
       if (result.ok) {
         log.info(

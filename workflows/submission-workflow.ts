@@ -89,11 +89,17 @@ export async function submissionWorkflow(
     retry: webhookRetryPolicy(policy, maxAttempts),
   });
 
-  const { targets, notify } = await planDeliveries(submissionId);
+  // A recovery (docs/recovery.md) delivers to its one plugin and plans nothing. Runs without
+  // `recover` issue exactly the commands they always did, so no patched() marker is needed:
+  // the recorded histories still replay (test/temporal/workflow-replay.test.ts).
+  const { recover } = input;
+  const { targets, notify } = recover
+    ? { targets: [{ pluginId: recover.pluginId, pluginType: recover.pluginType }], notify: false }
+    : await planDeliveries(submissionId);
   const { runId } = workflowInfo();
   const deliveries = targets.map(async (target): Promise<DeliverySummary> => {
     if (target.pluginType !== 'webhook') return notDeliveredSummary(target);
-    const deliveryId = deliveryIdOf(runId, target.pluginId);
+    const deliveryId = recover?.deliveryId ?? deliveryIdOf(runId, target.pluginId);
     try {
       const outcome = await deliverWebhook({
         submissionId,
@@ -101,6 +107,7 @@ export async function submissionWorkflow(
         deliveryId,
         mode,
         maxAttempts,
+        ...(recover && { attemptOffset: recover.attemptOffset }),
       });
       return deliveredSummary(target, deliveryId, outcome);
     } catch (error) {

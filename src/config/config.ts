@@ -66,6 +66,8 @@ const environmentSchema = z.object({
     .min(1)
     .default(webhookDefaults.retryBackoffCoefficient),
   WEBHOOK_ALLOW_PRIVATE: commaList,
+  /** Re-deliveries a recovery run starts per second at most (docs/recovery.md). */
+  RECOVERY_RATE: z.coerce.number().int().min(1).max(1000).default(10),
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
   INGEST_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
   /** Request bytes allowed per client per minute across forms; 0 turns the limit off. */
@@ -123,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       retryBackoffCoefficient: e.WEBHOOK_RETRY_BACKOFF_COEFFICIENT,
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     },
+    recoveryRatePerSecond: e.RECOVERY_RATE,
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
     ingestRateLimitBytesPerMinute: e.INGEST_RATE_LIMIT_BYTES,
     listMaxBytes: e.LIST_MAX_BYTES,

@@ -6,6 +6,7 @@ import { Migration20261125000400LoginThrottle } from './Migration20261125000400L
 import { Migration20261126000200FileStorage } from './Migration20261126000200FileStorage';
 import { Migration20261127000100AccountConfirmation } from './Migration20261127000100AccountConfirmation';
 import { Migration20261127002000SenderEmailIndex } from './Migration20261127002000SenderEmailIndex';
+import { Migration20261202000000PluginRecoveries } from './Migration20261202000000PluginRecoveries';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -25,5 +26,9 @@ export const migrationsList = [
   {
     name: 'Migration20261127002000SenderEmailIndex',
     class: Migration20261127002000SenderEmailIndex,
+  },
+  {
+    name: 'Migration20261202000000PluginRecoveries',
+    class: Migration20261202000000PluginRecoveries,
   },
 ];
