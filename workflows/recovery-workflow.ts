@@ -7,6 +7,7 @@ import {
 } from '@temporalio/workflow';
 // Only types cross into workflow code, plus pure helpers: activities run outside the sandbox.
 import type { RecoveryActivities } from '../activities/recovery';
+import { DATABASE_STEP } from './database-step';
 import {
   recoveryChildWorkflowId,
   type RecoveryCandidate,
@@ -20,15 +21,8 @@ export const RECOVERY_PAGE_SIZE = 50;
 /** Children per run before continue-as-new, so a run's history stays a few thousand events. */
 export const RECOVERY_CHILDREN_PER_RUN = 300;
 
-const { recoveryPage, recordRecoveryProgress } = proxyLocalActivities<RecoveryActivities>({
-  startToCloseTimeout: '30s',
-  retry: {
-    initialInterval: '1s',
-    backoffCoefficient: 2,
-    maximumInterval: '1m',
-    maximumAttempts: 20,
-  },
-});
+const { recoveryPage, recordRecoveryProgress } =
+  proxyLocalActivities<RecoveryActivities>(DATABASE_STEP);
 
 /** Delivers one candidate again: true when its plugin got it. */
 async function redeliver(input: RecoveryWorkflowInput, candidate: RecoveryCandidate) {

@@ -5,6 +5,7 @@ import type { NotificationActivities } from '../activities/notification-email';
 import type { SpamActivities } from '../activities/spam';
 import type { WebhookActivities } from '../activities/webhook-delivery';
 import { deliveryIdOf } from '../src/domain/webhooks/delivery-ids';
+import { DATABASE_STEP } from './database-step';
 import { DEFAULT_DELIVERY_POLICY, webhookRetryPolicy } from './delivery-policy';
 import {
   deliveredSummary,
@@ -20,24 +21,10 @@ import type {
   SubmissionWorkflowResult,
 } from './submission-contract';
 
-/**
- * Database-only steps run as local activities: in the worker, without a round trip through
- * the Temporal server each, and retried patiently through a database restart.
- *
- * The commands this workflow issues are the released ones (commit f520858): a change of them
- * goes behind `patched()` (test/fixtures/workflow-histories/README.md).
- */
-const databaseStep = {
-  startToCloseTimeout: '30s',
-  retry: {
-    initialInterval: '1s',
-    backoffCoefficient: 2,
-    maximumInterval: '1m',
-    maximumAttempts: 20,
-  },
-} as const;
-const { checkSpam } = proxyLocalActivities<SpamActivities>(databaseStep);
-const { planDeliveries } = proxyLocalActivities<DeliveryPlanActivities>(databaseStep);
+// The commands this workflow issues are the released ones (commit f520858): a change of them
+// goes behind `patched()` (test/fixtures/workflow-histories/README.md).
+const { checkSpam } = proxyLocalActivities<SpamActivities>(DATABASE_STEP);
+const { planDeliveries } = proxyLocalActivities<DeliveryPlanActivities>(DATABASE_STEP);
 
 // Room for the mailer's SMTP timeouts (connect, greeting, idle).
 const notificationTimeouts = { startToCloseTimeout: '2m' } as const;

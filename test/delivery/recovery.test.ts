@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { expectError, expectValidationError, hrefOf, type Json } from '../support/api-client';
-import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack } from '../support/fixture';
 import {
   serviceSignatureValid,
@@ -10,31 +9,12 @@ import {
   type ReceivedWebhook,
 } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';
-import { attemptsOf, waitForAttempts } from './delivery-helpers';
+import { attemptsOf, FAST_DELIVERY_ENV, waitForAttempts } from './delivery-helpers';
 
 // Recovery end to end (docs/recovery.md): a real receiver that fails, real retries, a real
 // recovery workflow and its child submission workflows, the receiver fixed in between.
 
-let dns: DnsServer;
-beforeAll(async () => {
-  dns = await startDnsServer({});
-});
-afterAll(async () => {
-  await dns?.close();
-});
-
-const t = useTestStack(() => ({
-  worker: true,
-  env: {
-    WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
-    // The delivery tests' timings: retries after 1 s, 2 s, 4 s.
-    WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
-    WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
-    WEBHOOK_CONNECT_TIMEOUT: '1s',
-    WEBHOOK_READ_TIMEOUT: '1s',
-    DNS_SERVERS: dns.address,
-  },
-}));
+const t = useTestStack({ worker: true, env: FAST_DELIVERY_ENV });
 
 /** Fails every delivery until fixed, except those whose message says they may pass. */
 let fixed = false;

@@ -10,7 +10,7 @@ import {
 } from '../support/https-receiver';
 import { postJson, submitJson } from '../support/ingest-requests';
 import { completedSubmissionWorkflow } from '../temporal/workflow-helpers';
-import { attemptsOf, waitForAttempts } from './delivery-helpers';
+import { attemptsOf, FAST_DELIVERY_ENV, waitForAttempts } from './delivery-helpers';
 
 // The delivery engine end to end: real ingest, a real Temporal worker, real HTTPS receivers
 // (certificates from the test CA, trusted through NODE_EXTRA_CA_CERTS), on 127.0.0.1 only.
@@ -28,15 +28,7 @@ afterAll(async () => {
 
 const t = useTestStack(() => ({
   worker: true,
-  env: {
-    WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
-    // Temporal schedules retries with about one-second resolution: 1 s, 2 s, 4 s.
-    WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
-    WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
-    WEBHOOK_CONNECT_TIMEOUT: '1s',
-    WEBHOOK_READ_TIMEOUT: '1s',
-    DNS_SERVERS: dns.address,
-  },
+  env: { ...FAST_DELIVERY_ENV, DNS_SERVERS: dns.address },
 }));
 
 afterAll(async () => {

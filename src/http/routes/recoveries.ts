@@ -1,19 +1,9 @@
-import type { Request } from 'express';
-import { findAccountForm } from '../../domain/forms/forms';
-import { findFormPlugin } from '../../domain/plugins/plugins';
 import { findRecovery, sinceProblem, startRecovery } from '../../domain/plugins/recovery';
 import { envelope } from '../envelope';
-import { HttpError, notFound, validationFailed } from '../http-error';
+import { HttpError, notFound, temporalUnavailable, validationFailed } from '../http-error';
 import { defineRoute } from '../routing/define-route';
+import { pluginOf } from './plugins';
 import { recoverBody, recoveryEnvelope, recoveryView } from '../views/recovery-view';
-
-async function pluginOf(req: Request, params: { form_id: string; id: string }) {
-  const form = await findAccountForm(req.em, req.principal!.accountId, params.form_id);
-  if (!form) throw notFound('form');
-  const plugin = await findFormPlugin(req.em, form.id, params.id);
-  if (!plugin) throw notFound('plugin');
-  return plugin;
-}
 
 /** Recovery of a plugin's failed deliveries (docs/recovery.md): start a run, read its progress. */
 export const recoveryRoutes = [
@@ -60,13 +50,7 @@ export const recoveryRoutes = [
     }
     if (started.outcome === 'unavailable') {
       ctx.logger.warn({ err: started.error.message }, 'recovery could not start');
-      throw new HttpError(
-        503,
-        'unavailable',
-        'the delivery engine (Temporal) is unreachable; try again shortly',
-        undefined,
-        { 'Retry-After': '30' },
-      );
+      throw temporalUnavailable();
     }
     const view = recoveryView(started.recovery, ctx.urls);
     return {
