@@ -9,6 +9,7 @@ import { createDiscordActivities } from './discord-delivery';
 import { createEmailPluginActivities } from './email-plugin-delivery';
 import { createNotificationActivities } from './notification-email';
 import { createSlackActivities } from './slack-delivery';
+import { createRecoveryActivities } from './recovery';
 import { createSpamActivities } from './spam';
 import { createWebhookActivities } from './webhook-delivery';
 
@@ -35,5 +36,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createSlackActivities(deps),
     ...createDiscordActivities(deps),
     ...createEmailPluginActivities(deps),
+    ...createRecoveryActivities(deps.orm),
   };
 }

@@ -1,7 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Logger } from 'pino';
 import type { Orm } from '../src/db/orm';
 import type { ChatSource } from '../src/domain/chat/chat-text';
 import { recordDeliveryHealth, type PluginHealthDeps } from '../src/domain/plugins/plugin-health';
@@ -96,17 +95,17 @@ export async function recordAndSettle(
 ): Promise<DeliveryOutcome> {
   const context = Context.current();
   const { info } = context;
-  const attempt = info.attempt;
   const final =
     result.ok ||
     input.mode === 'test' ||
     options.permanent === true ||
-    attempt >= input.maxAttempts;
+    info.attempt >= input.maxAttempts;
   await upsertAttempt(em, {
     deliveryId: input.deliveryId,
     submissionId: input.submissionId,
     pluginId: input.pluginId,
-    attempt,
+    // A recovery (docs/recovery.md) numbers on after the attempts already recorded.
+    attempt: (input.attemptOffset ?? 0) + info.attempt,
     status: result.ok ? 'succeeded' : final ? 'failed' : 'pending_retry',
     httpStatus: result.statusCode,
     error: result.error,
@@ -142,7 +141,7 @@ export async function recordAndSettle(
     statusCode: result.statusCode,
     error: result.error,
     durationMs: result.durationMs,
-    attempt,
+    attempt: info.attempt, // this run's attempts, as the workflow's summary counts them
   };
   if (result.ok) return outcome;
   const message = result.error ?? 'delivery failed';

@@ -31,7 +31,8 @@ export function createWebhookActivities(
 ): WebhookActivities {
   return {
     async deliverWebhook(input) {
-      const attempt = Context.current().info.attempt;
+      // Temporal counts this run's attempts; a recovery numbers on after the recorded ones.
+      const attempt = (input.attemptOffset ?? 0) + Context.current().info.attempt;
       const log = deps.logger.child({
         submissionId: input.submissionId,
         pluginId: input.pluginId,

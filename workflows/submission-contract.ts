@@ -11,10 +11,23 @@ export const PLUGIN_UNAVAILABLE = 'PluginUnavailable'; // deleted or disabled: n
 export const DELIVERY_FAILED = 'DeliveryFailed'; // details: the attempt's DeliveryOutcome
 export const SMTP_REJECTED_FAILURE = 'SmtpPermanentRejection'; // the SMTP server refused for good
 
+/**
+ * Recovery of one plugin's failed or skipped delivery (docs/recovery.md): the workflow (mode
+ * `replay`) delivers to that plugin only, under the delivery id (`webhook-id`) of the failed
+ * delivery, numbering its attempts on from `attemptOffset` so the old records stay.
+ */
+export type RecoverTarget = {
+  pluginId: string;
+  pluginType: string;
+  deliveryId: string;
+  attemptOffset: number;
+};
+
 export type SubmissionWorkflowInput = {
   submissionId: string;
   mode?: DeliveryMode;
   delivery?: DeliveryPolicy;
+  recover?: RecoverTarget;
 };
 
 export type SpamVerdict = { isSpam: boolean; reason: string | null };
@@ -31,6 +44,8 @@ export type WebhookDeliveryInput = {
   mode: DeliveryMode;
   /** The retry policy's attempt limit, so the last failed attempt is recorded as `failed`. */
   maxAttempts: number;
+  /** Attempts already recorded under this delivery id (a recovery); recorded ones follow on. */
+  attemptOffset?: number;
 };
 
 /** One delivery's outcome; also the details of the failure thrown when it did not succeed. */

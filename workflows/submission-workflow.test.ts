@@ -227,6 +227,41 @@ describe('submissionWorkflow', () => {
     ]);
   });
 
+  it('recovers one plugin under its old delivery id, numbering on, planning nothing', async () => {
+    const { activities, calls } = mockActivities({
+      spam: { isSpam: true, reason: 'burst' },
+      targets: [webhook('p1'), webhook('p2')],
+    });
+    const { result } = await runWorkflow(activities, {
+      mode: 'replay',
+      delivery: FAST_POLICY,
+      recover: {
+        pluginId: 'p2',
+        pluginType: 'webhook',
+        deliveryId: 'dlv_old_p2',
+        attemptOffset: 4,
+      },
+    });
+
+    expect(calls.checkSpam).toEqual([]);
+    expect(calls.planDeliveries).toEqual([]);
+    expect(calls.sendNotificationEmail).toEqual([]);
+    expect(calls.deliverWebhook.map((call) => call.input)).toEqual([
+      {
+        submissionId: '42',
+        pluginId: 'p2',
+        deliveryId: 'dlv_old_p2',
+        mode: 'replay',
+        maxAttempts: 4,
+        attemptOffset: 4,
+      },
+    ]);
+    expect(result.deliveries.map((d) => [d.pluginId, d.ok, d.deliveryId])).toEqual([
+      ['p2', true, 'dlv_old_p2'],
+    ]);
+    expect(result.notification).toBeNull();
+  });
+
   it('sends each plugin type to its own activity, with its own attempt limit, and reports an unknown type', async () => {
     const { activities, calls } = mockActivities({
       targets: [

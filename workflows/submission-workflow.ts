@@ -8,6 +8,7 @@ import type { SlackActivities } from '../activities/slack-delivery';
 import type { SpamActivities } from '../activities/spam';
 import type { WebhookActivities } from '../activities/webhook-delivery';
 import { deliveryIdOf } from '../src/domain/webhooks/delivery-ids';
+import { DATABASE_STEP } from './database-step';
 import {
   DEFAULT_DELIVERY_POLICY,
   webhookRetryPolicy,
@@ -35,24 +36,10 @@ import type {
   WebhookDeliveryInput,
 } from './submission-contract';
 
-/**
- * Database-only steps run as local activities: in the worker, without a round trip through
- * the Temporal server each, and retried patiently through a database restart.
- *
- * The commands this workflow issues are the released ones (commit f520858): a change of them
- * goes behind `patched()` (test/fixtures/workflow-histories/README.md).
- */
-const databaseStep = {
-  startToCloseTimeout: '30s',
-  retry: {
-    initialInterval: '1s',
-    backoffCoefficient: 2,
-    maximumInterval: '1m',
-    maximumAttempts: 20,
-  },
-} as const;
-const { checkSpam } = proxyLocalActivities<SpamActivities>(databaseStep);
-const { planDeliveries } = proxyLocalActivities<DeliveryPlanActivities>(databaseStep);
+// The commands this workflow issues are the released ones (commit f520858): a change of them
+// goes behind `patched()` (test/fixtures/workflow-histories/README.md).
+const { checkSpam } = proxyLocalActivities<SpamActivities>(DATABASE_STEP);
+const { planDeliveries } = proxyLocalActivities<DeliveryPlanActivities>(DATABASE_STEP);
 
 // Room for the mailer's SMTP timeouts (connect, greeting, idle).
 const notificationTimeouts = { startToCloseTimeout: '2m' } as const;
@@ -104,14 +91,20 @@ export async function submissionWorkflow(
     retry: webhookRetryPolicy(policy, maxAttempts),
   });
 
-  const { targets, notify } = await planDeliveries(submissionId);
+  // A recovery (docs/recovery.md) delivers to its one plugin and plans nothing. Runs without
+  // `recover` issue exactly the commands they always did, so no patched() marker is needed:
+  // the recorded histories still replay (test/temporal/workflow-replay.test.ts).
+  const { recover } = input;
+  const { targets, notify } = recover
+    ? { targets: [{ pluginId: recover.pluginId, pluginType: recover.pluginType }], notify: false }
+    : await planDeliveries(submissionId);
   const { runId } = workflowInfo();
   // Runs started before the e-mail, Slack and Discord activities existed reported those
   // types as not delivered; they keep doing so when replayed (test/fixtures/workflow-histories).
   const typed = patched('plugin-types');
   const pluginActivities = typed ? pluginTypeActivities(policy, mode === 'test') : {};
   const deliveries = targets.map(async (target): Promise<DeliverySummary> => {
-    const deliveryId = deliveryIdOf(runId, target.pluginId);
+    const deliveryId = recover?.deliveryId ?? deliveryIdOf(runId, target.pluginId);
     const activity =
       target.pluginType === 'webhook'
         ? { deliver: deliverWebhook, maxAttempts }
@@ -124,6 +117,7 @@ export async function submissionWorkflow(
         deliveryId,
         mode,
         maxAttempts: activity.maxAttempts,
+        ...(recover && { attemptOffset: recover.attemptOffset }),
       });
       return deliveredSummary(target, deliveryId, outcome);
     } catch (error) {

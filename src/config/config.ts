@@ -70,6 +70,8 @@ const environmentSchema = z.object({
   PLUGIN_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(20),
   /** ... and the least time those failures must span. */
   PLUGIN_DISABLE_AFTER: duration('24h'),
+  /** Re-deliveries a recovery run starts per second at most (docs/recovery.md). */
+  RECOVERY_RATE: z.coerce.number().int().min(1).max(1000).default(10),
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
   INGEST_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
   /** Request bytes allowed per client per minute across forms; 0 turns the limit off. */
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       disableAfterFailures: e.PLUGIN_DISABLE_AFTER_FAILURES,
       disableAfterMs: e.PLUGIN_DISABLE_AFTER,
     },
+    recoveryRatePerSecond: e.RECOVERY_RATE,
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
     ingestRateLimitBytesPerMinute: e.INGEST_RATE_LIMIT_BYTES,
     listMaxBytes: e.LIST_MAX_BYTES,

@@ -53,6 +53,10 @@ export const ERROR_CODES = {
     status: 422,
     when: 'a `plugin_type` other than `webhook` on plugin creation',
   },
+  plugin_disabled: {
+    status: 409,
+    when: 'recovering the deliveries of a disabled plugin; enable it first',
+  },
   rate_limited: {
     status: 429,
     when: 'too many requests from one address (submissions to a form, domain checks); see `Retry-After`',

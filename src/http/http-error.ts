@@ -15,3 +15,13 @@ export const notFound = (what = 'resource') => new HttpError(404, 'not_found', `
 
 export const validationFailed = (errors: string[], message = 'the request failed validation') =>
   new HttpError(422, 'validation_failed', message, errors);
+
+/** The delivery engine could not be reached to start a workflow (a replay, a recovery). */
+export const temporalUnavailable = () =>
+  new HttpError(
+    503,
+    'unavailable',
+    'the delivery engine (Temporal) is unreachable; try again shortly',
+    undefined,
+    { 'Retry-After': '30' },
+  );

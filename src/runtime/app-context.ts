@@ -11,6 +11,8 @@ import { parseAllowList, type AllowList } from '../domain/plugins/address-policy
 import type { PublicUrls } from '../http/public-urls';
 import { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
+import { createRecoveryStarter } from '../temporal/recovery-starter';
+import type { RecoveryStarter } from '../domain/plugins/recovery';
 import {
   createWorkflowStarter,
   type SubmissionWorkflowStarter,
@@ -26,6 +28,8 @@ export type AppContext = {
   logger: Logger;
   urls: PublicUrls;
   workflows: SubmissionWorkflowStarter;
+  /** Starts recovery runs of failed deliveries (docs/recovery.md). */
+  recoveries: RecoveryStarter;
   resolver: DnsResolver;
   appSecret: string;
   /** Seals and opens webhook signing secrets with a key derived from appSecret. */
@@ -92,6 +96,12 @@ export async function createAppContext(
     logger,
     urls,
     workflows,
+    recoveries: createRecoveryStarter({
+      temporal,
+      taskQueue: config.temporal.taskQueue,
+      delivery: deliveryPolicy(config),
+      ratePerSecond: config.recoveryRatePerSecond,
+    }),
     resolver,
     lookupHost,
     forms: new FormCache(),

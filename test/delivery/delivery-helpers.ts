@@ -1,5 +1,17 @@
 import type { TestStack } from '../support/test-stack';
 
+/**
+ * The delivery tests' environment: receivers on 127.0.0.1, one-second timeouts, and retries
+ * after 1 s, 2 s, 4 s (Temporal schedules retries with about one-second resolution).
+ */
+export const FAST_DELIVERY_ENV = {
+  WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
+  WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
+  WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
+  WEBHOOK_CONNECT_TIMEOUT: '1s',
+  WEBHOOK_READ_TIMEOUT: '1s',
+};
+
 export type AttemptRecord = {
   delivery_id: string;
   plugin_id: string;
@@ -50,11 +62,7 @@ export async function waitForAttempts(
  */
 export function fastDeliveryEnv(dnsAddress: string): Record<string, string> {
   return {
-    WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
-    WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
-    WEBHOOK_RETRY_BACKOFF_COEFFICIENT: '2',
-    WEBHOOK_CONNECT_TIMEOUT: '1s',
-    WEBHOOK_READ_TIMEOUT: '1s',
+    ...FAST_DELIVERY_ENV,
     DNS_SERVERS: dnsAddress,
   };
 }

@@ -7,6 +7,7 @@ import { Migration20261126000200FileStorage } from './Migration20261126000200Fil
 import { Migration20261127000100AccountConfirmation } from './Migration20261127000100AccountConfirmation';
 import { Migration20261127002000SenderEmailIndex } from './Migration20261127002000SenderEmailIndex';
 import { Migration20261201000000EndpointHealth } from './Migration20261201000000EndpointHealth';
+import { Migration20261202000000PluginRecoveries } from './Migration20261202000000PluginRecoveries';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -28,4 +29,8 @@ export const migrationsList = [
     class: Migration20261127002000SenderEmailIndex,
   },
   { name: 'Migration20261201000000EndpointHealth', class: Migration20261201000000EndpointHealth },
+  {
+    name: 'Migration20261202000000PluginRecoveries',
+    class: Migration20261202000000PluginRecoveries,
+  },
 ];

@@ -8,6 +8,7 @@ import { deliveryPages } from './pages/deliveries';
 import { devMailboxPages } from './pages/dev-mailbox';
 import { formPages } from './pages/forms';
 import { overviewPages } from './pages/overview';
+import { recoveryPages } from './pages/recoveries';
 import { settingsPages } from './pages/settings';
 import { statsPages } from './pages/stats';
 import { submissionPages } from './pages/submissions';
@@ -26,6 +27,7 @@ const APP_PAGES: readonly DashboardPages[] = [
   webhookPages,
   pluginTypePages,
   deliveryPages,
+  recoveryPages,
   statsPages,
 ];
 

@@ -4,7 +4,7 @@ import { findFormPlugin } from '../../domain/plugins/plugins';
 import { listAttempts } from '../../domain/webhooks/delivery-records';
 import { replaySubmission } from '../../domain/webhooks/replay';
 import { envelope, listAnswer } from '../envelope';
-import { HttpError, notFound } from '../http-error';
+import { HttpError, notFound, temporalUnavailable } from '../http-error';
 import { link, type Link } from '../links';
 import { pageMetaAndLinks, paginationQuery, toPage, type PageQuery } from '../pagination';
 import { defineRoute, type RouteContext } from '../routing/define-route';
@@ -101,13 +101,7 @@ export const deliveryRoutes = [
     }
     if (replayed.outcome === 'unavailable') {
       ctx.logger.warn({ err: replayed.error.message }, 'replay could not start');
-      throw new HttpError(
-        503,
-        'unavailable',
-        'the delivery engine (Temporal) is unreachable; try again shortly',
-        undefined,
-        { 'Retry-After': '30' },
-      );
+      throw temporalUnavailable();
     }
     const self = `${ctx.urls.base}/api/submissions/${replayed.submissionId}`;
     const links = [link('deliveries', `${self}/deliveries`), link('submission', self)];

@@ -8,6 +8,7 @@ import { healthRoutes } from './health';
 import { ingestRoutes } from './ingest';
 import { pluginRoutes } from './plugins';
 import { publicRoutes } from './public';
+import { recoveryRoutes } from './recoveries';
 import { sessionRoutes } from './sessions';
 import { statsRoutes } from './stats';
 import { submissionRoutes } from './submissions';
@@ -29,5 +30,6 @@ export const ROUTES: readonly AnyRoute[] = [
   ...pluginRoutes,
   ...submissionRoutes,
   ...deliveryRoutes,
+  ...recoveryRoutes,
   ...statsRoutes,
 ];

@@ -30,7 +30,8 @@ async function formOf(req: Request, formId: string) {
   return form;
 }
 
-async function pluginOf(req: Request, params: { form_id: string; id: string }) {
+/** The plugin a path names, of a form of the caller's account; 404 otherwise. */
+export async function pluginOf(req: Request, params: { form_id: string; id: string }) {
   const form = await formOf(req, params.form_id);
   const plugin = await findFormPlugin(req.em, form.id, params.id);
   if (!plugin) throw notFound('plugin');

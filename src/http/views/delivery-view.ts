@@ -14,7 +14,11 @@ export const deliveryAttemptSchema = z
     submission_id: idString('the submission delivered'),
     plugin_id: idString('the plugin delivered to'),
     plugin_type: z.string(),
-    attempt: z.number().int().min(1).describe('1 for the first try, up to 4'),
+    attempt: z
+      .number()
+      .int()
+      .min(1)
+      .describe('1 for the first try, up to 4; a recovery numbers on (docs/recovery.md)'),
     status: z
       .enum(['succeeded', 'failed', 'pending_retry', 'skipped'])
       .describe(

@@ -1,0 +1,24 @@
+import type { Orm } from '../src/db/orm';
+import { nextRecoveryPage, recordRecoveryProgress } from '../src/domain/plugins/recovery';
+import type {
+  RecoveryPageInput,
+  RecoveryPageResult,
+  RecoveryProgressInput,
+} from '../workflows/recovery-contract';
+
+export type RecoveryActivities = {
+  recoveryPage(input: RecoveryPageInput): Promise<RecoveryPageResult>;
+  recordRecoveryProgress(input: RecoveryProgressInput): Promise<void>;
+};
+
+/** The recovery workflow's database steps (docs/recovery.md): its candidates and its progress. */
+export function createRecoveryActivities(orm: Orm): RecoveryActivities {
+  return {
+    recoveryPage(input) {
+      return nextRecoveryPage(orm.em.fork(), input.recoveryId, input.after, input.limit);
+    },
+    recordRecoveryProgress({ recoveryId, ...progress }) {
+      return recordRecoveryProgress(orm.em.fork(), recoveryId, progress);
+    },
+  };
+}

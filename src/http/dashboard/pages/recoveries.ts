@@ -1,0 +1,112 @@
+import type { Request, Response } from 'express';
+import type { Form, Plugin } from '../../../db/entities';
+import {
+  findRecovery,
+  recentRecoveries,
+  sinceProblem,
+  startRecovery,
+} from '../../../domain/plugins/recovery';
+import type { DashboardPages } from '../app-page';
+import { sendAppPage } from '../app-page';
+import { formatTime } from '../format-time';
+import { sessionOf } from '../session-guard';
+import { ownedPlugin, sendNotFound } from './owned';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A `datetime-local` value in UTC (`2026-11-27T14:05`), as the form shows and takes it. */
+const localUtc = (date: Date) => date.toISOString().slice(0, 16);
+
+/** The form's `since`: a `datetime-local` value read as UTC, or a full ISO date-time. */
+function readSince(value: unknown): Date {
+  const text = typeof value === 'string' ? value.trim() : '';
+  const utc = /^\d{4}-\d\d-\d\dT\d\d:\d\d$/.test(text) ? `${text}:00Z` : text;
+  return new Date(utc === '' ? NaN : utc);
+}
+
+const pluginPath = (form: Form, plugin: Plugin) => `/app/forms/${form.id}/webhooks/${plugin.id}`;
+
+type RecoverView = { status?: number; error?: string; since?: string };
+
+async function sendRecoverPage(
+  req: Request,
+  res: Response,
+  owned: { form: Form; plugin: Plugin },
+  view: RecoverView = {},
+) {
+  await sendAppPage(
+    req,
+    res,
+    { status: view.status, template: 'plugin-recover', title: `Recover · ${owned.plugin.name}` },
+    {
+      ...owned,
+      base: pluginPath(owned.form, owned.plugin),
+      since: view.since ?? localUtc(new Date(Date.now() - DAY_MS)),
+      error: view.error ?? null,
+      runs: await recentRecoveries(req.em, owned.plugin.id),
+      formatTime,
+    },
+  );
+}
+
+/**
+ * `/app/forms/{id}/webhooks/{pluginId}/recover`: recover a webhook's failed deliveries since
+ * a time (docs/recovery.md), and each run's progress page (htmx refreshes it while it runs;
+ * without JavaScript a reload does).
+ */
+export const recoveryPages: DashboardPages = (router, ctx) => {
+  router.get('/app/forms/:formId/webhooks/:pluginId/recover', async (req, res) => {
+    const owned = await ownedPlugin(req, res, req.params);
+    if (owned) await sendRecoverPage(req, res, owned);
+  });
+
+  router.post('/app/forms/:formId/webhooks/:pluginId/recover', async (req, res) => {
+    const owned = await ownedPlugin(req, res, req.params);
+    if (!owned) return;
+    const field = (req.body as Record<string, unknown> | undefined)?.since;
+    const now = new Date();
+    const since = readSince(field);
+    const problem = sinceProblem(since, now);
+    const draft = typeof field === 'string' ? field.slice(0, 40) : '';
+    if (problem)
+      return sendRecoverPage(req, res, owned, {
+        status: 422,
+        error: `Since ${problem}.`,
+        since: draft,
+      });
+    const started = await startRecovery(req.em, ctx.recoveries, {
+      accountId: sessionOf(res).accountId,
+      plugin: owned.plugin,
+      since,
+      now,
+    });
+    if (started.outcome === 'disabled') {
+      const error = 'This webhook is disabled: enable it before recovering its deliveries.';
+      return sendRecoverPage(req, res, owned, { status: 409, error, since: draft });
+    }
+    if (started.outcome === 'unavailable') {
+      ctx.logger.warn({ err: started.error.message }, 'recovery could not start');
+      const error = 'The delivery engine (Temporal) is unreachable; try again shortly.';
+      return sendRecoverPage(req, res, owned, { status: 503, error, since: draft });
+    }
+    const base = pluginPath(owned.form, owned.plugin);
+    res.redirect(303, `${base}/recoveries/${started.recovery.id}`);
+  });
+
+  router.get('/app/forms/:formId/webhooks/:pluginId/recoveries/:id', async (req, res) => {
+    const owned = await ownedPlugin(req, res, req.params);
+    if (!owned) return;
+    const run = await findRecovery(req.em, {
+      id: req.params.id,
+      pluginId: owned.plugin.id,
+      accountId: sessionOf(res).accountId,
+    });
+    if (!run) return sendNotFound(req, res, 'recovery run');
+    await sendAppPage(
+      req,
+      res,
+      { template: 'plugin-recovery', title: `Recovery ${run.id} · ${owned.plugin.name}` },
+      { ...owned, base: pluginPath(owned.form, owned.plugin), run, formatTime },
+    );
+  });
+};

@@ -1,0 +1,32 @@
+import type { RecoveryStarter } from '../domain/plugins/recovery';
+import type { DeliveryPolicy } from '../../workflows/delivery-policy';
+import { recoveryWorkflowId, type RecoveryWorkflowInput } from '../../workflows/recovery-contract';
+import type { LazyTemporalClient } from './client';
+
+/** Starts `recovery-{id}` (docs/recovery.md) with the rate and retry policy of this process. */
+export function createRecoveryStarter(deps: {
+  temporal: LazyTemporalClient;
+  taskQueue: string;
+  delivery: DeliveryPolicy;
+  ratePerSecond: number;
+}): RecoveryStarter {
+  return {
+    async start(run) {
+      const workflowId = recoveryWorkflowId(run.recoveryId);
+      const input: RecoveryWorkflowInput = {
+        ...run,
+        ratePerSecond: deps.ratePerSecond,
+        delivery: deps.delivery,
+      };
+      await deps.temporal.call(5000, (client) =>
+        client.workflow.start('recoveryWorkflow', {
+          taskQueue: deps.taskQueue,
+          workflowId,
+          args: [input],
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        }),
+      );
+      return { workflowId };
+    },
+  };
+}
