@@ -66,12 +66,13 @@ export async function startTestStack(options: TestStackOptions = {}) {
   });
   const ctx = await createAppContext(config, { databaseUrl, temporalAddress });
   await migrate(ctx.orm);
-  // Every stack shares one Temporal server, and workflow ids are `submission-{id}`: each
-  // database numbers its submissions from a random offset so two stacks never share an id.
-  const offset = 1_000_000 + Math.floor(Math.random() * 1_000_000_000_000);
-  await ctx.orm.em
-    .getConnection()
-    .execute(`alter sequence submissions_id_seq restart with ${offset}`);
+  // Every stack shares one Temporal server, and workflow ids are `submission-{id}` and
+  // `recovery-{id}`: each database numbers its submissions and recovery runs from a random
+  // offset so two stacks never share an id.
+  for (const sequence of ['submissions_id_seq', 'plugin_recoveries_id_seq']) {
+    const offset = 1_000_000 + Math.floor(Math.random() * 1_000_000_000_000);
+    await ctx.orm.em.getConnection().execute(`alter sequence ${sequence} restart with ${offset}`);
+  }
   const http = await startHttpServer(ctx);
   const workers: RunningWorker[] = [];
   /** Runs a Temporal worker for this stack in this process (stop() stops it). */
