@@ -40,6 +40,14 @@ const commaList = z
       .filter(Boolean),
   );
 
+/**
+ * SQLite's `synchronous` level for the embedded Temporal dev server's file, in WAL mode
+ * (docs/running.md): `normal` may lose the last commits on power loss, never on a process
+ * crash; `full` loses nothing but syncs every commit; `off` can corrupt the file on power loss.
+ */
+const SQLITE_SYNCHRONOUS_LEVELS = ['full', 'normal', 'off'] as const;
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_LEVELS)[number];
+
 /** The environment contract of docs/running.md, validated once at start-up. */
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -52,6 +60,8 @@ const environmentSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('formward'),
   TEMPORAL_CLI: optionalText,
+  /** The embedded dev server's SQLite `synchronous` level (above). */
+  TEMPORAL_DEV_SQLITE_SYNCHRONOUS: z.enum(SQLITE_SYNCHRONOUS_LEVELS).default('normal'),
   /** The Temporal Web UI, for links from the delivery log; the embedded dev server's is known. */
   TEMPORAL_UI_URL: optionalText,
   SMTP_URL: optionalText,
@@ -116,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       cliPath: e.TEMPORAL_CLI,
+      devSqliteSynchronous: e.TEMPORAL_DEV_SQLITE_SYNCHRONOUS,
       uiUrl: e.TEMPORAL_UI_URL ? stripSlash(e.TEMPORAL_UI_URL) : undefined,
     },
     smtpUrl: e.SMTP_URL,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
+import type { SqliteSynchronous } from '../config/config';
 import { freePort, isPortFree, waitForPort } from './free-port';
 import { isProcessAlive, processDetails } from './runtime-file';
 
@@ -102,6 +103,8 @@ export async function startTemporalDevServer(options: {
   port?: number;
   uiPort?: number;
   namespace?: string;
+  /** SQLite `synchronous` of the persistence file (in WAL mode); default `normal`. */
+  sqliteSynchronous?: SqliteSynchronous;
   log?: Log;
 }): Promise<TemporalDevServer> {
   const namespace = options.namespace ?? 'default';
@@ -136,6 +139,13 @@ export async function startTemporalDevServer(options: {
     namespace,
     '--log-level',
     'warn',
+    // WAL: a commit appends to the log instead of rewriting pages through a rollback journal,
+    // and readers do not block the writer; with `normal` it syncs at checkpoints only. The
+    // dev server's default (rollback journal, `full`) halves the workflows it completes.
+    '--sqlite-pragma',
+    'journal_mode=wal',
+    '--sqlite-pragma',
+    `synchronous=${options.sqliteSynchronous ?? 'normal'}`,
     // No load balancer to drain for: stop in ~2 s instead of ~8 s.
     '--dynamic-config-value',
     'frontend.shutdownDrainDuration="0s"',

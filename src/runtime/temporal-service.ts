@@ -37,6 +37,7 @@ export async function openTemporal(
     cliPath,
     dataDir: config.dataDir,
     namespace: config.temporal.namespace,
+    sqliteSynchronous: config.temporal.devSqliteSynchronous,
     log,
   });
   return {

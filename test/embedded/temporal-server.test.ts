@@ -15,7 +15,9 @@ let cliPath: string;
 let scratch: string;
 const running: TemporalDevServer[] = [];
 
-async function start(dataDir: string, options: { namespace?: string; port?: number } = {}) {
+type StartOptions = Omit<Parameters<typeof startTemporalDevServer>[0], 'cliPath' | 'dataDir'>;
+
+async function start(dataDir: string, options: StartOptions = {}) {
   const server = await startTemporalDevServer({ cliPath, dataDir, ...options });
   running.push(server);
   return server;
@@ -43,14 +45,18 @@ afterAll(async () => {
 describe('startTemporalDevServer', () => {
   it('serves the namespace and the Web UI on 127.0.0.1, and stops completely', LONG, async () => {
     const dataDir = path.join(scratch, 'first');
-    const server = await start(dataDir, { namespace: 'formward-test' });
+    const server = await start(dataDir, { namespace: 'formward-test', sqliteSynchronous: 'full' });
     expect(server.address).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(server.uiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
     const described = await describeNamespace(server.address, 'formward-test');
     expect(described.namespaceInfo?.name).toBe('formward-test');
     expect((await fetch(server.uiUrl)).status).toBe(200);
-    expect(fs.existsSync(path.join(dataDir, 'temporal.db'))).toBe(true);
+    // Bytes 18 and 19 of an SQLite file's header are 2 once it is in WAL mode.
+    const header = fs.readFileSync(path.join(dataDir, 'temporal.db')).subarray(18, 20);
+    expect([...header]).toEqual([2, 2]);
+    const commandLine = fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
+    expect(commandLine).toContain('synchronous=full');
 
     const port = Number(server.address.split(':')[1]);
     await server.stop();
