@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { runBurst, type BurstResult } from './burst';
+import type { CeilingResult } from './ceiling';
 import type { TestCertificates as Certificates } from '../test/support/test-ca';
 import { coresBetween, sampleCpu } from './cpu';
 import { startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
@@ -72,6 +73,10 @@ export type E2eResult = {
   receiver: { requests: number; tlsConnections: number; strays: number };
   attempts: AttemptSummary;
   extraWorker: (Shutdown & { startS: number; leftovers: string[] }) | null;
+  /** The Temporal ceiling measured on the same server just before (bench/ceiling.ts). */
+  ceiling?: CeilingResult;
+  /** Each phase's deliveries/s over the ceiling's (bench/ceiling-report.ts). */
+  ratiosToCeiling?: Record<string, number>;
   /** How the e2e stack's `formward start` stopped (filled in after the run). */
   shutdown?: Shutdown | null;
 };

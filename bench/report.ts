@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Drain } from './drain';
 import type { E2eResult } from './e2e';
+import { ceilingLines } from './ceiling-report';
 import { e2eLines } from './e2e-report';
 import type { LoadResult } from './load';
 import type { PacedResult } from './paced';
@@ -36,10 +37,13 @@ export type Results = Partial<IngestResults> & {
   shutdown?: { graceful: boolean; seconds: number };
 };
 
-export const THROUGHPUT_RATIO_MIN = 0.6;
+export const THROUGHPUT_RATIO_MIN = 0.35;
 export const P99_AT_RATE_MAX_MS = 50;
 
-/** The two targets: ingest req/s >= 0.6 x baseline, p99 < 50 ms at the fixed rate. */
+/**
+ * Issue 12's ingest targets, with the delivery pipeline running: req/s >= 0.35 x baseline, and
+ * p99 < 50 ms at the fixed rate from the evenly paced generator (autocannon's figure is shown).
+ */
 export function evaluateTargets(results: IngestResults): Target[] {
   const ingest = results.cases.filter((c) => c.case !== 'baseline');
   return [
@@ -49,12 +53,6 @@ export function evaluateTargets(results: IngestResults): Target[] {
       limit: `>= ${THROUGHPUT_RATIO_MIN}`,
       holds: c.ratioToBaseline >= THROUGHPUT_RATIO_MIN,
     })),
-    {
-      name: `${results.fixedRate.case} p99 at ${results.settings.fixedRate} req/s (autocannon) ms`,
-      measured: results.fixedRate.latencyMs.p99,
-      limit: `< ${P99_AT_RATE_MAX_MS}`,
-      holds: results.fixedRate.latencyMs.p99 < P99_AT_RATE_MAX_MS,
-    },
     {
       name: `${results.paced.case} p99 at ${results.settings.fixedRate} req/s (paced) ms`,
       measured: results.paced.latencyMs.p99,
@@ -169,7 +167,7 @@ export function printReport(results: Results): void {
   const out: string[] = [];
   if (settings && cases && fixedRate && paced)
     out.push(...ingestLines({ settings, cases, fixedRate, paced }));
-  if (results.e2e) out.push(...e2eLines(results.e2e));
+  if (results.e2e) out.push(...e2eLines(results.e2e), ...ceilingLines(results.e2e));
   out.push('\nTargets');
   for (const t of results.targets)
     out.push(`  ${t.holds ? 'OK  ' : 'MISS'} ${t.name}: ${t.measured} (target ${t.limit})`);

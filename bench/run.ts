@@ -1,5 +1,6 @@
 // `npm run bench`: Formward's ingest endpoints against a bare Express + pg baseline, then
-// delivery end to end (ingest -> workflow -> signed HTTPS webhook to a local receiver), each
+// the Temporal ceiling (bench/ceiling.ts) and delivery end to end (ingest -> workflow ->
+// signed HTTPS webhook to a local receiver) on the same server, each
 // part on a fresh stack (the ingest part leaves a workflow backlog the e2e part must not see).
 // Environment: BENCH_ONLY=ingest|e2e (one part only), BENCH_DURATION (s, default 10),
 // BENCH_E2E_RATE / BENCH_E2E_DURATION / BENCH_E2E_BURST (default 50/s, 20 s, 1000),
@@ -10,6 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestCertificates } from '../test/support/test-ca';
+import { runCeiling } from './ceiling';
+import { evaluateCeilingTargets, ratiosToCeiling } from './ceiling-report';
 import { e2eEnvironment, runE2e } from './e2e';
 import { evaluateE2eTargets } from './e2e-report';
 import { runIngest } from './ingest';
@@ -79,16 +82,23 @@ async function main(): Promise<void> {
       const logFile = path.join(outDir, 'formward-e2e.log');
       const workerLogFile = path.join(outDir, 'worker-2.log');
       const env = e2eEnvironment(certificates);
-      const run = await withSession({ logFile, nodeFlags, env, say }, (s) =>
-        runE2e({ ...s, certificates, workerLogFile, say }),
-      );
+      const run = await withSession({ logFile, nodeFlags, env, say }, async (s) => {
+        const ceiling = await runCeiling({
+          address: s.formward.runtime.temporalAddress,
+          namespace: s.formward.env.TEMPORAL_NAMESPACE || 'default',
+          say,
+        });
+        const e2e = await runE2e({ ...s, certificates, workerLogFile, say });
+        return { ...e2e, ceiling, ratiosToCeiling: ratiosToCeiling(e2e, ceiling) };
+      });
       logs.push(logFile, workerLogFile);
       leftovers.push(...run.leftovers);
       failure = run.error;
       if (run.value) {
         leftovers.push(...(run.value.extraWorker?.leftovers ?? []));
         const e2e = { ...run.value, shutdown: run.shutdown };
-        results = { ...results, e2e, targets: [...results.targets, ...evaluateE2eTargets(e2e)] };
+        const targets = [...evaluateE2eTargets(e2e), ...evaluateCeilingTargets(e2e)];
+        results = { ...results, e2e, targets: [...results.targets, ...targets] };
       }
     } finally {
       fs.rmSync(caDir, { recursive: true, force: true });

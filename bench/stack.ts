@@ -59,6 +59,8 @@ export async function startFormward(options: {
   const root = repoRoot();
   const bin = path.join(root, 'bin', 'formward.js');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-bench-'));
+  // mkdtemp makes it 0700; as root, PostgreSQL runs as `postgres`, which must enter it.
+  fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
