@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import type { Config } from '../config/config';
 import { migrate } from '../db/orm';
 import { sealPlainSigningSecrets } from '../domain/plugins/plugins';
@@ -56,6 +57,16 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
       worker = await runWorker(ctx, { address: temporal.address });
       const running = worker;
       stops.push(() => running.stop());
+      if (http && config.temporal.eagerStart) {
+        // One connection for client and worker: the server hands a new workflow's first task
+        // back in the start's answer instead of through the task queue.
+        const client = new Client({
+          connection: running.connection,
+          namespace: config.temporal.namespace,
+        });
+        ctx.workflows.useEagerStart(client);
+        stops.push(async () => ctx.workflows.useEagerStart(null));
+      }
       if (!http) {
         const health = await startWorkerHealthServer(ctx, running);
         stops.push(() => health.close());
