@@ -1,4 +1,3 @@
-import { Client } from '@temporalio/client';
 import type { Config } from '../config/config';
 import { migrate } from '../db/orm';
 import { sealPlainSigningSecrets } from '../domain/plugins/plugins';
@@ -8,7 +7,7 @@ import { openDatabase, type Database } from '../runtime/database';
 import { startHttpServer, type RunningHttpServer } from '../runtime/http-server';
 import { openTemporal, type TemporalService } from '../runtime/temporal-service';
 import { startWorkerHealthServer } from '../runtime/worker-health-server';
-import { runWorker, type RunningWorker } from '../runtime/worker-runner';
+import { eagerStartClient, runWorker, type RunningWorker } from '../runtime/worker-runner';
 import { say } from './output';
 import { onShutdownSignal } from './signals';
 
@@ -60,11 +59,7 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
       if (http && config.temporal.eagerStart) {
         // One connection for client and worker: the server hands a new workflow's first task
         // back in the start's answer instead of through the task queue.
-        const client = new Client({
-          connection: running.connection,
-          namespace: config.temporal.namespace,
-        });
-        ctx.workflows.useEagerStart(client);
+        ctx.workflows.useEagerStart(eagerStartClient(running, config.temporal.namespace));
         stops.push(async () => ctx.workflows.useEagerStart(null));
       }
       if (!http) {

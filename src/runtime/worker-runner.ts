@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import type { AppContext } from './app-context';
 import { createMailer } from '../domain/mail/mailer';
@@ -78,4 +79,12 @@ export async function runWorker(
       await done.catch(() => undefined);
     },
   };
+}
+
+/**
+ * A client on the worker's own connection: workflows it starts with `requestEagerStart` get
+ * their first task answered straight to this worker instead of through the task queue.
+ */
+export function eagerStartClient(worker: RunningWorker, namespace: string): Client {
+  return new Client({ connection: worker.connection, namespace });
 }
