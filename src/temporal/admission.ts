@@ -45,6 +45,7 @@ export function createAdmission(deps: { orm: Orm; window: number; logger: Logger
   let reserved = 0; // slots taken for starts still under way
   let timer: NodeJS.Timeout | null = null;
   let polling = false;
+  let failing = false; // one warning per outage, not one per poll
   const listeners: Array<() => void> = [];
 
   const notify = () => {
@@ -56,17 +57,23 @@ export function createAdmission(deps: { orm: Orm; window: number; logger: Logger
     polling = true;
     try {
       const ids = [...inFlight.keys()];
-      const open = new Set(await selectIdsAwaitingSpamCheck(orm.em.fork(), ids));
+      const waiting = new Set(await selectIdsAwaitingSpamCheck(orm.em.fork(), ids));
       const expired = Date.now() - MAX_IN_FLIGHT_MS;
       let freed = 0;
       for (const id of ids) {
-        if (open.has(id) && inFlight.get(id)! > expired) continue;
+        if (waiting.has(id) && inFlight.get(id)! > expired) continue;
         inFlight.delete(id);
         freed++;
       }
+      failing = false;
       if (freed > 0) notify();
     } catch (error) {
-      logger.warn({ err: (error as Error).message }, 'admission: could not read started workflows');
+      if (!failing)
+        logger.warn(
+          { err: (error as Error).message },
+          'admission: could not read started workflows',
+        );
+      failing = true;
     } finally {
       polling = false;
       schedule();
