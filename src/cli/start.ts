@@ -7,7 +7,7 @@ import { openDatabase, type Database } from '../runtime/database';
 import { startHttpServer, type RunningHttpServer } from '../runtime/http-server';
 import { openTemporal, type TemporalService } from '../runtime/temporal-service';
 import { startWorkerHealthServer } from '../runtime/worker-health-server';
-import { runWorker, type RunningWorker } from '../runtime/worker-runner';
+import { eagerStartClient, runWorker, type RunningWorker } from '../runtime/worker-runner';
 import { say } from './output';
 import { onShutdownSignal } from './signals';
 
@@ -56,6 +56,12 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
       worker = await runWorker(ctx, { address: temporal.address });
       const running = worker;
       stops.push(() => running.stop());
+      if (http && config.temporal.eagerStart) {
+        // One connection for client and worker: the server hands a new workflow's first task
+        // back in the start's answer instead of through the task queue.
+        ctx.workflows.useEagerStart(eagerStartClient(running, config.temporal.namespace));
+        stops.push(async () => ctx.workflows.useEagerStart(null));
+      }
       if (!http) {
         const health = await startWorkerHealthServer(ctx, running);
         stops.push(() => health.close());

@@ -64,6 +64,8 @@ const environmentSchema = z.object({
   TEMPORAL_DEV_SQLITE_SYNCHRONOUS: z.enum(SQLITE_SYNCHRONOUS_LEVELS).default('normal'),
   /** The Temporal Web UI, for links from the delivery log; the embedded dev server's is known. */
   TEMPORAL_UI_URL: optionalText,
+  /** `formward start`: hand each new workflow's first task straight to the in-process worker. */
+  TEMPORAL_EAGER_START: z.enum(['true', 'false']).default('true'),
   SMTP_URL: optionalText,
   MAIL_FROM: z.string().default('Formward <no-reply@formward.local>'),
   APP_SECRET: optionalText,
@@ -82,6 +84,8 @@ const environmentSchema = z.object({
   PLUGIN_DISABLE_AFTER: duration('24h'),
   /** Re-deliveries a recovery run starts per second at most (docs/recovery.md). */
   RECOVERY_RATE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Submission workflows one serve process starts ahead of the workers (docs/running.md). */
+  ADMISSION_WINDOW: z.coerce.number().int().min(1).max(10_000).default(32),
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
   INGEST_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
   /** Request bytes allowed per client per minute across forms; 0 turns the limit off. */
@@ -128,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       cliPath: e.TEMPORAL_CLI,
       devSqliteSynchronous: e.TEMPORAL_DEV_SQLITE_SYNCHRONOUS,
       uiUrl: e.TEMPORAL_UI_URL ? stripSlash(e.TEMPORAL_UI_URL) : undefined,
+      eagerStart: e.TEMPORAL_EAGER_START === 'true',
     },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
@@ -145,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       disableAfterMs: e.PLUGIN_DISABLE_AFTER,
     },
     recoveryRatePerSecond: e.RECOVERY_RATE,
+    admissionWindow: e.ADMISSION_WINDOW,
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
     ingestRateLimitBytesPerMinute: e.INGEST_RATE_LIMIT_BYTES,
     listMaxBytes: e.LIST_MAX_BYTES,

@@ -9,6 +9,7 @@ import { FormCache } from '../domain/forms/form-cache';
 import { SigningSecretCipher } from '../domain/plugins/signing-secret';
 import { parseAllowList, type AllowList } from '../domain/plugins/address-policy';
 import type { PublicUrls } from '../http/public-urls';
+import { createAdmission } from '../temporal/admission';
 import { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
 import { createRecoveryStarter } from '../temporal/recovery-starter';
@@ -71,12 +72,14 @@ export async function createAppContext(
     address: endpoints.temporalAddress,
     namespace: config.temporal.namespace,
   });
+  const admission = createAdmission({ orm, window: config.admissionWindow, logger });
   const workflows = createWorkflowStarter({
     temporal,
     orm,
     taskQueue: config.temporal.taskQueue,
     logger,
     delivery: deliveryPolicy(config),
+    admission,
   });
   const { resolver, lookupHost } = createDns(config.dnsServers);
   const appSecret = resolveAppSecret(config.appSecret, config.dataDir);
@@ -113,6 +116,7 @@ export async function createAppContext(
     temporalUiUrl: config.temporal.uiUrl ?? endpoints.temporalUiUrl ?? null,
     temporal,
     async close() {
+      admission.stop();
       await temporal.close();
       accounts.mailing.mailer.close();
       await orm.close();

@@ -1,3 +1,5 @@
+import { Client } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import type { AppContext } from './app-context';
 import { createMailer } from '../domain/mail/mailer';
 import type { Dial } from '../domain/webhooks/guarded-connector';
@@ -10,6 +12,8 @@ export type RunningWorker = {
   done: Promise<void>;
   /** The SDK worker's state: RUNNING while it polls. */
   state(): string;
+  /** The worker's connection: a client on it can start workflows eagerly on this worker. */
+  connection: NativeConnection;
 };
 
 /** What the worker takes from the application context: the same DNS and allow list as the API. */
@@ -69,9 +73,18 @@ export async function runWorker(
   return {
     done,
     state: () => worker.getState(),
+    connection,
     async stop() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await done.catch(() => undefined);
     },
   };
+}
+
+/**
+ * A client on the worker's own connection: workflows it starts with `requestEagerStart` get
+ * their first task answered straight to this worker instead of through the task queue.
+ */
+export function eagerStartClient(worker: RunningWorker, namespace: string): Client {
+  return new Client({ connection: worker.connection, namespace });
 }

@@ -14,7 +14,8 @@ const SWEEPER_LOCK_KEY = 0x666f726d; // "form"
 
 /**
  * Starts the workflows of submissions whose start was missed (Temporal down, process killed
- * between commit and start). One serve process sweeps at a time (an advisory lock); it holds
+ * between commit and start, more waiting than another process's queue holds), within the
+ * same admission window as the dispatcher (admission.ts). One serve process sweeps at a time (an advisory lock); it holds
  * no row locks while it talks to Temporal, so ingest never waits for it. Workflow ids make
  * a start that raced another idempotent.
  */
@@ -41,8 +42,9 @@ export function startSweeper(deps: {
       const deadline = Date.now() + ROUND_MS;
       for (const id of unstarted) {
         if (stopped || Date.now() > deadline) break;
-        // Temporal still down: leave the rest for the next round.
-        if (!(await workflows.startUnmarked(id))) break;
+        if (workflows.isQueued(id)) continue; // this process's dispatcher starts it
+        // Temporal still down, or the admission window full: the rest waits for a later round.
+        if ((await workflows.startAdmitted(id)) !== 'started') break;
         ids.push(id);
       }
       if (ids.length > 0) await markWorkflowsStarted(tx, ids);

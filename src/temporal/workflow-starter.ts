@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
 import { markTestRun, markWorkflowsStarted } from '../db/sql/submissions';
@@ -8,6 +8,7 @@ import type {
   SubmissionWorkflowInput,
   SubmissionWorkflowResult,
 } from '../../workflows/submission-contract';
+import type { Admission, AdmissionStats } from './admission';
 import type { LazyTemporalClient } from './client';
 import { replayWorkflowId, submissionWorkflowId } from './workflow-ids';
 
@@ -22,13 +23,28 @@ export interface SubmissionWorkflowStarter {
    * concurrency; started rows are marked in batches. What fails is left to the sweeper.
    */
   enqueue(submissionId: string): void;
-  /** Starts `submission-{id}` in Temporal without marking the row; true when it runs or ran. */
-  startUnmarked(submissionId: string): Promise<boolean>;
+  /**
+   * Starts `submission-{id}` without marking the row, if the admission window has room:
+   * `started` when it runs or ran, `full` when it must wait, `failed` when Temporal refused.
+   */
+  startAdmitted(submissionId: string): Promise<'started' | 'full' | 'failed'>;
+  /** True while `submission-{id}` waits in this process's queue (the sweeper leaves it). */
+  isQueued(submissionId: string): boolean;
+  /** Submissions waiting in this process's queue, and the admission window. */
+  stats(): AdmissionStats & { queued: number };
+  /**
+   * Where the client shares its connection with a worker in this process, starts hand the
+   * first workflow task straight to that worker (`requestEagerStart`); null turns it off.
+   */
+  useEagerStart(client: Client | null): void;
   /** Starts (or joins) the workflow in test mode and waits for its result, for `?test=true`. */
   runAndWait(submissionId: string, timeoutMs: number): Promise<SubmissionWorkflowResult>;
   /** Starts a new workflow that delivers the submission again; throws when Temporal is down. */
   replay(submissionId: string): Promise<{ workflowId: string; runId: string }>;
-  /** Waits for the queued starts to finish (or fail). */
+  /**
+   * Starts what is queued while the admission window has room, leaves the rest to the
+   * sweeper, and waits for the starts under way (for shutdown).
+   */
   drain(): Promise<void>;
 }
 
@@ -38,18 +54,25 @@ export function createWorkflowStarter(deps: {
   taskQueue: string;
   logger: Logger;
   delivery: DeliveryPolicy;
+  admission: Admission;
 }): SubmissionWorkflowStarter {
-  const { temporal, orm, taskQueue, logger } = deps;
+  const { temporal, orm, taskQueue, logger, admission } = deps;
+  let eager: Client | null = null;
 
-  const startWorkflow = (workflowId: string, input: SubmissionWorkflowInput) =>
-    temporal.call(5000, (client) =>
-      client.workflow.start('submissionWorkflow', {
-        taskQueue,
-        workflowId,
-        args: [input],
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      }),
-    );
+  const startWorkflow = (workflowId: string, input: SubmissionWorkflowInput) => {
+    const options = {
+      taskQueue,
+      workflowId,
+      args: [input] as [SubmissionWorkflowInput],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
+    };
+    const client = eager;
+    if (client)
+      return client.connection.withDeadline(Date.now() + 5000, () =>
+        client.workflow.start('submissionWorkflow', { ...options, requestEagerStart: true }),
+      );
+    return temporal.call(5000, (c) => c.workflow.start('submissionWorkflow', options));
+  };
 
   const startInTemporal = async (submissionId: string, mode: 'live' | 'test' = 'live') => {
     try {
@@ -78,12 +101,27 @@ export function createWorkflowStarter(deps: {
     }
   };
 
-  // The dispatcher: a queue, a few starters, and one batched update for what they started.
+  const startAdmitted = async (submissionId: string) => {
+    if (!admission.tryAcquire()) return 'full' as const;
+    const ok = await startUnmarked(submissionId);
+    if (ok) admission.started(submissionId);
+    else admission.release();
+    return ok ? ('started' as const) : ('failed' as const);
+  };
+
+  // The dispatcher: a queue, a few starters within the admission window, and one batched
+  // update for what they started.
   const queue: string[] = [];
+  const queued = new Set<string>();
   let active = 0;
   let started: string[] = [];
   let marking: Promise<void> | null = null;
   let idle: Array<() => void> = [];
+  let draining = false;
+  const dropQueue = () => {
+    queue.length = 0;
+    queued.clear();
+  };
 
   const markPending = (): Promise<void> => {
     if (marking || started.length === 0) return marking ?? Promise.resolve();
@@ -109,12 +147,23 @@ export function createWorkflowStarter(deps: {
   };
   const pump = () => {
     while (active < START_CONCURRENCY && queue.length > 0) {
+      if (!admission.tryAcquire()) {
+        // Shutting down: what still waits stays in PostgreSQL for the sweeper.
+        if (draining) dropQueue();
+        return; // onRoom pumps again
+      }
       const submissionId = queue.shift()!;
+      queued.delete(submissionId);
       active++;
       void startUnmarked(submissionId)
         .then((ok) => {
-          if (ok) started.push(submissionId);
-          else queue.length = 0; // Temporal unreachable: the sweeper takes over these
+          if (ok) {
+            admission.started(submissionId);
+            started.push(submissionId);
+          } else {
+            dropQueue(); // Temporal unreachable: the sweeper takes over these
+            admission.release();
+          }
         })
         .finally(() => {
           active--;
@@ -125,13 +174,21 @@ export function createWorkflowStarter(deps: {
     }
   };
 
+  admission.onRoom(pump);
+
   return {
     enqueue(submissionId) {
       if (queue.length >= MAX_QUEUED) return;
       queue.push(submissionId);
+      queued.add(submissionId);
       pump();
     },
-    startUnmarked,
+    startAdmitted,
+    isQueued: (submissionId) => queued.has(submissionId),
+    stats: () => ({ ...admission.stats(), queued: queued.size }),
+    useEagerStart(client) {
+      eager = client;
+    },
     async replay(submissionId) {
       const workflowId = replayWorkflowId(submissionId, randomBytes(6).toString('hex'));
       const handle = await startWorkflow(workflowId, {
@@ -150,6 +207,8 @@ export function createWorkflowStarter(deps: {
       );
     },
     drain() {
+      draining = true;
+      pump();
       return new Promise<void>((resolve) => {
         idle.push(resolve);
         settleIfIdle();

@@ -255,6 +255,29 @@ export async function selectUnstartedSubmissionIds(
   return rows.map((row) => String(row.id));
 }
 
+/** Submissions whose workflow is not started yet, in all accounts (submissions_unstarted_idx). */
+export async function countUnstartedSubmissions(em: EntityManager): Promise<number> {
+  const [row] = await selectRows<{ total: string }>(
+    em,
+    'select count(*) as total from submissions where workflow_started_at is null',
+    [],
+  );
+  return Number(row?.total ?? 0);
+}
+
+/** Of `ids`, those whose spam check is not stored yet (deleted submissions are left out). */
+export async function selectIdsAwaitingSpamCheck(
+  em: EntityManager,
+  ids: string[],
+): Promise<string[]> {
+  const rows = await selectRows<{ id: string }>(
+    em,
+    'select id from submissions where id = any(?::bigint[]) and spam_checked_at is null',
+    [bigintArray(ids)],
+  );
+  return rows.map((row) => String(row.id));
+}
+
 /** Marks submissions whose workflow runs, in one statement (`ids` are numeric submission ids). */
 export async function markWorkflowsStarted(em: EntityManager, ids: string[]): Promise<void> {
   await runStatement(

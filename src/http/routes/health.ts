@@ -1,6 +1,7 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { ping } from '../../db/sql/server';
+import { countUnstartedSubmissions } from '../../db/sql/submissions';
 import type { AppContext } from '../../runtime/app-context';
 import { linksSchema } from '../links';
 import { defineRoute } from '../routing/define-route';
@@ -16,6 +17,26 @@ const readinessSchema = z
       .describe(
         '`postgres`, `temporal` and, with an object store, `file_storage`: `ok` or `unavailable` (the cause is logged)',
       ),
+    workflow_starts: z
+      .object({
+        waiting: z
+          .number()
+          .int()
+          .nullable()
+          .describe(
+            'Submissions stored whose workflow is not started yet, in all processes (null when PostgreSQL is down)',
+          ),
+        queued: z.number().int().describe('Of those, queued in this process'),
+        in_flight: z
+          .number()
+          .int()
+          .describe('Workflows this process started that no worker has taken up yet'),
+        window: z
+          .number()
+          .int()
+          .describe('The most this process starts ahead of the workers (`ADMISSION_WINDOW`)'),
+      })
+      .describe('Admission control of workflow starts (docs/running.md)'),
     links: linksSchema(),
   })
   .meta({ id: 'Readiness' });
@@ -63,7 +84,20 @@ export const healthRoutes = [
     if (ctx.fileStore.kind === 's3')
       checks.file_storage = await check('file_storage', ctx.fileStore.check());
     const ready = Object.values(checks).every((v) => v === 'ok');
-    const body = { ok: ready, checks, links: [{ rel: 'self', href: `${ctx.urls.base}/readyz` }] };
+    const starts = ctx.workflows.stats();
+    const waiting =
+      checks.postgres === 'ok' ? await countUnstartedSubmissions(req.em).catch(() => null) : null;
+    const body = {
+      ok: ready,
+      checks,
+      workflow_starts: {
+        waiting,
+        queued: starts.queued,
+        in_flight: starts.inFlight,
+        window: starts.window,
+      },
+      links: [{ rel: 'self', href: `${ctx.urls.base}/readyz` }],
+    };
     return ready ? { status: 200, body } : { status: 503, body };
   }),
 ];

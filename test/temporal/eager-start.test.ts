@@ -1,0 +1,47 @@
+import { Client, Connection } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
+import { eagerStartClient } from '../../src/runtime/worker-runner';
+import { useTestStack } from '../support/fixture';
+import { postJson } from '../support/ingest-requests';
+import { completedSubmissionWorkflow } from './workflow-helpers';
+
+// docs/running.md (Admission of workflow starts): with the worker in the same process
+// (`formward start`), starts go through the worker's connection with eager start.
+
+const t = useTestStack();
+
+const firstEvent = async (workflowId: string) => {
+  const connection = await Connection.connect({ address: t.stack.temporalAddress });
+  try {
+    const history = await new Client({ connection }).workflow.getHandle(workflowId).fetchHistory();
+    return history.events?.[0]?.workflowExecutionStartedEventAttributes;
+  } finally {
+    await connection.close();
+  }
+};
+
+describe('eager workflow start', () => {
+  it(
+    'hands the first task to the in-process worker, and normal starts resume when it is off',
+    { timeout: 120_000 },
+    async () => {
+      const worker = await t.stack.startWorker();
+      const form = await t.api.createForm({ name: 'Eager' });
+      const submit = async () => {
+        const res = await postJson(form.json_url, { email: 'eager@example.com' });
+        expect(res.status).toBe(200);
+        const id = String(res.body.id);
+        await completedSubmissionWorkflow(t.stack, id);
+        return (await firstEvent(`submission-${id}`))?.eagerExecutionAccepted ?? false;
+      };
+
+      expect(await submit()).toBe(false);
+      t.stack.ctx.workflows.useEagerStart(
+        eagerStartClient(worker, t.stack.config.temporal.namespace),
+      );
+      expect(await submit()).toBe(true);
+      t.stack.ctx.workflows.useEagerStart(null);
+      expect(await submit()).toBe(false);
+    },
+  );
+});
