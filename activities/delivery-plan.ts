@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../src/db/orm';
 import { insertSkippedAttempt } from '../src/db/sql/delivery-attempts';
 import { formOfSubmissionNotifies } from '../src/db/sql/forms';
-import { disabledPluginsOfSubmission, enabledPluginsOfSubmission } from '../src/db/sql/plugins';
+import { pluginsOfSubmission, type PluginTargetRow } from '../src/db/sql/plugins';
 import { isTestRun } from '../src/db/sql/submissions';
 import { deliveryIdOf } from '../src/domain/webhooks/delivery-ids';
 import type { DeliveryPlan } from '../workflows/submission-contract';
@@ -21,11 +21,13 @@ const REPLAY_WORKFLOW = /-replay-/;
  * submission before they start) record none: their answer lists the enabled plugins only.
  * Idempotent: a retried local activity finds its records written.
  */
-async function recordSkipped(em: EntityManager, submissionId: string): Promise<void> {
+async function recordSkipped(
+  em: EntityManager,
+  submissionId: string,
+  disabled: PluginTargetRow[],
+): Promise<void> {
   const run = Context.current().info.workflowExecution;
-  if (!run) return;
-  const disabled = await disabledPluginsOfSubmission(em, submissionId);
-  if (disabled.length === 0 || (await isTestRun(em, submissionId))) return;
+  if (!run || disabled.length === 0 || (await isTestRun(em, submissionId))) return;
   for (const plugin of disabled) {
     await insertSkippedAttempt(em, {
       deliveryId: deliveryIdOf(run.runId, plugin.id),
@@ -48,12 +50,18 @@ export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
     async planDeliveries(submissionId) {
       const em = orm.em.fork();
       const [plugins, notify] = await Promise.all([
-        enabledPluginsOfSubmission(em, submissionId),
+        pluginsOfSubmission(em, submissionId),
         formOfSubmissionNotifies(em, submissionId),
-        recordSkipped(em, submissionId),
       ]);
+      await recordSkipped(
+        em,
+        submissionId,
+        plugins.filter((plugin) => !plugin.enabled),
+      );
       return {
-        targets: plugins.map((plugin) => ({ pluginId: plugin.id, pluginType: plugin.pluginType })),
+        targets: plugins
+          .filter((plugin) => plugin.enabled)
+          .map((plugin) => ({ pluginId: plugin.id, pluginType: plugin.pluginType })),
         notify,
       };
     },

@@ -1,42 +1,47 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runStatement, selectRows } from './execute';
 
-export type PluginTargetRow = { id: string; pluginType: string };
+export type PluginTargetRow = {
+  id: string;
+  pluginType: string;
+  enabled: boolean;
+  disabledReason: string | null;
+};
 
-/** The enabled, not deleted plugins of a submission's form, by id. */
-export async function enabledPluginsOfSubmission(
+/** The not deleted plugins of a submission's form, enabled or not, by id: one query. */
+export async function pluginsOfSubmission(
   em: EntityManager,
   submissionId: string,
 ): Promise<PluginTargetRow[]> {
-  const rows = await selectRows<{ id: string; plugin_type: string }>(
+  const rows = await selectRows<{
+    id: string;
+    plugin_type: string;
+    enabled: boolean;
+    disabled_reason: string | null;
+  }>(
     em,
-    `select p.id, p.plugin_type from plugins p join submissions s on s.form_id = p.form_id
-      where s.id = ? and p.enabled and p.deleted_at is null order by p.id`,
+    `select p.id, p.plugin_type, p.enabled, p.disabled_reason
+       from plugins p join submissions s on s.form_id = p.form_id
+      where s.id = ? and p.deleted_at is null order by p.id`,
     [submissionId],
   );
-  return rows.map((row) => ({ id: String(row.id), pluginType: row.plugin_type }));
-}
-
-/** The disabled (not deleted) plugins of a submission's form, with why they are disabled. */
-export async function disabledPluginsOfSubmission(
-  em: EntityManager,
-  submissionId: string,
-): Promise<Array<{ id: string; disabledReason: string | null }>> {
-  const rows = await selectRows<{ id: string; disabled_reason: string | null }>(
-    em,
-    `select p.id, p.disabled_reason from plugins p join submissions s on s.form_id = p.form_id
-      where s.id = ? and not p.enabled and p.deleted_at is null order by p.id`,
-    [submissionId],
-  );
-  return rows.map((row) => ({ id: String(row.id), disabledReason: row.disabled_reason }));
+  return rows.map((row) => ({
+    id: String(row.id),
+    pluginType: row.plugin_type,
+    enabled: row.enabled,
+    disabledReason: row.disabled_reason,
+  }));
 }
 
 /** A delivery succeeded: the run of failures is over. */
 export async function recordPluginSuccess(em: EntityManager, pluginId: string): Promise<void> {
   await runStatement(
     em,
+    // Every success would otherwise rewrite (and lock) the plugin's row: a healthy plugin
+    // stamped within the last second is left as it is.
     `update plugins set consecutive_failures = 0, failing_since = null, last_success_at = now()
-      where id = ?`,
+      where id = ? and (consecutive_failures <> 0 or failing_since is not null
+        or last_success_at is null or last_success_at < now() - interval '1 second')`,
     [pluginId],
   );
 }
