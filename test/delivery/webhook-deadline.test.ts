@@ -96,7 +96,9 @@ describe('a delivery to a receiver that never finishes', () => {
     await t.api.addWebhook(form.id, hook.url);
     const started = Date.now();
     const id = await submitJson(form, { email: 'ada@example.com' });
-    // Before the deadline the activity outlived its start-to-close timeout and recorded nothing.
+    // Attempt 1 recorded with the deadline's error shows the request was cut before the
+    // activity's start-to-close timeout (a timed-out activity records nothing). No tighter
+    // clock here: on a loaded machine the workflow may start seconds late.
     for (;;) {
       const [first] = await attemptsOf(t.stack, id);
       if (first) {
@@ -104,14 +106,14 @@ describe('a delivery to a receiver that never finishes', () => {
         expect(first.error).toMatch(/deadline of 2000 ms/);
         break;
       }
-      expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 3_000);
+      expect(Date.now() - started).toBeLessThan(15_000);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     while (hook.requests() < 2) {
-      expect(Date.now() - started).toBeLessThan(15_000); // the retry follows about 1 s later
+      expect(Date.now() - started).toBeLessThan(25_000); // the retry follows about 1 s later
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-  }, 30_000);
+  }, 40_000);
 
   it('an attempt cancelled by Temporal stops its request, records itself and reports the cancellation', async () => {
     const hook = await startTricklingReceiver(certificates);
