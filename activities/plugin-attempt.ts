@@ -148,11 +148,14 @@ export async function recordAndSettle(
   const type = options.failureType ?? DELIVERY_FAILED;
   if (final) throw ApplicationFailure.nonRetryable(message, type, outcome);
   const delay = result.retryAfterMs;
+  if (delay == null || delay > MAX_RETRY_AFTER_MS) {
+    throw ApplicationFailure.create({ message, type, details: [outcome] });
+  }
   throw ApplicationFailure.create({
     message,
     type,
-    details: [outcome],
-    ...(delay != null && delay <= MAX_RETRY_AFTER_MS ? { nextRetryDelay: delay } : {}),
+    details: [{ ...outcome, retryAfterMs: delay }],
+    nextRetryDelay: delay,
   });
 }
 
