@@ -61,13 +61,17 @@ export async function loadDeliverable(
 /**
  * One POST through the guarded sender. Temporal delivers a cancellation (workflow cancelled,
  * worker shutting down) only in answer to a heartbeat; the SDK throttles these, so beating
- * often costs nothing.
+ * often costs nothing. A local activity (a delivery's first attempt) gets its cancellation
+ * without them, and the worker logs every heartbeat it sends as failed.
  */
 export async function sendWithHeartbeat(
   sender: WebhookSender,
   request: { url: string; body: string; headers: Record<string, string> },
 ): Promise<SendResult> {
   const context = Context.current();
+  if (context.info.isLocal) {
+    return sender.send({ ...request, signal: context.cancellationSignal });
+  }
   context.heartbeat();
   const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
   return sender

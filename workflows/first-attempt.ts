@@ -1,6 +1,6 @@
 // Pure: a plugin delivery's first attempt as a local activity, the rest as the durable one.
 // A local activity costs the Temporal server a marker instead of an activity task, and most
-// deliveries succeed on the first attempt (docs/webhook-delivery.md, "First attempt").
+// deliveries succeed on the first attempt (docs/webhook-delivery.md, "The Temporal design").
 import {
   ApplicationFailure,
   TimeoutFailure,
