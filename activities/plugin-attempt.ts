@@ -61,13 +61,17 @@ export async function loadDeliverable(
 /**
  * One POST through the guarded sender. Temporal delivers a cancellation (workflow cancelled,
  * worker shutting down) only in answer to a heartbeat; the SDK throttles these, so beating
- * often costs nothing.
+ * often costs nothing. A local activity (a delivery's first attempt) gets its cancellation
+ * without them, and the worker logs every heartbeat it sends as failed.
  */
 export async function sendWithHeartbeat(
   sender: WebhookSender,
   request: { url: string; body: string; headers: Record<string, string> },
 ): Promise<SendResult> {
   const context = Context.current();
+  if (context.info.isLocal) {
+    return sender.send({ ...request, signal: context.cancellationSignal });
+  }
   context.heartbeat();
   const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
   return sender
@@ -148,11 +152,14 @@ export async function recordAndSettle(
   const type = options.failureType ?? DELIVERY_FAILED;
   if (final) throw ApplicationFailure.nonRetryable(message, type, outcome);
   const delay = result.retryAfterMs;
+  if (delay == null || delay > MAX_RETRY_AFTER_MS) {
+    throw ApplicationFailure.create({ message, type, details: [outcome] });
+  }
   throw ApplicationFailure.create({
     message,
     type,
-    details: [outcome],
-    ...(delay != null && delay <= MAX_RETRY_AFTER_MS ? { nextRetryDelay: delay } : {}),
+    details: [{ ...outcome, retryAfterMs: delay }],
+    nextRetryDelay: delay,
   });
 }
 

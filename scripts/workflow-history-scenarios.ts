@@ -120,9 +120,12 @@ export function scenarioActivities(scenarios: Scenario[]) {
 
   /** Every delivery activity answers alike: one answer an attempt, from the scenario. */
   async function deliver(input: WebhookDeliveryInput): Promise<DeliveryOutcome> {
+    // Temporal counts this activity's attempts; after a local first attempt (and in a
+    // recovery) the delivery's attempts number on from attemptOffset.
     const { attempt } = Context.current().info;
     const answers = scenarioOf(input.submissionId).answers[input.pluginId] ?? [200];
-    const answer = answers[Math.min(attempt, answers.length) - 1]!;
+    const delivery = (input.attemptOffset ?? 0) + attempt;
+    const answer = answers[Math.min(delivery, answers.length) - 1]!;
     if (answer === 'gone') {
       throw ApplicationFailure.nonRetryable(
         'the plugin was deleted or disabled; delivery stopped',

@@ -1,5 +1,6 @@
 // Pure: imported by workflow code (no Node built-ins, no side effects) and by the starters.
 import type { RetryPolicy } from '@temporalio/common';
+import type { PluginActivityPolicy } from './plugin-policies';
 import { PLUGIN_UNAVAILABLE } from './submission-contract';
 
 /** The webhook retry policy, passed in with each workflow because workflow code reads no environment. */
@@ -58,5 +59,15 @@ export function webhookRetryPolicy(policy: DeliveryPolicy, maxAttempts: number):
     maximumInterval: policy.initialIntervalMs * policy.backoffCoefficient ** 3,
     maximumAttempts: maxAttempts,
     nonRetryableErrorTypes: [PLUGIN_UNAVAILABLE],
+  };
+}
+
+/** The webhook activity's options: one attempt under `?test=true`, as every delivery there. */
+export function webhookActivityPolicy(policy: DeliveryPolicy, test: boolean): PluginActivityPolicy {
+  const maxAttempts = test ? 1 : policy.maxAttempts;
+  return {
+    maxAttempts,
+    startToCloseTimeoutMs: policy.attemptTimeoutMs,
+    retry: webhookRetryPolicy(policy, maxAttempts),
   };
 }

@@ -57,6 +57,11 @@ export type DeliveryOutcome = {
   error: string | null;
   durationMs: number | null;
   attempt: number;
+  /**
+   * A failed attempt's `Retry-After` as the next retry's delay (capped): Temporal keeps it
+   * from the workflow, which times the retries after a local first attempt itself.
+   */
+  retryAfterMs?: number;
 };
 
 export type NotificationResult = {

@@ -35,18 +35,20 @@ describe('submissionWorkflow retries', () => {
     });
     const { result, runId } = await runWorkflow(activities, { delivery: FAST_POLICY });
 
-    expect(calls.deliverWebhook.map((call) => call.attempt)).toEqual([1, 2, 3]);
-    // Every retry is the same delivery: same id, same input.
+    // The first attempt a local activity, the retries the regular one numbering on after it.
+    expect(calls.deliverWebhook.map((call) => [call.attempt, call.local])).toEqual([
+      [1, true],
+      [2, false],
+      [3, false],
+    ]);
+    // Every retry is the same delivery: same id; the regular activity has the attempts left.
     const deliveryId = deliveryIdOf(runId, 'p1');
-    for (const { input } of calls.deliverWebhook) {
-      expect(input).toEqual({
-        submissionId: '42',
-        pluginId: 'p1',
-        deliveryId,
-        mode: 'live',
-        maxAttempts: 4,
-      });
-    }
+    const first = { submissionId: '42', pluginId: 'p1', deliveryId, mode: 'live' };
+    expect(calls.deliverWebhook.map((call) => call.input)).toEqual([
+      { ...first, maxAttempts: 4 },
+      { ...first, maxAttempts: 3, attemptOffset: 1 },
+      { ...first, maxAttempts: 3, attemptOffset: 1 },
+    ]);
     expect(result.deliveries).toEqual([
       {
         pluginId: 'p1',

@@ -1,4 +1,10 @@
-import { patched, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 // Only types cross into workflow code, plus pure helpers: activities run outside the sandbox.
 import type { DeliveryPlanActivities } from '../activities/delivery-plan';
 import type { DiscordActivities } from '../activities/discord-delivery';
@@ -11,7 +17,7 @@ import { deliveryIdOf } from '../src/domain/webhooks/delivery-ids';
 import { DATABASE_STEP } from './database-step';
 import {
   DEFAULT_DELIVERY_POLICY,
-  webhookRetryPolicy,
+  webhookActivityPolicy,
   type DeliveryPolicy,
 } from './delivery-policy';
 import {
@@ -21,12 +27,20 @@ import {
   notDeliveredSummary,
 } from './delivery-summary';
 import {
+  delayBeforeRetries,
+  durableOptions,
+  firstAttemptFailedSummary,
+  firstAttemptOptions,
+  laterAttemptsInput,
+  laterAttemptsPolicy,
+  withFirstAttempt,
+} from './first-attempt';
+import {
   chatActivityPolicy,
   emailPluginActivityPolicy,
   type PluginActivityPolicy,
 } from './plugin-policies';
 import type {
-  DeliveryOutcome,
   DeliverySummary,
   DeliveryTarget,
   NotificationResult,
@@ -72,7 +86,8 @@ const NOBODY_TO_NOTIFY: NotificationResult = {
 /**
  * One workflow per submission (`submission-{id}`, or `submission-{id}-replay-…`): the spam
  * check, then every enabled plugin in parallel, each delivery an activity with its own
- * timeout and retry policy, and the form's notification e-mail beside them. One failure
+ * timeout and retry policy (its first attempt a local one), and the form's notification
+ * e-mail beside them. One failure
  * never stops the others: all are settled and summarised.
  */
 export async function submissionWorkflow(
@@ -85,12 +100,7 @@ export async function submissionWorkflow(
   const spam = mode === 'replay' ? NOT_CHECKED : await checkSpam(submissionId);
   if (spam.isSpam) return { submissionId, mode, spam, deliveries: [], notification: null };
 
-  const maxAttempts = mode === 'test' ? 1 : policy.maxAttempts;
-  const { deliverWebhook } = proxyActivities<WebhookActivities>({
-    startToCloseTimeout: policy.attemptTimeoutMs,
-    retry: webhookRetryPolicy(policy, maxAttempts),
-  });
-
+  const test = mode === 'test';
   // A recovery (docs/recovery.md) delivers to its one plugin and plans nothing. Runs without
   // `recover` issue exactly the commands they always did, so no patched() marker is needed:
   // the recorded histories still replay (test/temporal/workflow-replay.test.ts).
@@ -102,27 +112,21 @@ export async function submissionWorkflow(
   // Runs started before the e-mail, Slack and Discord activities existed reported those
   // types as not delivered; they keep doing so when replayed (test/fixtures/workflow-histories).
   const typed = patched('plugin-types');
-  const pluginActivities = typed ? pluginTypeActivities(policy, mode === 'test') : {};
+  // Runs started before it made every attempt a regular activity, and still do.
+  const deliver = patched('local-first-attempt') ? deliverLocalFirst : deliverDurably;
+  const kinds = deliveryKinds(policy, test, typed);
   const deliveries = targets.map(async (target): Promise<DeliverySummary> => {
+    const kind = kinds[target.pluginType];
+    if (!kind) return notDeliveredSummary(target);
     const deliveryId = recover?.deliveryId ?? deliveryIdOf(runId, target.pluginId);
-    const activity =
-      target.pluginType === 'webhook'
-        ? { deliver: deliverWebhook, maxAttempts }
-        : pluginActivities[target.pluginType];
-    if (!activity) return notDeliveredSummary(target);
-    try {
-      const outcome = await activity.deliver({
-        submissionId,
-        pluginId: target.pluginId,
-        deliveryId,
-        mode,
-        maxAttempts: activity.maxAttempts,
-        ...(recover && { attemptOffset: recover.attemptOffset }),
-      });
-      return deliveredSummary(target, deliveryId, outcome);
-    } catch (error) {
-      return failedSummary(target, deliveryId, error, activity.maxAttempts);
-    }
+    return deliver(kind, target, {
+      submissionId,
+      pluginId: target.pluginId,
+      deliveryId,
+      mode,
+      maxAttempts: kind.policy.maxAttempts,
+      ...(recover && { attemptOffset: recover.attemptOffset }),
+    });
   });
 
   const sendEmail = mode === 'test' ? sendTestNotificationEmail : sendNotificationEmail;
@@ -145,37 +149,74 @@ export async function submissionWorkflow(
   };
 }
 
-type DeliveryActivity = {
-  deliver(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;
-  maxAttempts: number;
-};
+type DeliveryActivities = WebhookActivities &
+  SlackActivities &
+  DiscordActivities &
+  EmailPluginActivities;
 
-function proxiesOf<T>(policy: PluginActivityPolicy) {
-  return proxyActivities<T>({
-    startToCloseTimeout: policy.startToCloseTimeoutMs,
-    retry: policy.retry,
-  });
-}
+/** A plugin type's delivery: its activity and that activity's timeout and retry policy. */
+type DeliveryKind = { activity: keyof DeliveryActivities; policy: PluginActivityPolicy };
 
-/** The delivery activity of each plugin type beside webhook, each with its own policy. */
-function pluginTypeActivities(
+/** The delivery of each plugin type; webhooks only in runs from before the other types. */
+function deliveryKinds(
   webhook: DeliveryPolicy,
   test: boolean,
-): Partial<Record<DeliveryTarget['pluginType'], DeliveryActivity>> {
+  typed: boolean,
+): Partial<Record<DeliveryTarget['pluginType'], DeliveryKind>> {
+  const kinds = {
+    webhook: { activity: 'deliverWebhook', policy: webhookActivityPolicy(webhook, test) },
+  } satisfies Record<string, DeliveryKind>;
+  if (!typed) return kinds;
   const chat = chatActivityPolicy(webhook, test);
   const email = emailPluginActivityPolicy(test);
   return {
-    slack: {
-      deliver: proxiesOf<SlackActivities>(chat).deliverSlack,
-      maxAttempts: chat.maxAttempts,
-    },
-    discord: {
-      deliver: proxiesOf<DiscordActivities>(chat).deliverDiscord,
-      maxAttempts: chat.maxAttempts,
-    },
-    email: {
-      deliver: proxiesOf<EmailPluginActivities>(email).deliverEmailPlugin,
-      maxAttempts: email.maxAttempts,
-    },
+    ...kinds,
+    slack: { activity: 'deliverSlack', policy: chat },
+    discord: { activity: 'deliverDiscord', policy: chat },
+    email: { activity: 'deliverEmailPlugin', policy: email },
   };
+}
+
+/** Every attempt a regular activity, retried by Temporal; one failure settles the summary. */
+async function deliverDurably(
+  { activity, policy }: DeliveryKind,
+  target: DeliveryTarget,
+  input: WebhookDeliveryInput,
+): Promise<DeliverySummary> {
+  try {
+    const outcome = await proxyActivities<DeliveryActivities>(durableOptions(policy))[activity](
+      input,
+    );
+    return deliveredSummary(target, input.deliveryId, outcome);
+  } catch (error) {
+    return failedSummary(target, input.deliveryId, error, policy.maxAttempts);
+  }
+}
+
+/**
+ * The first attempt a local activity (a marker in the history, no activity task); when it
+ * fails and may be retried, a timer of the first retry interval (or the receiver's
+ * `Retry-After`), then the other attempts as the regular activity, numbered on after it.
+ */
+async function deliverLocalFirst(
+  kind: DeliveryKind,
+  target: DeliveryTarget,
+  input: WebhookDeliveryInput,
+): Promise<DeliverySummary> {
+  const { activity, policy } = kind;
+  try {
+    const local = proxyLocalActivities<DeliveryActivities>(firstAttemptOptions(policy));
+    return deliveredSummary(target, input.deliveryId, await local[activity](input));
+  } catch (error) {
+    const delay = delayBeforeRetries(policy, error);
+    if (delay === null) return firstAttemptFailedSummary(target, input.deliveryId, error);
+    await sleep(delay);
+    const later = laterAttemptsPolicy(policy);
+    const summary = await deliverDurably(
+      { activity, policy: later },
+      target,
+      laterAttemptsInput(input, later),
+    );
+    return withFirstAttempt(summary);
+  }
 }

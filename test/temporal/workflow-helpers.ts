@@ -110,3 +110,56 @@ export async function waitForWorkflowMarks(
     { timeoutMs, what: `workflow_started_at and spam_checked_at of submission ${submissionId}` },
   );
 }
+
+/**
+ * The commands of workflow `submission-{id}` as its history shows them: `local NAME` for a
+ * local activity's marker, `activity NAME` with the regular activity's retry policy and input,
+ * `timer` with its duration in ms.
+ */
+export type HistoryCommand =
+  | { kind: 'local'; name: string }
+  | { kind: 'timer'; ms: number }
+  | {
+      kind: 'activity';
+      name: string;
+      initialIntervalMs: number;
+      maximumAttempts: number;
+      input: unknown;
+    };
+
+export async function submissionCommands(
+  stack: { temporalAddress: string },
+  submissionId: string,
+): Promise<HistoryCommand[]> {
+  const connection = await Connection.connect({ address: stack.temporalAddress });
+  try {
+    const handle = new Client({ connection }).workflow.getHandle(`submission-${submissionId}`);
+    const history = await handle.fetchHistory();
+    const ms = (duration?: { seconds?: unknown; nanos?: number | null } | null) =>
+      Number(duration?.seconds ?? 0) * 1000 + Math.round((duration?.nanos ?? 0) / 1e6);
+    const json = (data?: Uint8Array | null): unknown =>
+      JSON.parse(Buffer.from(data ?? []).toString('utf8'));
+    return (history.events ?? []).flatMap((event): HistoryCommand[] => {
+      const marker = event.markerRecordedEventAttributes;
+      if (marker?.markerName === 'core_local_activity') {
+        const data = json(marker.details?.data?.payloads?.[0]?.data) as { activity_type: string };
+        return [{ kind: 'local', name: data.activity_type }];
+      }
+      const timer = event.timerStartedEventAttributes;
+      if (timer) return [{ kind: 'timer', ms: ms(timer.startToFireTimeout) }];
+      const activity = event.activityTaskScheduledEventAttributes;
+      if (!activity) return [];
+      return [
+        {
+          kind: 'activity',
+          name: activity.activityType?.name ?? '',
+          initialIntervalMs: ms(activity.retryPolicy?.initialInterval),
+          maximumAttempts: activity.retryPolicy?.maximumAttempts ?? 0,
+          input: json(activity.input?.payloads?.[0]?.data),
+        },
+      ];
+    });
+  } finally {
+    await connection.close();
+  }
+}

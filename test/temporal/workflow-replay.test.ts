@@ -14,6 +14,9 @@ const LOCAL_STEPS = ['local checkSpam', 'local planDeliveries'];
 const deliveries = (count: number) => Array<string>(count).fill('activity deliverWebhook');
 const EMAIL = 'activity sendNotificationEmail';
 const PATCH = 'patch plugin-types';
+const LOCAL_FIRST = [PATCH, 'patch local-first-attempt'];
+const locals = (count: number, type = 'deliverWebhook') =>
+  Array<string>(count).fill(`local ${type}`);
 
 /**
  * Each released shape's folder and the commands its code issued in each scenario (retries
@@ -48,6 +51,41 @@ const SHAPES: Record<string, Record<string, string[]>> = {
       'activity deliverDiscord',
     ],
   },
+  // patched('local-first-attempt'): each delivery's first attempt a local activity (its
+  // marker recorded when it completes, so after the e-mail's scheduling); a failed one that
+  // may be retried, a timer, then one regular activity for the other attempts.
+  'v3-local-first': {
+    live: [...LOCAL_STEPS, ...LOCAL_FIRST, EMAIL, ...locals(2), 'local deliverSlack'],
+    'live-no-recipients': [...LOCAL_STEPS, ...LOCAL_FIRST, ...locals(1)],
+    'test-mode': [...LOCAL_STEPS, ...LOCAL_FIRST, EMAIL, ...locals(2)],
+    'replay-mode': ['local planDeliveries', ...LOCAL_FIRST, ...locals(2)],
+    spam: ['local checkSpam'],
+    // Fails then succeeds; plugin deleted; fails every attempt; times out every attempt: three
+    // first attempts failed retryably, so three timers and three regular activities.
+    'webhook-retries': [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      EMAIL,
+      ...locals(3),
+      'timer',
+      'timer',
+      ...locals(1),
+      'timer',
+      ...deliveries(3),
+    ],
+    'plugin-types': [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      ...locals(1),
+      'local deliverEmailPlugin',
+      'local deliverSlack',
+      'local deliverDiscord',
+      'timer',
+      'timer',
+      'activity deliverSlack',
+      'activity deliverDiscord',
+    ],
+  },
 };
 
 type Recorded = { shape: string; scenario: string; json: { events: unknown[] } };
@@ -67,13 +105,14 @@ const recorded: Recorded[] = fs
   );
 const idOf = ({ shape, scenario }: Recorded) => `${shape}/${scenario}`;
 
-/** The commands a history shows, in order: activities, local activities and patch markers. */
+/** The commands a history shows, in order: activities, local activities, timers and patches. */
 function commandsOf(history: History): string[] {
   const decode = (data: Uint8Array | null | undefined) =>
     JSON.parse(Buffer.from(data ?? []).toString('utf8'));
   return (history.events ?? []).flatMap((event) => {
     const scheduled = event.activityTaskScheduledEventAttributes;
     if (scheduled) return [`activity ${scheduled.activityType?.name}`];
+    if (event.timerStartedEventAttributes) return ['timer'];
     const marker = event.markerRecordedEventAttributes;
     if (marker?.markerName === 'core_patch') {
       return [`patch ${decode(marker.details?.['patch-data']?.payloads?.[0]?.data).id}`];

@@ -95,6 +95,17 @@ export type DeliverBehaviour = (
   attempt: number,
 ) => Promise<DeliveryOutcome>;
 
+export type Attempt = { input: WebhookDeliveryInput; attempt: number; local: boolean };
+
+/**
+ * The attempt as the activities number it (`x-formward-attempt`): Temporal counts this
+ * activity's attempts, which number on after `attemptOffset` (a local first attempt, a recovery).
+ */
+function attemptOf(input: WebhookDeliveryInput): Attempt {
+  const { attempt, isLocal } = Context.current().info;
+  return { input, attempt: (input.attemptOffset ?? 0) + attempt, local: isLocal };
+}
+
 export type MockOptions = {
   spam?: SpamVerdict;
   targets?: DeliveryTarget[];
@@ -107,10 +118,10 @@ export type MockOptions = {
 export type Calls = {
   checkSpam: string[];
   planDeliveries: string[];
-  /** Every attempt, with the attempt number Temporal reported to the activity. */
-  deliverWebhook: Array<{ input: WebhookDeliveryInput; attempt: number }>;
+  /** Every attempt: its number as the receiver sees it, and whether it ran as a local activity. */
+  deliverWebhook: Attempt[];
   /** The e-mail, Slack and Discord activities' attempts, with the activity's name. */
-  deliverPlugin: Array<{ activity: string; input: WebhookDeliveryInput; attempt: number }>;
+  deliverPlugin: Array<Attempt & { activity: string }>;
   sendNotificationEmail: string[];
 };
 
@@ -122,7 +133,10 @@ export const SENT: NotificationResult = {
 
 export const webhook = (pluginId: string): DeliveryTarget => ({ pluginId, pluginType: 'webhook' });
 
-/** An outcome as the real activity reports it, for a given input and attempt. */
+/**
+ * An outcome as the real activity reports it, for a given input and attempt: its `attempt` is
+ * Temporal's count of this activity's attempts (activities/plugin-attempt.ts).
+ */
 export const outcomeFor = (
   input: WebhookDeliveryInput,
   attempt: number,
@@ -134,7 +148,7 @@ export const outcomeFor = (
   statusCode: 200,
   error: null,
   durationMs: 5,
-  attempt,
+  attempt: attempt - (input.attemptOffset ?? 0),
   ...fields,
 });
 
@@ -152,9 +166,9 @@ export function mockActivities(options: MockOptions = {}) {
   const pluginActivity =
     (activity: string) =>
     async (input: WebhookDeliveryInput): Promise<DeliveryOutcome> => {
-      const attempt = Context.current().info.attempt;
-      calls.deliverPlugin.push({ activity, input, attempt });
-      return (options.deliver ?? succeeds)(input, attempt);
+      const call = attemptOf(input);
+      calls.deliverPlugin.push({ activity, ...call });
+      return (options.deliver ?? succeeds)(input, call.attempt);
     };
   const activities: SpamActivities &
     DeliveryPlanActivities &
@@ -175,9 +189,9 @@ export function mockActivities(options: MockOptions = {}) {
       return { targets: options.targets ?? [], notify: options.notify ?? true };
     },
     async deliverWebhook(input) {
-      const attempt = Context.current().info.attempt;
-      calls.deliverWebhook.push({ input, attempt });
-      return (options.deliver ?? succeeds)(input, attempt);
+      const call = attemptOf(input);
+      calls.deliverWebhook.push(call);
+      return (options.deliver ?? succeeds)(input, call.attempt);
     },
     async sendNotificationEmail(submissionId) {
       calls.sendNotificationEmail.push(submissionId);
