@@ -51,6 +51,8 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       say(`${signal}: stopping`);
+      // Calls in flight (the ceiling's starts) fail once their server stops: not fatal now.
+      process.on('uncaughtException', (error) => say(`while stopping: ${error.message}`));
       void stopActiveSession().finally(() => process.exit(130));
     });
   }
@@ -119,6 +121,8 @@ async function runE2eOn(server: TemporalServerKind, outDir: string, nodeFlags: s
   const logs = [logFile, workerLogFile, ...(server === 'dev' ? [] : [servicesLogFile])];
   say(`e2e on the ${SERVER_LABELS[server]}`);
   const caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-bench-ca-'));
+  const removeCa = () => fs.rmSync(caDir, { recursive: true, force: true });
+  process.once('exit', removeCa); // a SIGINT exits without the finally below
   try {
     const certificates = createTestCertificates(caDir);
     const env = e2eEnvironment(certificates);
@@ -137,7 +141,8 @@ async function runE2eOn(server: TemporalServerKind, outDir: string, nodeFlags: s
       : null;
     return { e2e, error: run.error, leftovers: run.leftovers, logs };
   } finally {
-    fs.rmSync(caDir, { recursive: true, force: true });
+    removeCa();
+    process.removeListener('exit', removeCa);
   }
 }
 

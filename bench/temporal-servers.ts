@@ -73,12 +73,18 @@ export async function startTemporalOnPostgresStack(options: {
   const write = (line: string) => log.write(`${line}\n`);
   let postgres: EmbeddedPostgres | null = null;
   let temporal: TemporalOnPostgres | null = null;
+  const removeData = () => {
+    if (!process.env.BENCH_KEEP_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  // An interrupted bench exits without stop(): both servers are killed on exit, and this goes.
+  process.once('exit', removeData);
   const stop = async () => {
     await temporal?.stop();
     await postgres?.stop();
     temporal = postgres = null;
     log.end();
-    if (!process.env.BENCH_KEEP_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+    removeData();
+    process.removeListener('exit', removeData);
   };
   try {
     options.say(`starting PostgreSQL and the Temporal server ${SERVER_VERSION} on it (${dataDir})`);
