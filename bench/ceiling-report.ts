@@ -1,5 +1,6 @@
 import type { CeilingResult } from './ceiling';
 import type { E2eResult } from './e2e';
+import { e2eTargetPrefix, onServer } from './e2e-report';
 import type { Target } from './report';
 import { table } from './table';
 import { round } from './util';
@@ -28,7 +29,7 @@ export function evaluateCeilingTargets(e2e: E2eResult): Target[] {
   if (!burst || ratio === undefined) return [];
   return [
     {
-      name: `e2e ${burst.name} deliveries/s / Temporal ceiling`,
+      name: `${e2eTargetPrefix(e2e)} ${burst.name} deliveries/s / Temporal ceiling`,
       measured: ratio,
       limit: `>= ${BURST_CEILING_RATIO_MIN}`,
       holds: ratio >= BURST_CEILING_RATIO_MIN,
@@ -40,7 +41,7 @@ export function ceilingLines(e2e: E2eResult): string[] {
   const ceiling = e2e.ceiling;
   if (!ceiling) return [];
   return [
-    `\nTemporal ceiling: the same workflow shape with no-op activities, same server, task queue ${ceiling.taskQueue}, worker in the bench process (latency = delivery activity ran - start returned)`,
+    `\nTemporal ceiling${onServer(e2e)}: the same workflow shape with no-op activities, same server, task queue ${ceiling.taskQueue}, worker in the bench process (latency = delivery activity ran - start returned)`,
     table([
       ['phase', 'completed', 'starts/s', 'p50 ms', 'p99 ms', 'workflows/s'],
       ...ceiling.phases.map((p) => [

@@ -1,9 +1,17 @@
 import type { E2eResult } from './e2e';
 import type { Target } from './report';
 import { cores, statuses, table } from './table';
+import { SERVER_LABELS } from './temporal-servers';
 
 export const E2E_P50_MAX_MS = 300;
 export const E2E_P99_MAX_MS = 1000;
+
+/** `e2e [postgres]`: the start of a target's name, with the Temporal server it ran on. */
+export const e2eTargetPrefix = (e2e: E2eResult) => (e2e.server ? `e2e [${e2e.server}]` : 'e2e');
+
+/** Where the run was, for the headings: `on the Temporal CLI dev server (…)`. */
+export const onServer = (e2e: E2eResult) =>
+  e2e.server ? ` on the ${SERVER_LABELS[e2e.server]}` : '';
 
 /** Latency at the paced rate, and no delivery lost, duplicated or badly signed in any phase. */
 export function evaluateE2eTargets(e2e: E2eResult): Target[] {
@@ -14,28 +22,34 @@ export function evaluateE2eTargets(e2e: E2eResult): Target[] {
   const duplicated = sum((p) => p.deliveries.duplicated);
   const badSignatures = sum((p) => p.deliveries.badSignatures);
   const rate = `at ${e2e.settings.rate} submissions/s`;
+  const e2eOf = e2eTargetPrefix(e2e);
   return [
     {
-      name: `e2e delivery p50 ${rate} ms`,
+      name: `${e2eOf} delivery p50 ${rate} ms`,
       measured: paced.deliveries.latencyMs.p50,
       limit: `< ${E2E_P50_MAX_MS}`,
       holds: paced.deliveries.latencyMs.p50 < E2E_P50_MAX_MS,
     },
     {
-      name: `e2e delivery p99 ${rate} ms`,
+      name: `${e2eOf} delivery p99 ${rate} ms`,
       measured: paced.deliveries.latencyMs.p99,
       limit: `< ${E2E_P99_MAX_MS}`,
       holds: paced.deliveries.latencyMs.p99 < E2E_P99_MAX_MS,
     },
-    { name: 'e2e deliveries lost (all phases)', measured: lost, limit: '= 0', holds: lost === 0 },
     {
-      name: 'e2e duplicated under another webhook-id (all phases)',
+      name: `${e2eOf} deliveries lost (all phases)`,
+      measured: lost,
+      limit: '= 0',
+      holds: lost === 0,
+    },
+    {
+      name: `${e2eOf} duplicated under another webhook-id (all phases)`,
       measured: duplicated,
       limit: '= 0',
       holds: duplicated === 0,
     },
     {
-      name: 'e2e bad X-Service-Signature (all phases)',
+      name: `${e2eOf} bad X-Service-Signature (all phases)`,
       measured: badSignatures,
       limit: '= 0',
       holds: badSignatures === 0,
@@ -46,7 +60,7 @@ export function evaluateE2eTargets(e2e: E2eResult): Target[] {
 export function e2eLines(e2e: E2eResult): string[] {
   const s = e2e.settings;
   const out = [
-    `\nEnd to end: ingest -> Temporal workflow -> signed HTTPS webhook to a receiver on 127.0.0.1 (latency = receipt - ingest answer)`,
+    `\nEnd to end${onServer(e2e)}: ingest -> Temporal workflow -> signed HTTPS webhook to a receiver on 127.0.0.1 (latency = receipt - ingest answer)`,
     table([
       [
         'phase',

@@ -25,6 +25,7 @@ import { addWebhook, createForm } from './formward-api';
 import type { Case } from './load';
 import { runPaced, type PacedResult } from './paced';
 import type { Formward, Shutdown } from './stack';
+import type { TemporalServerKind } from './temporal-servers';
 import { sleep } from './util';
 
 export const E2E_SETTINGS = {
@@ -68,6 +69,8 @@ export type E2ePhase = {
 };
 
 export type E2eResult = {
+  /** The Temporal server it ran on (bench/temporal-servers.ts; filled in after the run). */
+  server?: TemporalServerKind;
   settings: E2eSettings;
   phases: E2ePhase[];
   receiver: { requests: number; tlsConnections: number; strays: number };
@@ -189,8 +192,9 @@ async function why(ctx: Context, m: Measured): Promise<string> {
   return `${JSON.stringify(reasons)} (answers without id: ${m.rejected})`;
 }
 
-function pidsOf(extra?: ExtraWorker): Record<string, number> {
-  return extra ? { 'worker 2': extra.pid } : {};
+/** The trees to sample beside formward's: the second worker, Temporal and its PostgreSQL. */
+function pidsOf(formward: Formward, extra?: ExtraWorker): Record<string, number> {
+  return { ...formward.neighbours, ...(extra ? { 'worker 2': extra.pid } : {}) };
 }
 
 async function paced(
@@ -202,7 +206,7 @@ async function paced(
 ): Promise<Measured> {
   const s = E2E_SETTINGS;
   const log = submissionLog();
-  const before = sampleCpu(ctx.formward.pid);
+  const before = sampleCpu(ctx.formward.pid, pidsOf(ctx.formward));
   const ingest = await runPaced(c, s.rate, durationS, {
     bodyOf: distinctBody(phase),
     onAnswer: log.onAnswer,
@@ -220,7 +224,7 @@ async function paced(
     submitted: log.submitted,
     complete: wait.complete,
     waitedS: wait.waitedS,
-    cores: coresBetween(before, sampleCpu(ctx.formward.pid)),
+    cores: coresBetween(before, sampleCpu(ctx.formward.pid, pidsOf(ctx.formward))),
   };
 }
 
@@ -234,7 +238,7 @@ async function burst(
   extra?: ExtraWorker,
 ): Promise<Measured> {
   const log = submissionLog();
-  const before = sampleCpu(ctx.formward.pid, pidsOf(extra));
+  const before = sampleCpu(ctx.formward.pid, pidsOf(ctx.formward, extra));
   const ingest = await runBurst(c, count, E2E_SETTINGS.burstConcurrency, {
     bodyOf: distinctBody(phase),
     onAnswer: log.onAnswer,
@@ -252,6 +256,6 @@ async function burst(
     submitted: log.submitted,
     complete: wait.complete,
     waitedS: wait.waitedS,
-    cores: coresBetween(before, sampleCpu(ctx.formward.pid, pidsOf(extra))),
+    cores: coresBetween(before, sampleCpu(ctx.formward.pid, pidsOf(ctx.formward, extra))),
   };
 }

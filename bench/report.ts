@@ -6,6 +6,8 @@ import { ceilingLines } from './ceiling-report';
 import { e2eLines } from './e2e-report';
 import type { LoadResult } from './load';
 import type { PacedResult } from './paced';
+import { serverComparisonLines } from './servers-report';
+import type { TemporalServerKind } from './temporal-servers';
 import { cores, statuses, table } from './table';
 import { round } from './util';
 
@@ -30,8 +32,12 @@ export type Results = Partial<IngestResults> & {
   environment: Record<string, unknown>;
   /** BENCH_ONLY, when only some cases ran. */
   only: string | null;
-  /** Delivery end to end (left out with BENCH_ONLY=ingest). */
-  e2e?: E2eResult;
+  /**
+   * Delivery end to end (left out with BENCH_ONLY=ingest): each Temporal server's run under
+   * its name (`e2e.dev`, `e2e.postgres`), and the first one's also at the top level, where
+   * readers of a one-server run find it.
+   */
+  e2e?: E2eResult & Partial<Record<TemporalServerKind, E2eResult>>;
   targets: Target[];
   /** How `formward start` stopped (filled in after the run). */
   shutdown?: { graceful: boolean; seconds: number };
@@ -167,7 +173,11 @@ export function printReport(results: Results): void {
   const out: string[] = [];
   if (settings && cases && fixedRate && paced)
     out.push(...ingestLines({ settings, cases, fixedRate, paced }));
-  if (results.e2e) out.push(...e2eLines(results.e2e), ...ceilingLines(results.e2e));
+  const e2e = results.e2e;
+  const runs = e2e ? [e2e.dev, e2e.postgres].filter((r): r is E2eResult => !!r) : [];
+  for (const run of runs.length ? runs : e2e ? [e2e] : [])
+    out.push(...e2eLines(run), ...ceilingLines(run));
+  if (runs.length > 1) out.push(...serverComparisonLines(runs));
   out.push('\nTargets');
   for (const t of results.targets)
     out.push(`  ${t.holds ? 'OK  ' : 'MISS'} ${t.name}: ${t.measured} (target ${t.limit})`);

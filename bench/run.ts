@@ -2,7 +2,8 @@
 // the Temporal ceiling (bench/ceiling.ts) and delivery end to end (ingest -> workflow ->
 // signed HTTPS webhook to a local receiver) on the same server, each
 // part on a fresh stack (the ingest part leaves a workflow backlog the e2e part must not see).
-// Environment: BENCH_ONLY=ingest|e2e (one part only), BENCH_DURATION (s, default 10),
+// Environment: BENCH_ONLY=ingest|e2e (one part only), BENCH_TEMPORAL=dev|postgres|both (the
+// Temporal server(s) of the e2e part, bench/temporal-servers.ts), BENCH_DURATION (s, default 10),
 // BENCH_E2E_RATE / BENCH_E2E_DURATION / BENCH_E2E_BURST (default 50/s, 20 s, 1000),
 // BENCH_CPU_PROF=1 (profile the formward process), BENCH_KEEP_DATA=1 (keep its DATA_DIR),
 // BENCH_RESULTS (JSON output file).
@@ -13,12 +14,13 @@ import path from 'node:path';
 import { createTestCertificates } from '../test/support/test-ca';
 import { runCeiling } from './ceiling';
 import { evaluateCeilingTargets, ratiosToCeiling } from './ceiling-report';
-import { e2eEnvironment, runE2e } from './e2e';
+import { e2eEnvironment, runE2e, type E2eResult } from './e2e';
 import { evaluateE2eTargets } from './e2e-report';
 import { runIngest } from './ingest';
 import { evaluateTargets, printReport, writeResults, type Results } from './report';
 import { stopActiveSession, withSession } from './session';
 import { repoRoot } from './stack';
+import { SERVER_LABELS, temporalServersToRun, type TemporalServerKind } from './temporal-servers';
 
 const ONLY = process.env.BENCH_ONLY || null;
 
@@ -39,6 +41,7 @@ const environment = () => ({
 async function main(): Promise<void> {
   if (ONLY !== null && ONLY !== 'ingest' && ONLY !== 'e2e')
     throw new Error(`BENCH_ONLY=${ONLY}: expected ingest or e2e`);
+  if (ONLY !== 'ingest') say(`e2e on: ${temporalServersToRun().join(', ')}`); // checks BENCH_TEMPORAL
   const outDir = path.join(repoRoot(), '.tmp', 'bench');
   const resultsFile = process.env.BENCH_RESULTS || path.join(outDir, 'results', 'latest.json');
   const profileDir = path.join(outDir, 'profiles');
@@ -48,6 +51,8 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       say(`${signal}: stopping`);
+      // Calls in flight (the ceiling's starts) fail once their server stops: not fatal now.
+      process.on('uncaughtException', (error) => say(`while stopping: ${error.message}`));
       void stopActiveSession().finally(() => process.exit(130));
     });
   }
@@ -75,33 +80,21 @@ async function main(): Promise<void> {
     }
   }
 
-  if (ONLY !== 'ingest' && !failure) {
-    const caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-bench-ca-'));
-    try {
-      const certificates = createTestCertificates(caDir);
-      const logFile = path.join(outDir, 'formward-e2e.log');
-      const workerLogFile = path.join(outDir, 'worker-2.log');
-      const env = e2eEnvironment(certificates);
-      const run = await withSession({ logFile, nodeFlags, env, say }, async (s) => {
-        const ceiling = await runCeiling({
-          address: s.formward.runtime.temporalAddress,
-          namespace: s.formward.env.TEMPORAL_NAMESPACE || 'default',
-          say,
-        });
-        const e2e = await runE2e({ ...s, certificates, workerLogFile, say });
-        return { ...e2e, ceiling, ratiosToCeiling: ratiosToCeiling(e2e, ceiling) };
-      });
-      logs.push(logFile, workerLogFile);
-      leftovers.push(...run.leftovers);
-      failure = run.error;
-      if (run.value) {
-        leftovers.push(...(run.value.extraWorker?.leftovers ?? []));
-        const e2e = { ...run.value, shutdown: run.shutdown };
-        const targets = [...evaluateE2eTargets(e2e), ...evaluateCeilingTargets(e2e)];
-        results = { ...results, e2e, targets: [...results.targets, ...targets] };
-      }
-    } finally {
-      fs.rmSync(caDir, { recursive: true, force: true });
+  for (const server of ONLY === 'ingest' ? [] : temporalServersToRun()) {
+    if (failure) break;
+    const run = await runE2eOn(server, outDir, nodeFlags);
+    logs.push(...run.logs);
+    leftovers.push(...run.leftovers);
+    failure = run.error;
+    if (run.e2e) {
+      leftovers.push(...(run.e2e.extraWorker?.leftovers ?? []));
+      const targets = [...evaluateE2eTargets(run.e2e), ...evaluateCeilingTargets(run.e2e)];
+      // The first server's run stays at `e2e`'s top level, as before there were two.
+      results = {
+        ...results,
+        e2e: { ...(results.e2e ?? run.e2e), [server]: run.e2e },
+        targets: [...results.targets, ...targets],
+      };
     }
   }
 
@@ -117,6 +110,40 @@ async function main(): Promise<void> {
     process.exitCode = 1;
   }
   if (failure) throw failure;
+}
+
+/** The ceiling, then Formward's e2e, on a fresh stack whose Temporal is `server`. */
+async function runE2eOn(server: TemporalServerKind, outDir: string, nodeFlags: string[]) {
+  const suffix = server === 'dev' ? '' : `-${server}`;
+  const logFile = path.join(outDir, `formward-e2e${suffix}.log`);
+  const workerLogFile = path.join(outDir, `worker-2${suffix}.log`);
+  const servicesLogFile = path.join(outDir, `temporal${suffix}.log`);
+  const logs = [logFile, workerLogFile, ...(server === 'dev' ? [] : [servicesLogFile])];
+  say(`e2e on the ${SERVER_LABELS[server]}`);
+  const caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-bench-ca-'));
+  const removeCa = () => fs.rmSync(caDir, { recursive: true, force: true });
+  process.once('exit', removeCa); // a SIGINT exits without the finally below
+  try {
+    const certificates = createTestCertificates(caDir);
+    const env = e2eEnvironment(certificates);
+    const options = { logFile, nodeFlags, env, say, temporal: server, servicesLogFile };
+    const run = await withSession(options, async (s) => {
+      const ceiling = await runCeiling({
+        address: s.formward.runtime.temporalAddress,
+        namespace: s.formward.env.TEMPORAL_NAMESPACE || 'default',
+        say,
+      });
+      const e2e = await runE2e({ ...s, certificates, workerLogFile, say });
+      return { ...e2e, ceiling, ratiosToCeiling: ratiosToCeiling(e2e, ceiling) };
+    });
+    const e2e: E2eResult | null = run.value
+      ? { ...run.value, server, shutdown: run.shutdown }
+      : null;
+    return { e2e, error: run.error, leftovers: run.leftovers, logs };
+  } finally {
+    removeCa();
+    process.removeListener('exit', removeCa);
+  }
 }
 
 function gitCommit(): string | null {

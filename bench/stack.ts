@@ -34,6 +34,8 @@ export type Formward = {
   runtime: RuntimeInfo;
   /** The environment the child was started with (for more processes on the same stack). */
   env: NodeJS.ProcessEnv;
+  /** Root pids of the stack's processes started outside `formward start`, by label. */
+  neighbours: Record<string, number>;
   /** Runs `formward ARGS` against the running instance and parses its JSON answer. */
   cli(args: string[]): Promise<Record<string, unknown>>;
   /** SIGTERM, wait for the exit (SIGKILL to the whole process group after a minute). */
@@ -48,13 +50,16 @@ function temporalCli(): string | undefined {
 
 /**
  * `node bin/formward.js start` on a fresh DATA_DIR and a free port: embedded PostgreSQL,
- * embedded Temporal dev server, worker and HTTP, in its own process group.
+ * embedded Temporal dev server (unless `env` gives DATABASE_URL / TEMPORAL_ADDRESS), worker
+ * and HTTP, in its own process group.
  */
 export async function startFormward(options: {
   logFile: string;
   nodeFlags?: string[];
   /** Added to the child's environment (e.g. NODE_EXTRA_CA_CERTS, WEBHOOK_ALLOW_PRIVATE). */
   env?: Record<string, string>;
+  /** Processes of the stack started by the bench itself (see Formward.neighbours). */
+  neighbours?: Record<string, number>;
 }) {
   const root = repoRoot();
   const bin = path.join(root, 'bin', 'formward.js');
@@ -70,11 +75,11 @@ export async function startFormward(options: {
     INGEST_RATE_LIMIT: '0',
     LOG_LEVEL: 'warn',
     TEMPORAL_CLI: temporalCli(),
-    ...options.env,
   };
   for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'BASE_URL', 'INGEST_URL'])
     delete env[name];
   if (!env.TEMPORAL_CLI) delete env.TEMPORAL_CLI;
+  Object.assign(env, options.env);
 
   fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
   const log = fs.createWriteStream(options.logFile);
@@ -127,7 +132,16 @@ export async function startFormward(options: {
   try {
     const url = `http://127.0.0.1:${port}`;
     await waitUntilReady(url, 120_000, alive, tail);
-    const runtime = await readRuntime(dataDir, 10_000);
+    // With neither service embedded, `formward start` writes no runtime.json.
+    const runtime: RuntimeInfo =
+      env.DATABASE_URL && env.TEMPORAL_ADDRESS
+        ? {
+            pid,
+            databaseUrl: env.DATABASE_URL,
+            temporalAddress: env.TEMPORAL_ADDRESS,
+            baseUrl: url,
+          }
+        : await readRuntime(dataDir, 10_000);
     const cli = async (args: string[]) => {
       const { stdout } = await execFileAsync(process.execPath, [bin, ...args], { cwd: root, env });
       return JSON.parse(stdout.trim().split('\n').pop() ?? '') as Record<string, unknown>;
@@ -139,6 +153,7 @@ export async function startFormward(options: {
       logFile: options.logFile,
       runtime,
       env,
+      neighbours: options.neighbours ?? {},
       cli,
       stop,
     };

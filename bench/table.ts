@@ -1,8 +1,8 @@
-/** Rows of cells as aligned columns: the first left-aligned, the others right-aligned. */
-export function table(rows: string[][]): string {
+/** Rows of cells as aligned columns: the first `left` left-aligned, the others right-aligned. */
+export function table(rows: string[][], left = 1): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows
-    .map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))))
+    .map((r) => r.map((cell, i) => (i < left ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))))
     .map((r) => r.join('  '))
     .join('\n');
 }
