@@ -85,7 +85,7 @@ const environmentSchema = z.object({
   /** Re-deliveries a recovery run starts per second at most (docs/recovery.md). */
   RECOVERY_RATE: z.coerce.number().int().min(1).max(1000).default(10),
   /** Submission workflows one serve process starts ahead of the workers (docs/running.md). */
-  ADMISSION_WINDOW: z.coerce.number().int().min(1).max(10_000).default(32),
+  ADMISSION_WINDOW: z.coerce.number().int().min(1).max(10_000).default(256),
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
   INGEST_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
   /** Request bytes allowed per client per minute across forms; 0 turns the limit off. */
