@@ -151,15 +151,15 @@ export async function recordAndSettle(
   const message = result.error ?? 'delivery failed';
   const type = options.failureType ?? DELIVERY_FAILED;
   if (final) throw ApplicationFailure.nonRetryable(message, type, outcome);
+  // A Retry-After within bounds sets the next retry; the outcome carries it too, since a
+  // local first attempt's failure reaches the workflow without nextRetryDelay.
   const delay = result.retryAfterMs;
-  if (delay == null || delay > MAX_RETRY_AFTER_MS) {
-    throw ApplicationFailure.create({ message, type, details: [outcome] });
-  }
+  const honoured = delay != null && delay <= MAX_RETRY_AFTER_MS;
   throw ApplicationFailure.create({
     message,
     type,
-    details: [{ ...outcome, retryAfterMs: delay }],
-    nextRetryDelay: delay,
+    details: [honoured ? { ...outcome, retryAfterMs: delay } : outcome],
+    ...(honoured && { nextRetryDelay: delay }),
   });
 }
 
