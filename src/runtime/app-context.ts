@@ -6,6 +6,7 @@ import type { DnsResolver } from '../domain/domains/resolver-type';
 import { createFileStore } from '../domain/files/create-file-store';
 import type { FileStore } from '../domain/files/file-store';
 import { FormCache } from '../domain/forms/form-cache';
+import { devMailboxWarning } from '../domain/mail/dev-mailbox-exposure';
 import { SigningSecretCipher } from '../domain/plugins/signing-secret';
 import { parseAllowList, type AllowList } from '../domain/plugins/address-policy';
 import type { PublicUrls } from '../http/public-urls';
@@ -93,6 +94,8 @@ export async function createAppContext(
     knex,
     baseUrl: () => urls.base,
   });
+  const exposure = devMailboxWarning(accounts.mailing.mailer.kind, config.baseUrl);
+  if (exposure) logger.warn(exposure);
   return {
     config,
     orm,

@@ -256,6 +256,19 @@ describe('dev mailbox (no SMTP_URL)', () => {
   });
 });
 
+describe('dev mailbox behind a public BASE_URL', () => {
+  // Finding 11 of the security review: a proxy on this host that adds no forwarding header
+  // makes every visitor a direct loopback request, and the mailbox holds reset links.
+  const behind = useTestStack({ env: { BASE_URL: 'https://forms.example.com' } });
+
+  it('is not served, even to a direct loopback request', async () => {
+    expect(behind.stack.ctx.accounts.mailing.mailer.kind).toBe('dev-mailbox');
+    const list = await request('GET', `${behind.stack.url}/dev/mailbox`);
+    expect(list.status).toBe(404);
+    expect(list.text).not.toContain('Dev mailbox');
+  });
+});
+
 describe('escaping', () => {
   it('a markup-laden account name renders as text', async () => {
     const email = unknownEmail();

@@ -351,7 +351,11 @@ describe('the private-address guard at connect time', () => {
     expect(attempts).toEqual([
       expect.objectContaining({ plugin_id: plugin.id, status: 'failed', http_status: null }),
     ]);
-    expect(attempts[0]!.error).toMatch(/refusing to connect to 127\.0\.0\.2/);
+    // The owner reads this log: it names the host, never the internal address it resolved to.
+    expect(attempts[0]!.error).toContain(
+      'refusing to connect: rebind.formward.test does not resolve to a public address',
+    );
+    expect(attempts[0]!.error).not.toContain('127.0.0.2');
   });
 
   it('a name that resolves to an allowed address is dialled, with its certificate checked', async () => {

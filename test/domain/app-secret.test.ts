@@ -24,7 +24,28 @@ describe('resolveAppSecret', () => {
   });
 
   it('prefers APP_SECRET', () => {
-    expect(resolveAppSecret('configured-secret', tempDir())).toBe('configured-secret');
+    const configured = 'a configured secret of more than 32 bytes';
+    expect(resolveAppSecret(configured, tempDir())).toBe(configured);
+  });
+
+  // Finding 12 of the security review: a short APP_SECRET can be guessed offline from a
+  // database dump, and opens every sealed webhook signing secret.
+  it('refuses an APP_SECRET shorter than 32 bytes, naming the command that makes one', () => {
+    const dir = tempDir();
+    expect(() => resolveAppSecret('changeme', dir)).toThrow(
+      /^APP_SECRET has 8 bytes; it needs at least 32.*`openssl rand -base64 48`/s,
+    );
+    // 31 bytes refused, 32 taken; bytes, not characters (é is two).
+    expect(() => resolveAppSecret('x'.repeat(31), dir)).toThrow(/has 31 bytes/);
+    expect(resolveAppSecret('x'.repeat(32), dir)).toBe('x'.repeat(32));
+    expect(resolveAppSecret('é'.repeat(16), dir)).toBe('é'.repeat(16));
+    expect(fs.existsSync(path.join(dir, 'app-secret'))).toBe(false);
+  });
+
+  it('refuses a short secret kept in DATA_DIR/app-secret', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'app-secret'), 'short-secret\n');
+    expect(() => resolveAppSecret(undefined, dir)).toThrow(/app-secret has 12 bytes/);
   });
 
   it('refuses an empty app-secret file', () => {

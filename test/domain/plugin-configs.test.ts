@@ -77,7 +77,10 @@ describe('plugin configs', () => {
       { url: 'https://hooks.internal.example.com/x' },
       urls,
     );
-    expect(internal).toMatchObject({ ok: false, errors: [expect.stringMatching(/non-public/)] });
+    expect(internal).toMatchObject({
+      ok: false,
+      errors: [expect.stringMatching(/does not resolve to a public address/)],
+    });
     const loop = await checkPluginConfig(
       'discord',
       { url: 'https://forms.example.com/f/abc' },

@@ -47,7 +47,11 @@ function staticErrors(
   return { errors, hostToResolve: internal ? undefined : host };
 }
 
-/** Resolves the host and refuses it when any of its addresses is blocked (one is enough to aim at). */
+/**
+ * Resolves the host and refuses it when any of its addresses is blocked (one is enough to aim
+ * at). The answer never names the addresses found, nor tells "no address" from "a private one":
+ * a stranger could otherwise map internal DNS through us (a CNAME to db.corp is enough).
+ */
 async function resolutionErrors(
   host: string,
   lookup: HostLookup,
@@ -63,13 +67,13 @@ async function resolutionErrors(
     }
     addresses = [];
   }
-  if (addresses.length === 0) return ['url: host does not resolve'];
-  const refused = addresses
-    .filter((address) => !isAddressAllowed(address, allowList))
-    .map((address) => `${address}: ${classifyAddress(address).reason}`);
-  return refused.length > 0
-    ? [`url: host ${host} resolves to a non-public address (${refused.join('; ')})`]
-    : [];
+  const usable = addresses.length > 0 && addresses.every((a) => isAddressAllowed(a, allowList));
+  return usable ? [] : [notPublicHostMessage(host)];
+}
+
+/** The one answer for a name with no address or a non-public one. */
+export function notPublicHostMessage(host: string): string {
+  return `url: host ${host} does not resolve to a public address`;
 }
 
 /**
@@ -112,16 +116,28 @@ export async function validateWebhookUrl(
 export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
 
+  /**
+   * `hostname`: the name that resolved to `address`. Its message then leaves the address out,
+   * since the delivery log is read by the plugin's owner (see resolutionErrors).
+   */
   constructor(
     readonly address: string,
     readonly reason: string,
+    readonly hostname?: string,
   ) {
-    super(`refusing to connect to ${address} (${reason})`);
+    super(
+      hostname === undefined
+        ? `refusing to connect to ${address} (${reason})`
+        : `refusing to connect: ${hostname} does not resolve to a public address`,
+    );
   }
 }
 
-/** Called on the address actually dialled, so DNS rebinding cannot slip past the creation check. */
-export function assertDialAllowed(ip: string, allowList: AllowList): void {
+/**
+ * Called on the address actually dialled, so DNS rebinding cannot slip past the creation check;
+ * `hostname` when the address came from resolving it.
+ */
+export function assertDialAllowed(ip: string, allowList: AllowList, hostname?: string): void {
   if (isAddressAllowed(ip, allowList)) return;
-  throw new BlockedAddressError(ip, classifyAddress(ip).reason ?? 'blocked');
+  throw new BlockedAddressError(ip, classifyAddress(ip).reason ?? 'blocked', hostname);
 }

@@ -36,7 +36,7 @@ function guardedLookup(lookupHost: (host: string) => Promise<string[]>, allowLis
         for (const raw of found) {
           const address = cleanAddress(raw);
           try {
-            assertDialAllowed(address, allowList);
+            assertDialAllowed(address, allowList, hostname);
             allowed.push({ address, family: net.isIP(address) });
           } catch (error) {
             refused ??= error as BlockedAddressError;
@@ -108,7 +108,8 @@ export function guardedConnector(options: {
     );
     socket.once('secureConnect', () => {
       try {
-        assertDialAllowed(cleanAddress(socket.remoteAddress ?? ''), options.allowList);
+        const peer = cleanAddress(socket.remoteAddress ?? '');
+        assertDialAllowed(peer, options.allowList, net.isIP(host) ? undefined : host);
         settle(null, socket);
       } catch (error) {
         settle(error as Error, socket);

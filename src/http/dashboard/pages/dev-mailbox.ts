@@ -2,6 +2,7 @@ import type { Request, Router } from 'express';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { findMailboxEntry, listMailbox, mailboxDirectory } from '../../../domain/mail/dev-mailbox';
+import { isLoopbackUrl } from '../../../domain/mail/dev-mailbox-exposure';
 import { findPart, headerValue, readMimeMessage } from '../../../domain/mail/mime-reader';
 import type { AppContext } from '../../../runtime/app-context';
 import { guestCsrfToken } from '../guest-csrf';
@@ -20,10 +21,13 @@ function fromThisMachine(req: Request): boolean {
 
 /**
  * `/dev/mailbox`: with no SMTP_URL, the e-mails Formward kept (confirmation and reset links
- * among them), so a newcomer can follow them. Nothing is there when SMTP_URL is set.
+ * among them), so a newcomer can follow them. Nothing is there when SMTP_URL is set, nor when
+ * BASE_URL is not loopback: a proxy on this host that adds no forwarding header would
+ * otherwise hand the page to anyone (start-up warns, dev-mailbox-exposure.ts).
  */
 export function devMailboxPages(router: Router, ctx: AppContext): void {
   if (ctx.accounts.mailing.mailer.kind !== 'dev-mailbox') return;
+  if (!isLoopbackUrl(ctx.config.baseUrl)) return;
   const directory = mailboxDirectory(ctx.config.dataDir);
   const chrome = (req: Request, res: Parameters<typeof guestCsrfToken>[1]) => ({
     csrfToken: guestCsrfToken(req, res, ctx.urls.base),
