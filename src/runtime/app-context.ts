@@ -14,6 +14,7 @@ import { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
 import { createRecoveryStarter } from '../temporal/recovery-starter';
 import type { RecoveryStarter } from '../domain/plugins/recovery';
+import { ReplayBudget } from '../domain/webhooks/replay-budget';
 import {
   createWorkflowStarter,
   type SubmissionWorkflowStarter,
@@ -29,6 +30,8 @@ export type AppContext = {
   logger: Logger;
   urls: PublicUrls;
   workflows: SubmissionWorkflowStarter;
+  /** Replays per account per minute (REPLAY_RATE), counted in PostgreSQL. */
+  replayBudget: ReplayBudget;
   /** Starts recovery runs of failed deliveries (docs/recovery.md). */
   recoveries: RecoveryStarter;
   resolver: DnsResolver;
@@ -99,6 +102,7 @@ export async function createAppContext(
     logger,
     urls,
     workflows,
+    replayBudget: new ReplayBudget(knex, config.budgets.replaysPerMinute),
     recoveries: createRecoveryStarter({
       temporal,
       taskQueue: config.temporal.taskQueue,

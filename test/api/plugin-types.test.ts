@@ -15,7 +15,7 @@ async function addTyped(type: 'email' | 'slack' | 'discord', config: Record<stri
     formId: t.form.id,
     type,
     config: config as never,
-  });
+  }, 0);
   return plugin.id;
 }
 

@@ -45,7 +45,7 @@ async function formWith(type: 'email' | 'slack' | 'discord', config: Record<stri
     formId: form.id,
     type,
     config: config as never,
-  });
+  }, 0);
   return { form, plugin };
 }
 
