@@ -14,6 +14,7 @@ import { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
 import { createRecoveryStarter } from '../temporal/recovery-starter';
 import type { RecoveryStarter } from '../domain/plugins/recovery';
+import { OwnListeners } from '../domain/webhooks/own-listeners';
 import { ReplayBudget } from '../domain/webhooks/replay-budget';
 import {
   createWorkflowStarter,
@@ -42,6 +43,8 @@ export type AppContext = {
   webhookAllowList: AllowList;
   /** Forms as ingest sees them, cached briefly. */
   forms: FormCache;
+  /** Where this service answers; deliveries never connect there (a loop). */
+  ownListeners: OwnListeners;
   /** Resolves a host name to all its addresses (for webhook URL checks). */
   lookupHost: (hostname: string) => Promise<string[]>;
   /** Where the bytes of uploaded files live (FILE_STORAGE_URL). */
@@ -111,6 +114,7 @@ export async function createAppContext(
     }),
     resolver,
     lookupHost,
+    ownListeners: new OwnListeners({ urls: () => [urls.base, urls.ingest], lookupHost }),
     forms: new FormCache(),
     webhookAllowList: parseAllowList(config.webhook.allowPrivate),
     appSecret,
