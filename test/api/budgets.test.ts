@@ -31,7 +31,11 @@ describe('forms per account (MAX_FORMS_PER_ACCOUNT)', () => {
       [1, 2, 3, 4, 5].map((n) => tenant.api.post('/api/forms', { name: `Racer ${n}` })),
     );
     expect(statuses(answers)).toEqual([201, 409, 409, 409, 409]);
-    const refused = expectError(answers.find((a) => a.status === 409)!, 409, 'limit_reached');
+    const refused = expectError(
+      answers.find((a) => a.status === 409)!,
+      409,
+      'limit_reached',
+    );
     expect(refused.message).toContain('MAX_FORMS_PER_ACCOUNT');
     expect(refused.message).toMatch(/\b3\b/);
     const [{ total }] = await t.stack.sql<{ total: string }>(
@@ -56,7 +60,11 @@ describe('plugins per form (MAX_PLUGINS_PER_FORM, all types)', () => {
     );
     const answers = await Promise.all([1, 2, 3, 4].map(() => addWebhook(tenant, form.id)));
     expect(statuses(answers)).toEqual([201, 201, 409, 409]);
-    const refused = expectError(answers.find((a) => a.status === 409)!, 409, 'limit_reached');
+    const refused = expectError(
+      answers.find((a) => a.status === 409)!,
+      409,
+      'limit_reached',
+    );
     expect(refused.message).toContain('MAX_PLUGINS_PER_FORM');
     expect(refused.message).toMatch(/\b3\b/);
 

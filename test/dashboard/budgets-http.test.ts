@@ -45,7 +45,9 @@ describe('budgets in the dashboard', () => {
 
     const overWebhook = await s.post(`${formPath}/webhooks`, { url: 'https://93.184.216.35/x' });
     expect(overWebhook.status).toBe(409);
-    expect(overWebhook.text).toMatch(/This form has 2 plugins; MAX_PLUGINS_PER_FORM allows at most 2/);
+    expect(overWebhook.text).toMatch(
+      /This form has 2 plugins; MAX_PLUGINS_PER_FORM allows at most 2/,
+    );
     const overSlack = await s.post(`${formPath}/plugins`, {
       type: 'slack',
       url: 'https://93.184.216.34/slack',

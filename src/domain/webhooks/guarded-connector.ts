@@ -38,8 +38,8 @@ function guardedLookup(
     options: LookupOneOptions | { all?: boolean },
     callback: LookupCallback,
   ) => {
-    lookupHost(hostname).then(
-      async (found) => {
+    lookupHost(hostname)
+      .then(async (found) => {
         const allowed: LookupAddress[] = [];
         let refused: BlockedAddressError | null = null;
         for (const raw of found) {
@@ -60,8 +60,8 @@ function guardedLookup(
         }
         if ('all' in options && options.all) return callback(null, allowed);
         callback(null, allowed[0]!.address, allowed[0]!.family);
-      },
-    ).catch((error: NodeJS.ErrnoException) => callback(error, '', 0));
+      })
+      .catch((error: NodeJS.ErrnoException) => callback(error, '', 0));
   };
 }
 

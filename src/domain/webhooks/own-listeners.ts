@@ -59,9 +59,7 @@ export class OwnListeners {
   async find(address: string, port: number): Promise<string | null> {
     for (const listener of this.bound) {
       if (listener.port !== port) continue;
-      const addresses = WILDCARDS.has(listener.address)
-        ? localAddresses()
-        : [listener.address];
+      const addresses = WILDCARDS.has(listener.address) ? localAddresses() : [listener.address];
       const loopback = WILDCARDS.has(listener.address) && /^127\./.test(address);
       if (loopback || addresses.some((own) => sameAddress(own, address)))
         return `${listener.name} on port ${listener.port}`;
