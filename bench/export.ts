@@ -74,7 +74,7 @@ async function main(): Promise<void> {
       email: 'bench@example.com',
       password: 'bench export password',
     });
-    const form = await createForm(em, account.id, { name: 'Export bench' });
+    const form = await createForm(em, account.id, { name: 'Export bench' }, 0);
     say(`inserting ${ROWS} submissions`);
     // ~1 KB of fields each, 20 optional field names spread over the rows (27 columns).
     await runStatement(

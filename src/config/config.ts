@@ -84,6 +84,12 @@ const environmentSchema = z.object({
   PLUGIN_DISABLE_AFTER: duration('24h'),
   /** Re-deliveries a recovery run starts per second at most (docs/recovery.md). */
   RECOVERY_RATE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Forms one account may have (docs: README, Budgets against amplification); 0: no limit. */
+  MAX_FORMS_PER_ACCOUNT: z.coerce.number().int().min(0).default(500),
+  /** Plugins of every type one form may have, deleted ones aside; 0: no limit. */
+  MAX_PLUGINS_PER_FORM: z.coerce.number().int().min(0).default(25),
+  /** Replays one account may start per minute, across every serve process; 0: no limit. */
+  REPLAY_RATE: z.coerce.number().int().min(0).default(30),
   /** Submission workflows one serve process starts ahead of the workers (docs/running.md). */
   ADMISSION_WINDOW: z.coerce.number().int().min(1).max(10_000).default(256),
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
@@ -150,6 +156,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       disableAfterMs: e.PLUGIN_DISABLE_AFTER,
     },
     recoveryRatePerSecond: e.RECOVERY_RATE,
+    budgets: {
+      formsPerAccount: e.MAX_FORMS_PER_ACCOUNT,
+      pluginsPerForm: e.MAX_PLUGINS_PER_FORM,
+      replaysPerMinute: e.REPLAY_RATE,
+    },
     admissionWindow: e.ADMISSION_WINDOW,
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
     ingestRateLimitBytesPerMinute: e.INGEST_RATE_LIMIT_BYTES,

@@ -57,9 +57,17 @@ export const ERROR_CODES = {
     status: 409,
     when: 'recovering the deliveries of a disabled plugin; enable it first',
   },
+  limit_reached: {
+    status: 409,
+    when: 'a budget is used up (forms per account, `MAX_FORMS_PER_ACCOUNT`; plugins per form, `MAX_PLUGINS_PER_FORM`); the message names the limit and its value',
+  },
+  recovery_running: {
+    status: 409,
+    when: 'a recovery of this plugin is already running (at most one at a time); the `recovery` link reads its progress',
+  },
   rate_limited: {
     status: 429,
-    when: 'too many requests from one address (submissions to a form, domain checks); see `Retry-After`',
+    when: 'too many requests from one address (submissions to a form, domain checks) or replays from one account (`REPLAY_RATE`); see `Retry-After`',
   },
   internal_error: {
     status: 500,

@@ -1,4 +1,10 @@
-/** An error answer of docs/api-conventions.md (Errors): status, machine code, human message, optional list. */
+import { LimitReachedError } from '../domain/budgets/limit-reached';
+import type { Link } from './links';
+
+/**
+ * An error answer of docs/api-conventions.md (Errors): status, machine code, human message,
+ * optional list, headers, and links besides `docs` (e.g. the run a `recovery_running` names).
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -6,6 +12,7 @@ export class HttpError extends Error {
     message: string,
     readonly errors?: string[],
     readonly headers: Record<string, string> = {},
+    readonly links: Link[] = [],
   ) {
     super(message);
   }
@@ -25,3 +32,11 @@ export const temporalUnavailable = () =>
     undefined,
     { 'Retry-After': '30' },
   );
+
+/** 409 `limit_reached`: a budget against amplification is used up; the message names it. */
+export const limitReached = (error: LimitReachedError) =>
+  new HttpError(409, 'limit_reached', error.message);
+
+/** 429 `rate_limited`, asking to come back after `waitSeconds`. */
+export const rateLimited = (message: string, waitSeconds: number) =>
+  new HttpError(429, 'rate_limited', message, undefined, { 'Retry-After': String(waitSeconds) });

@@ -15,6 +15,8 @@ import { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
 import { createRecoveryStarter } from '../temporal/recovery-starter';
 import type { RecoveryStarter } from '../domain/plugins/recovery';
+import { OwnListeners } from '../domain/webhooks/own-listeners';
+import { ReplayBudget } from '../domain/webhooks/replay-budget';
 import {
   createWorkflowStarter,
   type SubmissionWorkflowStarter,
@@ -30,6 +32,8 @@ export type AppContext = {
   logger: Logger;
   urls: PublicUrls;
   workflows: SubmissionWorkflowStarter;
+  /** Replays per account per minute (REPLAY_RATE), counted in PostgreSQL. */
+  replayBudget: ReplayBudget;
   /** Starts recovery runs of failed deliveries (docs/recovery.md). */
   recoveries: RecoveryStarter;
   resolver: DnsResolver;
@@ -40,6 +44,8 @@ export type AppContext = {
   webhookAllowList: AllowList;
   /** Forms as ingest sees them, cached briefly. */
   forms: FormCache;
+  /** Where this service answers; deliveries never connect there (a loop). */
+  ownListeners: OwnListeners;
   /** Resolves a host name to all its addresses (for webhook URL checks). */
   lookupHost: (hostname: string) => Promise<string[]>;
   /** Where the bytes of uploaded files live (FILE_STORAGE_URL). */
@@ -102,6 +108,7 @@ export async function createAppContext(
     logger,
     urls,
     workflows,
+    replayBudget: new ReplayBudget(knex, config.budgets.replaysPerMinute),
     recoveries: createRecoveryStarter({
       temporal,
       taskQueue: config.temporal.taskQueue,
@@ -110,6 +117,7 @@ export async function createAppContext(
     }),
     resolver,
     lookupHost,
+    ownListeners: new OwnListeners({ urls: () => [urls.base, urls.ingest], lookupHost }),
     forms: new FormCache(),
     webhookAllowList: parseAllowList(config.webhook.allowPrivate),
     appSecret,

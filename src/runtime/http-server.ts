@@ -26,7 +26,10 @@ export async function startHttpServer(
     server.once('error', reject);
     server.listen(ctx.config.port, ctx.config.host, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  const bound = server.address() as AddressInfo;
+  const port = bound.port;
+  // A worker in this process refuses to deliver here (docs/webhook-delivery.md, Address guard).
+  ctx.ownListeners.addBound(bound.address, port);
   const host = ctx.config.host.includes(':') ? `[${ctx.config.host}]` : ctx.config.host;
   const url = `http://${host}:${port}`;
   if (ctx.config.urlsFollowPort) {

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { AppContext } from './app-context';
 import { entityManagerPerRequest } from '../http/middleware/entity-manager';
@@ -27,6 +28,8 @@ export async function startWorkerHealthServer(
     server.once('error', reject);
     server.listen(ctx.config.port, ctx.config.host, () => resolve());
   });
+  const bound = server.address() as AddressInfo;
+  ctx.ownListeners.addBound(bound.address, bound.port);
   return {
     close: () =>
       new Promise<void>((resolve) => {

@@ -19,7 +19,14 @@ export type RunningWorker = {
 /** What the worker takes from the application context: the same DNS and allow list as the API. */
 export type WorkerContext = Pick<
   AppContext,
-  'config' | 'orm' | 'logger' | 'urls' | 'lookupHost' | 'webhookAllowList' | 'signingSecrets'
+  | 'config'
+  | 'orm'
+  | 'logger'
+  | 'urls'
+  | 'lookupHost'
+  | 'webhookAllowList'
+  | 'signingSecrets'
+  | 'ownListeners'
 >;
 
 /**
@@ -43,6 +50,7 @@ export async function runWorker(
     readTimeoutMs: config.webhook.readTimeoutMs,
     allowList: ctx.webhookAllowList,
     lookupHost: ctx.lookupHost,
+    ownListeners: ctx.ownListeners,
     dial: options.dial,
   });
   const mailer = createMailer(config, logger);

@@ -11,11 +11,15 @@ const t = useTestStack(() => ({ form: { name: 'Typed plugins' } }));
 const pluginsPath = () => `/api/forms/${t.form.id}/plugins`;
 
 async function addTyped(type: 'email' | 'slack' | 'discord', config: Record<string, unknown>) {
-  const plugin = await createTypedPlugin(t.stack.ctx.orm.em.fork(), {
-    formId: t.form.id,
-    type,
-    config: config as never,
-  });
+  const plugin = await createTypedPlugin(
+    t.stack.ctx.orm.em.fork(),
+    {
+      formId: t.form.id,
+      type,
+      config: config as never,
+    },
+    0,
+  );
   return plugin.id;
 }
 

@@ -41,11 +41,15 @@ async function receiver(responder?: Responder) {
 
 async function formWith(type: 'email' | 'slack' | 'discord', config: Record<string, unknown>) {
   const form = await t.api.createForm({ name: `Team <b>${type}</b> & co` });
-  const plugin = await createTypedPlugin(t.stack.ctx.orm.em.fork(), {
-    formId: form.id,
-    type,
-    config: config as never,
-  });
+  const plugin = await createTypedPlugin(
+    t.stack.ctx.orm.em.fork(),
+    {
+      formId: form.id,
+      type,
+      config: config as never,
+    },
+    0,
+  );
   return { form, plugin };
 }
 

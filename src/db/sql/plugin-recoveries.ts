@@ -84,6 +84,10 @@ export async function selectRecoveryCandidates(
   return rows.map((row) => ({ ...row, attempt_offset: Number(row.attempt_offset) }));
 }
 
+/**
+ * Records a run; null when it is to be `running` and the plugin already has a running one
+ * (the partial unique index plugin_recoveries_one_running: one at a time, whatever races).
+ */
 export async function insertRecovery(
   em: EntityManager,
   r: {
@@ -94,15 +98,16 @@ export async function insertRecovery(
     total: number;
     status: RecoveryStatus;
   },
-): Promise<string> {
+): Promise<string | null> {
   const [row] = await selectRows<{ id: string }>(
     em,
     `insert into plugin_recoveries (plugin_id, account_id, since, until, total, status, finished_at)
      values (?, ?, ?, ?, ?, ?, case when ? = 'running' then null else now() end)
+     on conflict (plugin_id) where status = 'running' do nothing
      returning id::text`,
     [r.pluginId, r.accountId, r.since, r.until, r.total, r.status, r.status],
   );
-  return row!.id;
+  return row?.id ?? null;
 }
 
 const SELECT_RECOVERY = `select r.id::text, r.plugin_id::text, p.form_id::text, r.account_id::text,
@@ -150,6 +155,17 @@ export async function findPluginRecovery(
     'where r.id = ? and r.plugin_id = ? and r.account_id = ?',
     [key.id, key.pluginId, key.accountId],
   );
+  return row ?? null;
+}
+
+/** The plugin's running run, if one is. */
+export async function findRunningRecovery(
+  em: EntityManager,
+  pluginId: string,
+): Promise<RecoveryRow | null> {
+  const [row] = await selectRecoveries(em, "where r.plugin_id = ? and r.status = 'running'", [
+    pluginId,
+  ]);
   return row ?? null;
 }
 

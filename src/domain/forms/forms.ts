@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Form } from '../../db/entities';
+import { countFormsUnderLock } from '../../db/sql/budget-counts';
+import { formLimitReached, withinBudget } from '../budgets/limit-reached';
 import { isEndpointToken, isNumericId, newEndpointToken } from './endpoint-token';
 
 export type FormChanges = Partial<{
@@ -45,23 +47,32 @@ export async function listAccountForms(
   return { rows, total };
 }
 
+/**
+ * Creates a form unless the account already has `maxForms` (MAX_FORMS_PER_ACCOUNT; 0: no
+ * limit), counted under a lock on the account so parallel creations cannot pass it together.
+ */
 export async function createForm(
   em: EntityManager,
   accountId: string,
   input: { name: string } & FormChanges,
+  maxForms: number,
 ): Promise<Form> {
-  const form = em.create(Form, {
-    accountId,
-    name: input.name,
-    endpointToken: newEndpointToken(),
-    successRedirectUrl: input.successRedirectUrl ?? null,
-    isActive: input.isActive ?? true,
-    acceptFiles: input.acceptFiles ?? true,
-    allowedDomains: input.allowedDomains ?? [],
-    notificationEmailAddresses: input.notificationEmailAddresses ?? [],
+  return em.transactional(async (tx) => {
+    const count = await countFormsUnderLock(tx, accountId);
+    if (!withinBudget(count, maxForms)) throw formLimitReached(count, maxForms);
+    const form = tx.create(Form, {
+      accountId,
+      name: input.name,
+      endpointToken: newEndpointToken(),
+      successRedirectUrl: input.successRedirectUrl ?? null,
+      isActive: input.isActive ?? true,
+      acceptFiles: input.acceptFiles ?? true,
+      allowedDomains: input.allowedDomains ?? [],
+      notificationEmailAddresses: input.notificationEmailAddresses ?? [],
+    });
+    await tx.flush();
+    return form;
   });
-  await em.flush();
-  return form;
 }
 
 export async function updateForm(

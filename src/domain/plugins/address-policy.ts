@@ -209,3 +209,13 @@ export function isAddressAllowed(ip: string, allowList: AllowList): boolean {
   if (!address) return false;
   return !classify(address).blocked || isExempted(address, allowList);
 }
+
+/** Whether two address texts name one host (an IPv4 address and its IPv4-mapped form do). */
+export function sameAddress(a: string, b: string): boolean {
+  const x = parseAddress(a);
+  const y = parseAddress(b);
+  if (!x || !y) return false;
+  return [y, otherForm(y)].some(
+    (form) => form?.family === x.family && form.bytes.every((byte, i) => byte === x.bytes[i]),
+  );
+}

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Plugin } from '../../db/entities';
+import { countPluginsUnderLock } from '../../db/sql/budget-counts';
+import { pluginLimitReached, withinBudget } from '../budgets/limit-reached';
 import type { ChatPluginConfig, DashboardPluginType, EmailPluginConfig } from './plugin-configs';
 import { newSigningSecret, SigningSecretCipher } from './signing-secret';
 
@@ -30,23 +32,41 @@ export async function findFormPlugin(
   return em.findOne(Plugin, { id, formId, deletedAt: null });
 }
 
+/**
+ * Inserts a plugin unless its form already has `maxPlugins` (MAX_PLUGINS_PER_FORM, every
+ * type; 0: no limit), counted under a lock on the form so parallel creations cannot pass it
+ * together.
+ */
+function insertWithinBudget(
+  em: EntityManager,
+  maxPlugins: number,
+  fields: Pick<Plugin, 'formId' | 'pluginType' | 'name' | 'enabled' | 'config' | 'signingSecret'>,
+): Promise<Plugin> {
+  return em.transactional(async (tx) => {
+    const count = await countPluginsUnderLock(tx, fields.formId);
+    if (!withinBudget(count, maxPlugins)) throw pluginLimitReached(count, maxPlugins);
+    const plugin = tx.create(Plugin, { ...fields, deletedAt: null });
+    await tx.flush();
+    return plugin;
+  });
+}
+
 /** Creates a webhook; its signing secret is stored sealed and returned once, in the clear. */
 export async function createWebhookPlugin(
   em: EntityManager,
   cipher: SigningSecretCipher,
   input: { formId: string; url: string; name?: string; enabled?: boolean },
+  maxPlugins: number,
 ): Promise<{ plugin: Plugin; signingSecret: string }> {
   const signingSecret = newSigningSecret();
-  const plugin = em.create(Plugin, {
+  const plugin = await insertWithinBudget(em, maxPlugins, {
     formId: input.formId,
     pluginType: 'webhook',
     name: input.name ?? `Webhook to ${new URL(input.url).host}`,
     enabled: input.enabled ?? true,
     config: { url: input.url },
     signingSecret: cipher.seal(signingSecret),
-    deletedAt: null,
   });
-  await em.flush();
   return { plugin, signingSecret };
 }
 
@@ -74,18 +94,16 @@ export async function createTypedPlugin(
     config: EmailPluginConfig | ChatPluginConfig;
     name?: string;
   },
+  maxPlugins: number,
 ): Promise<Plugin> {
-  const plugin = em.create(Plugin, {
+  return insertWithinBudget(em, maxPlugins, {
     formId: input.formId,
     pluginType: input.type,
     name: input.name || defaultName(input.type, input.config),
     enabled: true,
     config: { ...input.config },
     signingSecret: null,
-    deletedAt: null,
   });
-  await em.flush();
-  return plugin;
 }
 
 /** Soft delete: delivery records keep their plugin, and pending retries see it is gone. */

@@ -4,6 +4,7 @@ import {
   countRecoveryCandidates,
   findPluginRecovery,
   findRecoveryById,
+  findRunningRecovery,
   insertRecovery,
   selectPluginRecoveries,
   selectRecoveryCandidates,
@@ -40,13 +41,16 @@ export type RecoveryStarter = {
 
 export type RecoveryOutcome =
   | { outcome: 'disabled' }
+  | { outcome: 'running'; recovery: RecoveryRow }
   | { outcome: 'unavailable'; error: Error }
   | { outcome: 'started'; recovery: RecoveryRow };
 
 /**
  * Recovers a plugin's failed or skipped deliveries since `since` (docs/recovery.md): counts
  * them, records the run and starts its workflow, which delivers each again under its delivery
- * id. Nothing to recover: the run is recorded as completed and no workflow starts.
+ * id. Nothing to recover: the run is recorded as completed and no workflow starts. One run at
+ * a time per plugin: while one runs, `running` names it (each run re-sends up to every
+ * failed delivery of 90 days, so parallel runs would multiply what a receiver gets).
  */
 export async function startRecovery(
   em: EntityManager,
@@ -55,28 +59,39 @@ export async function startRecovery(
 ): Promise<RecoveryOutcome> {
   const { plugin } = input;
   if (!plugin.enabled) return { outcome: 'disabled' };
-  const window = { pluginId: plugin.id, since: input.since, until: input.now };
-  const total = await countRecoveryCandidates(em, window);
-  const id = await insertRecovery(em, {
-    ...window,
-    accountId: input.accountId,
-    total,
-    status: total === 0 ? 'completed' : 'running',
-  });
-  if (total > 0) {
-    try {
-      const { workflowId } = await starter.start({
-        recoveryId: id,
-        pluginId: plugin.id,
-        pluginType: plugin.pluginType,
-      });
-      await setRecoveryWorkflow(em, id, workflowId);
-    } catch (error) {
-      await updateRecoveryProgress(em, id, { done: 0, failed: 0, status: 'failed' });
-      return { outcome: 'unavailable', error: error as Error };
+  // Twice at most: a run that ended between our insert and our look-up frees the plugin.
+  for (let tries = 0; ; tries++) {
+    const running = await findRunningRecovery(em, plugin.id);
+    if (running) return { outcome: 'running', recovery: running };
+    const window = { pluginId: plugin.id, since: input.since, until: input.now };
+    const total = await countRecoveryCandidates(em, window);
+    const id = await insertRecovery(em, {
+      ...window,
+      accountId: input.accountId,
+      total,
+      status: total === 0 ? 'completed' : 'running',
+    });
+    if (id === null) {
+      if (tries === 0) continue;
+      const raced = await findRunningRecovery(em, plugin.id);
+      if (raced) return { outcome: 'running', recovery: raced };
+      throw new Error(`recovery of plugin ${plugin.id}: no run recorded`);
     }
+    if (total > 0) {
+      try {
+        const { workflowId } = await starter.start({
+          recoveryId: id,
+          pluginId: plugin.id,
+          pluginType: plugin.pluginType,
+        });
+        await setRecoveryWorkflow(em, id, workflowId);
+      } catch (error) {
+        await updateRecoveryProgress(em, id, { done: 0, failed: 0, status: 'failed' });
+        return { outcome: 'unavailable', error: error as Error };
+      }
+    }
+    return { outcome: 'started', recovery: (await findRecoveryById(em, id))! };
   }
-  return { outcome: 'started', recovery: (await findRecoveryById(em, id))! };
 }
 
 export function findRecovery(

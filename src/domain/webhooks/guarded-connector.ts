@@ -4,6 +4,7 @@ import tls from 'node:tls';
 import type { buildConnector } from 'undici';
 import { cleanAddress, type AllowList } from '../plugins/address-policy';
 import { assertDialAllowed, BlockedAddressError } from '../plugins/webhook-url';
+import type { OwnListeners } from './own-listeners';
 
 /** Opens the TLS socket; tests inject one that never connects to exercise the timeout. */
 export type Dial = (options: tls.ConnectionOptions) => tls.TLSSocket;
@@ -19,27 +20,39 @@ type LookupCallback = (
 ) => void;
 
 /**
+ * The checks on an address about to be dialled on `port`; throws BlockedAddressError.
+ * `hostname`: the name it was resolved from, which the error names instead of the address.
+ */
+type DialCheck = (address: string, port: number, hostname?: string) => Promise<void>;
+
+/**
  * A dns.lookup replacement for net.connect: resolves with `lookupHost` and hands net only the
  * addresses the policy allows, so the address actually dialled is always a checked one
- * (a DNS answer that changed since the plugin was created cannot reach an internal host).
+ * (a DNS answer that changed since the plugin was created cannot reach an internal host, nor
+ * this service itself).
  */
-function guardedLookup(lookupHost: (host: string) => Promise<string[]>, allowList: AllowList) {
+function guardedLookup(
+  lookupHost: (host: string) => Promise<string[]>,
+  check: DialCheck,
+  port: number,
+) {
   return (
     hostname: string,
     options: LookupOneOptions | { all?: boolean },
     callback: LookupCallback,
   ) => {
-    lookupHost(hostname).then(
-      (found) => {
+    lookupHost(hostname)
+      .then(async (found) => {
         const allowed: LookupAddress[] = [];
         let refused: BlockedAddressError | null = null;
         for (const raw of found) {
           const address = cleanAddress(raw);
           try {
-            assertDialAllowed(address, allowList, hostname);
+            await check(address, port, hostname);
             allowed.push({ address, family: net.isIP(address) });
           } catch (error) {
-            refused ??= error as BlockedAddressError;
+            if (!(error instanceof BlockedAddressError)) throw error;
+            refused ??= error;
           }
         }
         if (allowed.length === 0) {
@@ -50,37 +63,48 @@ function guardedLookup(lookupHost: (host: string) => Promise<string[]>, allowLis
         }
         if ('all' in options && options.all) return callback(null, allowed);
         callback(null, allowed[0]!.address, allowed[0]!.family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, '', 0),
-    );
+      })
+      .catch((error: NodeJS.ErrnoException) => callback(error, '', 0));
   };
 }
 
 /**
  * The undici connector of webhook deliveries (docs/webhook-delivery.md): TLS only, the connect timeout
  * around the whole TCP + TLS set-up, and the private-address guard on every address dialled,
- * literal or resolved, checked again on the connected socket's peer.
+ * literal or resolved, checked again on the connected socket's peer; and never one of this
+ * service's own listeners (own-listeners.ts), whatever WEBHOOK_ALLOW_PRIVATE exempts.
  */
 export function guardedConnector(options: {
   connectTimeoutMs: number;
   allowList: AllowList;
   lookupHost: (host: string) => Promise<string[]>;
+  ownListeners?: OwnListeners;
   dial?: Dial;
 }): buildConnector.connector {
   const dial = options.dial ?? ((connectOptions) => tls.connect(connectOptions));
-  const lookup = guardedLookup(options.lookupHost, options.allowList);
+  const check: DialCheck = async (address, port, hostname) => {
+    assertDialAllowed(address, options.allowList, hostname);
+    await options.ownListeners?.assertNotOwn(address, port);
+  };
   return (target, callback) => {
     const host = cleanAddress(target.hostname);
     if (target.protocol !== 'https:') {
       callback(new Error('webhooks are delivered over https only'), null);
       return;
     }
-    try {
-      if (net.isIP(host)) assertDialAllowed(host, options.allowList);
-    } catch (error) {
-      callback(error as Error, null);
-      return;
-    }
+    const port = Number(target.port || 443);
+    const literal = net.isIP(host) ? check(host, port) : Promise.resolve();
+    literal
+      .then(() => connect(target, host, port, callback))
+      .catch((error: Error) => callback(error, null));
+  };
+
+  function connect(
+    target: buildConnector.Options,
+    host: string,
+    port: number,
+    callback: buildConnector.Callback,
+  ) {
     let settled = false;
     const settle = (error: Error | null, socket: tls.TLSSocket | null) => {
       if (settled) return;
@@ -93,9 +117,9 @@ export function guardedConnector(options: {
     };
     const socket = dial({
       host,
-      port: Number(target.port || 443),
+      port,
       servername: net.isIP(host) ? undefined : (target.servername ?? host),
-      lookup: lookup as unknown as net.LookupFunction,
+      lookup: guardedLookup(options.lookupHost, check, port) as unknown as net.LookupFunction,
       ALPNProtocols: ['http/1.1'],
     });
     const timer = setTimeout(
@@ -116,5 +140,5 @@ export function guardedConnector(options: {
       }
     });
     socket.once('error', (error) => settle(error, socket));
-  };
+  }
 }

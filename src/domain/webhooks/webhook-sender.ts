@@ -2,6 +2,7 @@ import { Agent, errors as undiciErrors, request } from 'undici';
 import type { AllowList } from '../plugins/address-policy';
 import { BlockedAddressError } from '../plugins/webhook-url';
 import { ConnectTimeoutError, guardedConnector, type Dial } from './guarded-connector';
+import type { OwnListeners } from './own-listeners';
 
 /** The receiver's answer is stored up to this many bytes (the specification's 4 KB). */
 export const STORED_RESPONSE_BYTES = 4096;
@@ -101,6 +102,8 @@ export function createWebhookSender(options: {
   readTimeoutMs: number;
   allowList: AllowList;
   lookupHost: (host: string) => Promise<string[]>;
+  /** This service's own addresses, refused at connect time (a delivery loop). */
+  ownListeners?: OwnListeners;
   dial?: Dial;
 }): WebhookSender {
   const agent = new Agent({

@@ -23,6 +23,10 @@ const MESSAGES = {
   plugin_deleted: { kind: 'ok', text: 'Plugin deleted. Its delivery log is kept.' },
   replay_started: { kind: 'ok', text: 'Replay started: the new attempts appear here as they run.' },
   replay_spam: { kind: 'error', text: 'Spam is not delivered, so it cannot be replayed.' },
+  replay_rate_limited: {
+    kind: 'error',
+    text: 'Not replayed: this account started as many replays this minute as REPLAY_RATE allows. Try again in a minute.',
+  },
   replay_unavailable: {
     kind: 'error',
     text: 'The delivery engine (Temporal) is unreachable; try again shortly.',

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import escapeHtml from 'escape-html';
 import { isConnectionError } from '../../db/connection-errors';
 import { withoutStatementValues } from '../../db/database-errors';
-import { HttpError } from '../http-error';
+import { LimitReachedError } from '../../domain/budgets/limit-reached';
+import { HttpError, limitReached } from '../http-error';
 import type { PublicUrls } from '../public-urls';
 import { routeOf, UndeclaredAnswerError } from '../routing/register-routes';
 import { routeErrors } from '../routing/route-errors';
@@ -30,6 +31,8 @@ export class DatabaseUnavailableError extends HttpError {
 /** Maps body-parser and busboy failures to the error codes of docs/api-conventions.md, Errors. */
 export function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
+  // The domain refuses a creation over a budget wherever it comes from (API or dashboard).
+  if (error instanceof LimitReachedError) return limitReached(error);
   // A database restart is transient: tell the client to come back, never a 500.
   if (isConnectionError(error)) return new DatabaseUnavailableError();
   const e = error as { type?: string; status?: number; message?: string };
@@ -55,7 +58,7 @@ export function toHttpError(error: unknown): HttpError | null {
 export function errorBody(error: HttpError, urls: PublicUrls) {
   const body: Record<string, unknown> = { ok: false, error: error.code, message: error.message };
   if (error.errors) body.errors = error.errors;
-  body.links = [{ rel: 'docs', href: `${urls.base}/docs#errors` }];
+  body.links = [{ rel: 'docs', href: `${urls.base}/docs#errors` }, ...error.links];
   return body;
 }
 

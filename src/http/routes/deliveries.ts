@@ -4,7 +4,7 @@ import { findFormPlugin } from '../../domain/plugins/plugins';
 import { listAttempts } from '../../domain/webhooks/delivery-records';
 import { replaySubmission } from '../../domain/webhooks/replay';
 import { envelope, listAnswer } from '../envelope';
-import { HttpError, notFound, temporalUnavailable } from '../http-error';
+import { HttpError, notFound, rateLimited, temporalUnavailable } from '../http-error';
 import { link, type Link } from '../links';
 import { pageMetaAndLinks, paginationQuery, toPage, type PageQuery } from '../pagination';
 import { defineRoute, type RouteContext } from '../routing/define-route';
@@ -85,18 +85,25 @@ export const deliveryRoutes = [
     description:
       'Starts a new workflow that delivers the submission to every enabled plugin of its form ' +
       'again, with the same retry policy; its attempts are recorded with `is_replay`. Spam ' +
-      'submissions are not delivered and cannot be replayed.',
+      'submissions are not delivered and cannot be replayed. An account may start ' +
+      '`REPLAY_RATE` replays a minute (30 by default): past it, 429 `rate_limited` with `Retry-After`.',
     access: 'can_create_forms',
     responses: { 202: { description: 'the replay started', body: replayEnvelope } },
-    errors: ['not_found', 'validation_failed', 'unavailable'],
+    errors: ['not_found', 'validation_failed', 'rate_limited', 'unavailable'],
   }).handle(async ({ req, params, principal }, ctx) => {
-    const replayed = await replaySubmission(req.em, ctx.workflows, principal.accountId, params.id);
+    const replayed = await replaySubmission(req.em, ctx, principal.accountId, params.id);
     if (replayed.outcome === 'not_found') throw notFound('submission');
     if (replayed.outcome === 'spam') {
       throw new HttpError(
         422,
         'validation_failed',
         'spam submissions are not delivered, so they cannot be replayed',
+      );
+    }
+    if (replayed.outcome === 'rate_limited') {
+      throw rateLimited(
+        `This account used its REPLAY_RATE of ${replayed.perMinute} replays a minute; try again in ${replayed.retryAfterSeconds} s.`,
+        replayed.retryAfterSeconds,
       );
     }
     if (replayed.outcome === 'unavailable') {

@@ -52,18 +52,21 @@ export const formRoutes = [
     summary: 'Create a form',
     description:
       'Only `name` is required. The answer includes the endpoint_token, the ingest URLs and ' +
-      'ready-to-paste `embed_html`.',
+      'ready-to-paste `embed_html`. An account has at most `MAX_FORMS_PER_ACCOUNT` forms ' +
+      '(500 by default): past it, 409 `limit_reached`.',
     access: 'can_create_forms',
     body: { schema: createFormBody, mediaTypes: ['application/json'], required: true },
     responses: {
       201: { description: 'created', body: formEnvelope, headers: { Location: 'the new form' } },
     },
-    errors: [],
+    errors: ['limit_reached'],
   }).handle(async ({ req, body, principal }, ctx) => {
-    const form = await createForm(req.em, principal.accountId, {
-      ...formChanges(body),
-      name: body.name,
-    });
+    const form = await createForm(
+      req.em,
+      principal.accountId,
+      { ...formChanges(body), name: body.name },
+      ctx.config.budgets.formsPerAccount,
+    );
     const view = formView(
       form,
       { submissions: 0, spam: 0, lastSubmissionAt: null },

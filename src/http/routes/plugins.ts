@@ -74,7 +74,8 @@ export const pluginRoutes = [
     summary: 'Create a webhook',
     description:
       'Only `plugin_type: "webhook"` is accepted. `config.url` must be https:// and resolve ' +
-      'to public addresses only, and not point at this service itself (a loop). The answer carries the `signing_secret`, shown this once.',
+      'to public addresses only, and not point at this service itself (a loop). The answer carries the `signing_secret`, shown this once. ' +
+      'A form has at most `MAX_PLUGINS_PER_FORM` plugins of all types (25 by default): past it, 409 `limit_reached`.',
     access: 'can_create_forms',
     body: { schema: createPluginBody, mediaTypes: ['application/json'], required: true },
     responses: {
@@ -84,7 +85,7 @@ export const pluginRoutes = [
         headers: { Location: 'the new plugin' },
       },
     },
-    errors: ['not_found', 'invalid_config', 'unsupported_plugin'],
+    errors: ['not_found', 'invalid_config', 'unsupported_plugin', 'limit_reached'],
   }).handle(async ({ req, params, body, principal }, ctx) => {
     const form = await formOf(req, params.form_id);
     if (body.plugin_type !== 'webhook') {
@@ -113,12 +114,12 @@ export const pluginRoutes = [
         checked.errors.map((e) => `config.${e}`),
       );
     }
-    const { plugin, signingSecret } = await createWebhookPlugin(req.em, ctx.signingSecrets, {
-      formId: form.id,
-      url: checked.url,
-      name: body.name,
-      enabled: body.enabled,
-    });
+    const { plugin, signingSecret } = await createWebhookPlugin(
+      req.em,
+      ctx.signingSecrets,
+      { formId: form.id, url: checked.url, name: body.name, enabled: body.enabled },
+      ctx.config.budgets.pluginsPerForm,
+    );
     const view = pluginView(plugin, ctx.urls, principal, { signingSecret });
     return {
       status: 201,

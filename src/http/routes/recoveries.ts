@@ -2,8 +2,9 @@ import { findRecovery, sinceProblem, startRecovery } from '../../domain/plugins/
 import { envelope } from '../envelope';
 import { HttpError, notFound, temporalUnavailable, validationFailed } from '../http-error';
 import { defineRoute } from '../routing/define-route';
+import { link } from '../links';
 import { pluginOf } from './plugins';
-import { recoverBody, recoveryEnvelope, recoveryView } from '../views/recovery-view';
+import { recoverBody, recoveryEnvelope, recoveryPath, recoveryView } from '../views/recovery-view';
 
 /** Recovery of a plugin's failed deliveries (docs/recovery.md): start a run, read its progress. */
 export const recoveryRoutes = [
@@ -18,7 +19,8 @@ export const recoveryRoutes = [
       'created since `since` (at most 90 days ago) whose last delivery to it failed or was ' +
       'skipped, each under the same `webhook-id` as its failed attempts, which stay in the ' +
       'log; the new attempts number on. Answers with the count and the run, whose `self` link ' +
-      'reads its progress. A disabled plugin must be enabled first (`plugin_disabled`).',
+      'reads its progress. A disabled plugin must be enabled first (`plugin_disabled`). One run ' +
+      'at a time per plugin: while one runs, 409 `recovery_running` with a `recovery` link to it.',
     access: 'can_create_forms',
     body: { schema: recoverBody, mediaTypes: ['application/json'], required: true },
     responses: {
@@ -28,7 +30,7 @@ export const recoveryRoutes = [
         headers: { Location: 'the run, for its progress' },
       },
     },
-    errors: ['not_found', 'plugin_disabled', 'unavailable'],
+    errors: ['not_found', 'plugin_disabled', 'recovery_running', 'unavailable'],
   }).handle(async ({ req, params, body, principal }, ctx) => {
     const now = new Date();
     const since = new Date(body.since);
@@ -46,6 +48,17 @@ export const recoveryRoutes = [
         409,
         'plugin_disabled',
         'the plugin is disabled; enable it before recovering its deliveries',
+      );
+    }
+    if (started.outcome === 'running') {
+      const run = started.recovery;
+      throw new HttpError(
+        409,
+        'recovery_running',
+        `Recovery ${run.id} of this plugin is still running (${run.done + run.failed} of ${run.total} done); one recovery per plugin may run at a time. Start another once it ends.`,
+        undefined,
+        {},
+        [link('recovery', `${ctx.urls.base}${recoveryPath(run)}`)],
       );
     }
     if (started.outcome === 'unavailable') {

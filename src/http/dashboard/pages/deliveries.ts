@@ -57,7 +57,7 @@ export const deliveryPages: DashboardPages = (router, ctx) => {
 
   router.post('/app/submissions/:id/replay', async (req, res) => {
     const { accountId } = sessionOf(res);
-    const replayed = await replaySubmission(req.em, ctx.workflows, accountId, req.params.id);
+    const replayed = await replaySubmission(req.em, ctx, accountId, req.params.id);
     if (replayed.outcome === 'not_found') return sendNotFound(req, res, 'submission');
     if (replayed.outcome === 'unavailable') {
       ctx.logger.warn({ err: replayed.error.message }, 'replay could not start');
@@ -65,6 +65,7 @@ export const deliveryPages: DashboardPages = (router, ctx) => {
     const flash = {
       started: 'replay_started',
       spam: 'replay_spam',
+      rate_limited: 'replay_rate_limited',
       unavailable: 'replay_unavailable',
     } as const;
     setFlash(res, ctx.urls.base, flash[replayed.outcome]);

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { countSubmissionsByForm } from '../../../domain/forms/form-counts';
+import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
 import { createForm, listAccountForms, updateForm } from '../../../domain/forms/forms';
 import type { Form } from '../../../db/entities';
 import { formView } from '../../views/form-view';
@@ -49,16 +50,22 @@ export const formPages: DashboardPages = (router, ctx) => {
     );
   }
 
-  const showNewForm = (req: Request, res: Response, input: FormSettingsInput, errors = {}) =>
+  const showNewForm = (
+    req: Request,
+    res: Response,
+    input: FormSettingsInput,
+    errors = {},
+    refusal?: { status: number; message: string },
+  ) =>
     sendAppPage(
       req,
       res,
       {
-        status: Object.keys(errors).length > 0 ? 422 : 200,
+        status: refusal?.status ?? (Object.keys(errors).length > 0 ? 422 : 200),
         template: 'form-new',
         title: 'New form',
       },
-      { input, errors },
+      { input, errors, refusal: refusal?.message ?? null },
     );
 
   router.get('/app/forms', async (req, res) => {
@@ -88,7 +95,14 @@ export const formPages: DashboardPages = (router, ctx) => {
     const input = readFormSettings(req.body);
     const valid = validateFormSettings(input, 'create');
     if (!valid.ok) return showNewForm(req, res, input, valid.errors);
-    const form = await createForm(req.em, sessionOf(res).accountId, valid.changes);
+    const form = await createForm(
+      req.em,
+      sessionOf(res).accountId,
+      valid.changes,
+      ctx.config.budgets.formsPerAccount,
+    ).catch(limitReachedOrThrow);
+    if (form instanceof LimitReachedError)
+      return showNewForm(req, res, input, {}, { status: 409, message: form.message });
     setFlash(res, ctx.urls.base, 'form_created');
     res.redirect(303, `/app/forms/${form.id}`);
   });

@@ -5,6 +5,7 @@ import {
   isDashboardPluginType,
   type DashboardPluginType,
 } from '../../../domain/plugins/plugin-configs';
+import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
 import { createTypedPlugin, deletePlugin, setPluginEnabled } from '../../../domain/plugins/plugins';
 import type { DashboardPages } from '../app-page';
 import { setFlash } from '../flash';
@@ -83,12 +84,15 @@ export const pluginTypePages: DashboardPages = (router, ctx) => {
       const errors = checked.ok ? draft.errors : { ...draft.errors, ...byField(checked.errors) };
       return sendWebhooks(req, res, form, { status: 422, typed: { ...draft, errors } });
     }
-    await createTypedPlugin(req.em, {
-      formId: form.id,
-      type: draft.type,
-      config: checked.config,
-      name: draft.name || undefined,
-    });
+    const created = await createTypedPlugin(
+      req.em,
+      { formId: form.id, type: draft.type, config: checked.config, name: draft.name || undefined },
+      ctx.config.budgets.pluginsPerForm,
+    ).catch(limitReachedOrThrow);
+    if (created instanceof LimitReachedError) {
+      const errors = { config: [created.message] };
+      return sendWebhooks(req, res, form, { status: 409, typed: { ...draft, errors } });
+    }
     setFlash(res, ctx.urls.base, 'plugin_created');
     return res.redirect(303, back(form));
   });

@@ -26,7 +26,7 @@ function readSince(value: unknown): Date {
 
 const pluginPath = (form: Form, plugin: Plugin) => `/app/forms/${form.id}/webhooks/${plugin.id}`;
 
-type RecoverView = { status?: number; error?: string; since?: string };
+type RecoverView = { status?: number; error?: string; since?: string; runningHref?: string };
 
 async function sendRecoverPage(
   req: Request,
@@ -43,6 +43,7 @@ async function sendRecoverPage(
       base: pluginPath(owned.form, owned.plugin),
       since: view.since ?? localUtc(new Date(Date.now() - DAY_MS)),
       error: view.error ?? null,
+      runningHref: view.runningHref ?? null,
       runs: await recentRecoveries(req.em, owned.plugin.id),
       formatTime,
     },
@@ -83,6 +84,12 @@ export const recoveryPages: DashboardPages = (router, ctx) => {
     if (started.outcome === 'disabled') {
       const error = 'This webhook is disabled: enable it before recovering its deliveries.';
       return sendRecoverPage(req, res, owned, { status: 409, error, since: draft });
+    }
+    if (started.outcome === 'running') {
+      const run = started.recovery;
+      const error = `Recovery ${run.id} of this webhook is still running (${run.done + run.failed} of ${run.total} done): one recovery per plugin runs at a time. Start another once it ends.`;
+      const runningHref = `${pluginPath(owned.form, owned.plugin)}/recoveries/${run.id}`;
+      return sendRecoverPage(req, res, owned, { status: 409, error, since: draft, runningHref });
     }
     if (started.outcome === 'unavailable') {
       ctx.logger.warn({ err: started.error.message }, 'recovery could not start');

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Form } from '../../../db/entities';
+import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
 import {
   createWebhookPlugin,
   deletePlugin,
@@ -87,11 +88,15 @@ export const webhookPages: DashboardPages = (router, ctx) => {
     const checked = await checkUrl(ctx, draft.url);
     if (!checked.ok)
       return sendWebhooks(req, res, form, { status: 422, error: checked.errors, draft });
-    const { plugin, signingSecret } = await createWebhookPlugin(req.em, ctx.signingSecrets, {
-      formId: form.id,
-      url: checked.url,
-      name: draft.name || undefined,
-    });
+    const created = await createWebhookPlugin(
+      req.em,
+      ctx.signingSecrets,
+      { formId: form.id, url: checked.url, name: draft.name || undefined },
+      ctx.config.budgets.pluginsPerForm,
+    ).catch(limitReachedOrThrow);
+    if (created instanceof LimitReachedError)
+      return sendWebhooks(req, res, form, { status: 409, error: [created.message], draft });
+    const { plugin, signingSecret } = created;
     const revealed = { plugin: { name: plugin.name }, secret: signingSecret, rotated: false };
     revealOnce(res, ctx, base(form), { revealed });
     res.redirect(303, base(form));

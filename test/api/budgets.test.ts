@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { expectError, hrefOf, type Json } from '../support/api-client';
+import { useTestStack, type Tenant } from '../support/fixture';
+import { submitJson } from '../support/ingest-requests';
+
+// Budgets against amplification (README, Security notes), with small limits so each can be
+// reached: forms per account, plugins per form, replays per minute, one running recovery.
+
+const t = useTestStack({
+  env: { MAX_FORMS_PER_ACCOUNT: '3', MAX_PLUGINS_PER_FORM: '3', REPLAY_RATE: '3' },
+});
+
+const PUBLIC_URL = 'https://93.184.216.34/hook';
+
+const addWebhook = (tenant: Tenant, formId: string) =>
+  tenant.api.post(`/api/forms/${formId}/plugins`, {
+    plugin_type: 'webhook',
+    config: { url: PUBLIC_URL },
+  });
+
+const statuses = (answers: { status: number }[]) => answers.map((a) => a.status).sort();
+
+describe('forms per account (MAX_FORMS_PER_ACCOUNT)', () => {
+  it('refuses the form past the limit with 409 limit_reached naming it, even in parallel', async () => {
+    const tenant = await t.newTenant();
+    await tenant.api.createForm({ name: 'One' });
+    await tenant.api.createForm({ name: 'Two' });
+    // Five at once for the one place left: exactly one may get it.
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) => tenant.api.post('/api/forms', { name: `Racer ${n}` })),
+    );
+    expect(statuses(answers)).toEqual([201, 409, 409, 409, 409]);
+    const refused = expectError(
+      answers.find((a) => a.status === 409)!,
+      409,
+      'limit_reached',
+    );
+    expect(refused.message).toContain('MAX_FORMS_PER_ACCOUNT');
+    expect(refused.message).toMatch(/\b3\b/);
+    const [{ total }] = await t.stack.sql<{ total: string }>(
+      'select count(*) as total from forms where account_id = ?',
+      [tenant.accountId],
+    );
+    expect(Number(total)).toBe(3);
+    // Another account has its own budget.
+    await (await t.newTenant()).api.createForm({ name: 'Elsewhere' });
+  });
+});
+
+describe('plugins per form (MAX_PLUGINS_PER_FORM, all types)', () => {
+  it('counts every type, refuses the plugin past the limit even in parallel, and frees a place on delete', async () => {
+    const tenant = await t.newTenant();
+    const form = await tenant.api.createForm({ name: 'Plugged' });
+    // An e-mail plugin (dashboard-made) takes a place like a webhook.
+    await t.stack.sql(
+      `insert into plugins (form_id, plugin_type, name, enabled, config)
+       values (?, 'email', 'Mail', true, '{"recipients":["ops@example.com"]}')`,
+      [form.id],
+    );
+    const answers = await Promise.all([1, 2, 3, 4].map(() => addWebhook(tenant, form.id)));
+    expect(statuses(answers)).toEqual([201, 201, 409, 409]);
+    const refused = expectError(
+      answers.find((a) => a.status === 409)!,
+      409,
+      'limit_reached',
+    );
+    expect(refused.message).toContain('MAX_PLUGINS_PER_FORM');
+    expect(refused.message).toMatch(/\b3\b/);
+
+    const created = answers.find((a) => a.status === 201)!.body.plugin as Json;
+    const removed = await tenant.api.delete(`/api/forms/${form.id}/plugins/${created.id}`);
+    expect(removed.status, removed.text).toBe(200);
+    expect((await addWebhook(tenant, form.id)).status).toBe(201);
+    expectError(await addWebhook(tenant, form.id), 409, 'limit_reached');
+  });
+});
+
+describe('replays per account per minute (REPLAY_RATE)', () => {
+  it('answers 429 rate_limited with Retry-After past the budget, shared by every serve process', async () => {
+    const tenant = await t.newTenant();
+    const form = await tenant.api.createForm({ name: 'Replayed' });
+    const id = await submitJson(form, { message: 'again and again' });
+    const replay = () => tenant.api.post(`/api/submissions/${id}/replay`);
+    for (let n = 0; n < 3; n++) expect((await replay()).status).toBe(202);
+    const refused = await replay();
+    const body = expectError(refused, 429, 'rate_limited');
+    expect(body.message).toContain('REPLAY_RATE');
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(60);
+
+    // A second serve process counts in the same PostgreSQL rows: it sees the budget used.
+    const { ReplayBudget } = await import('../../src/domain/webhooks/replay-budget');
+    const knex = t.stack.ctx.orm.em.getConnection().getKnex();
+    const otherProcess = new ReplayBudget(knex, 3);
+    expect(await otherProcess.consume(tenant.accountId)).toBeGreaterThan(0);
+    const fresh = await t.newTenant();
+    expect(await otherProcess.consume(fresh.accountId)).toBe(0);
+  });
+});
+
+describe('one running recovery per plugin', () => {
+  it('answers 409 recovery_running with a link to the running one, even in parallel', async () => {
+    // No worker on this stack: a started recovery stays running.
+    const tenant = await t.newTenant();
+    const form = await tenant.api.createForm({ name: 'Recovered' });
+    const plugin = (await addWebhook(tenant, form.id)).body.plugin as Json;
+    const submissionId = await submitJson(form, { message: 'failed once' });
+    await t.stack.sql(
+      `insert into delivery_attempts (delivery_id, submission_id, plugin_id, attempt, status,
+          error, is_replay, is_test, workflow_id, workflow_run_id, started_at, finished_at)
+       values (?, ?, ?, 1, 'failed', 'receiver answered 500', false, false, 'w', 'r', now(), now())`,
+      [randomUUID(), submissionId, plugin.id],
+    );
+    const recover = () =>
+      tenant.api.post(`/api/forms/${form.id}/plugins/${plugin.id}/recover`, {
+        since: new Date(Date.now() - 3600_000).toISOString(),
+      });
+    const answers = await Promise.all([recover(), recover(), recover()]);
+    expect(statuses(answers)).toEqual([202, 409, 409]);
+    const started = answers.find((a) => a.status === 202)!.body.recovery as Json;
+    expect(started.status).toBe('running');
+    for (const answer of answers.filter((a) => a.status === 409)) {
+      const body = expectError(answer, 409, 'recovery_running');
+      expect(hrefOf(body.links, 'recovery')).toBe(hrefOf(started.links, 'self'));
+      expect(body.message).toContain(`Recovery ${started.id}`);
+    }
+    const [{ running }] = await t.stack.sql<{ running: string }>(
+      `select count(*) as running from plugin_recoveries where plugin_id = ? and status = 'running'`,
+      [plugin.id],
+    );
+    expect(Number(running)).toBe(1);
+
+    // Once it ends, the plugin may be recovered again.
+    await t.stack.sql(`update plugin_recoveries set status = 'completed' where id = ?`, [
+      started.id,
+    ]);
+    expect((await recover()).status).toBe(202);
+  });
+});
