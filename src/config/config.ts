@@ -84,6 +84,8 @@ const environmentSchema = z.object({
   PLUGIN_DISABLE_AFTER: duration('24h'),
   /** Re-deliveries a recovery run starts per second at most (docs/recovery.md). */
   RECOVERY_RATE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Submission mails (one per recipient) an account may send per hour (README, "Recipients and mail"). */
+  ACCOUNT_MAIL_PER_HOUR: z.coerce.number().int().min(0).default(1000),
   /** Submission workflows one serve process starts ahead of the workers (docs/running.md). */
   ADMISSION_WINDOW: z.coerce.number().int().min(1).max(10_000).default(256),
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
@@ -150,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       disableAfterMs: e.PLUGIN_DISABLE_AFTER,
     },
     recoveryRatePerSecond: e.RECOVERY_RATE,
+    accountMailPerHour: e.ACCOUNT_MAIL_PER_HOUR,
     admissionWindow: e.ADMISSION_WINDOW,
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
     ingestRateLimitBytesPerMinute: e.INGEST_RATE_LIMIT_BYTES,

@@ -19,7 +19,14 @@ export type RunningWorker = {
 /** What the worker takes from the application context: the same DNS and allow list as the API. */
 export type WorkerContext = Pick<
   AppContext,
-  'config' | 'orm' | 'logger' | 'urls' | 'lookupHost' | 'webhookAllowList' | 'signingSecrets'
+  | 'config'
+  | 'orm'
+  | 'logger'
+  | 'urls'
+  | 'lookupHost'
+  | 'webhookAllowList'
+  | 'signingSecrets'
+  | 'unsubscribeTokens'
 >;
 
 /**
@@ -57,6 +64,8 @@ export async function runWorker(
     signingSecrets: ctx.signingSecrets,
     baseUrl: ctx.urls.base,
     pluginHealth: config.pluginHealth,
+    unsubscribeTokens: ctx.unsubscribeTokens,
+    mailPerHour: config.accountMailPerHour,
   });
   const done = worker
     .run()

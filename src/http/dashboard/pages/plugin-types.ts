@@ -6,6 +6,7 @@ import {
   type DashboardPluginType,
 } from '../../../domain/plugins/plugin-configs';
 import { createTypedPlugin, deletePlugin, setPluginEnabled } from '../../../domain/plugins/plugins';
+import { requestConfirmations } from '../../../domain/recipients/confirmations';
 import type { DashboardPages } from '../app-page';
 import { setFlash } from '../flash';
 import { ownedForm, ownedPlugin } from './owned';
@@ -89,6 +90,13 @@ export const pluginTypePages: DashboardPages = (router, ctx) => {
       config: checked.config,
       name: draft.name || undefined,
     });
+    if ('recipients' in checked.config) {
+      await requestConfirmations(req.em, ctx.accounts.mailing, {
+        accountId: form.accountId,
+        formName: form.name,
+        addresses: checked.config.recipients,
+      });
+    }
     setFlash(res, ctx.urls.base, 'plugin_created');
     return res.redirect(303, back(form));
   });
