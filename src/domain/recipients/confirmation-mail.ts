@@ -5,14 +5,26 @@ import { randomToken } from '../accounts/secrets';
 /** How much of a form's name a confirmation request shows. */
 export const FORM_NAME_SHOWN = 60;
 
+/** Control, zero-width and direction-changing characters: they could hide or reorder text. */
+function invisible(code: number): boolean {
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x2028 && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  );
+}
+
 /**
  * A form's name as a confirmation request shows it: the only text in that mail an attacker
  * chooses, so plain text, one line, without anything a mail client could make a link of
  * (URLs, host names, e-mail addresses), and short.
  */
 export function harmlessFormName(name: string): string {
-  const words = name
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/g, ' ')
+  const words = [...name]
+    .map((char) => (invisible(char.codePointAt(0)!) ? ' ' : char))
+    .join('')
     .split(/\s+/)
     .filter((word) => word && !/[@:/\\]|\w\.\w|^www/i.test(word));
   const text = words.join(' ');

@@ -24,7 +24,7 @@ export const deliveryAttemptSchema = z
       .describe(
         '`pending_retry`: failed, another attempt follows; `failed`: the last one failed; ' +
           '`skipped`: nothing was sent (`error` says why): the plugin was disabled, or an e-mail ' +
-            'plugin had no confirmed recipient or the account\'s hourly mail budget was used up',
+          "plugin had no confirmed recipient or the account's hourly mail budget was used up",
       ),
     http_status: z.number().int().nullable().describe("the receiver's status; null: no answer"),
     error: z.string().nullable().describe('why the attempt failed (status, timeout, network)'),
