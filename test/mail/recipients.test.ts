@@ -292,4 +292,17 @@ describe('the hourly mail budget (ACCOUNT_MAIL_PER_HOUR)', () => {
     );
     expect(submissionMails).toHaveLength(2);
   });
+
+  it('confirmation requests count against the budget too, so one account cannot mail endless strangers', async () => {
+    const tenant = await t.newTenant();
+    const strangers = [stranger(), stranger(), stranger()];
+    const form = await tenant.api.createForm({
+      name: 'Many strangers',
+      notification_email_addresses: strangers,
+    });
+    expect(form.notification_email_addresses).toEqual(strangers);
+    await eventually(async () => strangers.filter((a) => mailsTo(a).length > 0).length === 2);
+    await pause(300);
+    expect(strangers.map((a) => mailsTo(a).filter(isRequest).length)).toEqual([1, 1, 0]);
+  });
 });

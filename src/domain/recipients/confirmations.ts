@@ -7,6 +7,7 @@ import {
   takeConfirmationToken,
   upsertConfirmed,
 } from '../../db/sql/recipients';
+import { takeHourlyMail } from '../../db/sql/mail-budget';
 import type { AccountMailing } from '../accounts/registration';
 import { randomToken, sha256Hex } from '../accounts/secrets';
 import { confirmationRequestMail } from './confirmation-mail';
@@ -18,18 +19,33 @@ export const CONFIRMATION_TTL_MS = 7 * 24 * 3600_000;
 /**
  * Asks each address of a form's recipients that is not confirmed for the account (and has no
  * live request of this account) to confirm: at most one request per address a day across all
- * accounts, so many accounts cannot flood one address. Only the token's hash is stored. The
- * mail is sent without making the request wait; a failure is logged.
+ * accounts, so many accounts cannot flood one address, and each request taken from the
+ * account's hourly mail budget, so one account cannot mail a request to endless strangers.
+ * Only the token's hash is stored. The mail is sent without making the request wait; a
+ * failure is logged.
  */
 export async function requestConfirmations(
   em: EntityManager,
   mailing: AccountMailing,
-  input: { accountId: string; formName: string; addresses: readonly string[] },
+  input: {
+    accountId: string;
+    formName: string;
+    addresses: readonly string[];
+    /** ACCOUNT_MAIL_PER_HOUR. */
+    mailPerHour: number;
+  },
 ): Promise<string[]> {
   const states = await recipientStates(em, input.accountId, normalizedAddresses(input.addresses));
   const asked: string[] = [];
   for (const state of states) {
     if (state.confirmed || state.pending) continue;
+    if (!(await takeHourlyMail(em, input.accountId, 1, input.mailPerHour))) {
+      mailing.logger.warn(
+        { accountId: input.accountId },
+        'recipient confirmation requests held back: the hourly mail budget is used up',
+      );
+      break;
+    }
     if (!(await claimDailyRequest(em, state.address))) continue;
     const token = randomToken(32);
     await storeConfirmationToken(em, {

@@ -30,6 +30,7 @@ async function askAndLook(em: EntityManager, ctx: RouteContext, form: Form) {
     accountId: form.accountId,
     formName: form.name,
     addresses,
+    mailPerHour: ctx.config.accountMailPerHour,
   });
   return (await recipientLookup(em, form.accountId, addresses))(addresses);
 }

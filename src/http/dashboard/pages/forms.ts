@@ -35,6 +35,7 @@ export const formPages: DashboardPages = (router, ctx) => {
       accountId: form.accountId,
       formName: form.name,
       addresses: form.notificationEmailAddresses,
+      mailPerHour: ctx.config.accountMailPerHour,
     });
 
   /** The form's page, with the settings as typed and their errors after a refused save. */

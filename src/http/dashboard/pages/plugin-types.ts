@@ -95,6 +95,7 @@ export const pluginTypePages: DashboardPages = (router, ctx) => {
         accountId: form.accountId,
         formName: form.name,
         addresses: checked.config.recipients,
+        mailPerHour: ctx.config.accountMailPerHour,
       });
     }
     setFlash(res, ctx.urls.base, 'plugin_created');
