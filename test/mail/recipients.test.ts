@@ -291,6 +291,16 @@ describe('the hourly mail budget (ACCOUNT_MAIL_PER_HOUR)', () => {
       (m) => !subjectOf(m)?.includes('hourly e-mail limit'),
     );
     expect(submissionMails).toHaveLength(2);
+
+    // A replay goes through the same activity, so the same budget: nothing more is sent.
+    const replay = await t.api.post(`/api/submissions/${ids[0]}/replay`);
+    expect(replay.status, replay.text).toBe(202);
+    const replayed = await eventually(async () => {
+      const attempts = await attemptsOf(t.stack, ids[0]!);
+      return attempts.find((a) => a.is_replay && a.plugin_id === String(plugin.id));
+    });
+    expect(replayed).toMatchObject({ status: 'skipped', error: 'mail_budget_exhausted' });
+    expect(mailsTo(t.email)).toHaveLength(3); // two submission mails and the one notice
   });
 
   it('confirmation requests count against the budget too, so one account cannot mail endless strangers', async () => {
