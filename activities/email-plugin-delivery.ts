@@ -5,13 +5,22 @@ import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { isPermanentSmtpRejection } from '../src/domain/mail/smtp-failure';
 import { buildSubmissionEmail } from '../src/domain/mail/submission-email';
 import { emailPluginConfig, renderSubject } from '../src/domain/plugins/plugin-configs';
+import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../src/domain/recipients/mail-budget';
+import { sendCopies } from '../src/domain/recipients/recipient-copies';
+import { splitDeliverable } from '../src/domain/recipients/recipient-states';
+import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import {
   SMTP_REJECTED_FAILURE,
   type DeliveryOutcome,
   type WebhookDeliveryInput,
 } from '../workflows/submission-contract';
 import { uploadedFiles } from './notification-email';
-import { loadDeliverable, recordAndSettle, type AttemptResult } from './plugin-attempt';
+import {
+  loadDeliverable,
+  recordAndSettle,
+  recordSkippedAttempt,
+  type AttemptResult,
+} from './plugin-attempt';
 
 export type EmailPluginActivities = {
   deliverEmailPlugin(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;
@@ -19,12 +28,14 @@ export type EmailPluginActivities = {
 
 /**
  * One attempt of an e-mail plugin (docs/plugins.md): the notification e-mail of
- * src/domain/mail/submission-email.ts to the plugin's recipients, with its subject template
- * filled in and `Reply-To` the submitter's `email` when valid. Its Message-ID is the delivery
- * id's, so a retry is recognisably the same message. An SMTP 5xx refusal is final.
+ * src/domain/mail/submission-email.ts to the plugin's confirmed, not unsubscribed recipients
+ * (read now), one copy each with its unsubscribe link, within the account's hourly budget;
+ * with its subject template filled in and `Reply-To` the submitter's `email` when valid. Its
+ * Message-ID is the delivery id's, so a retry is recognisably the same message. An SMTP 5xx
+ * refusal of every copy is final. No recipient left, or no budget: a `skipped` record.
  */
 export function createEmailPluginActivities(
-  deps: PluginHealthDeps & { orm: Orm },
+  deps: PluginHealthDeps & { orm: Orm; unsubscribeTokens: UnsubscribeTokens; mailPerHour: number },
 ): EmailPluginActivities {
   return {
     async deliverEmailPlugin(input) {
@@ -33,11 +44,19 @@ export function createEmailPluginActivities(
       const config = emailPluginConfig.parse(plugin.config);
       const submission = await em.findOneOrFail(Submission, { id: input.submissionId });
       const form = await em.findOneOrFail(Form, { id: submission.formId });
+      const { deliverable, held } = await splitDeliverable(em, form.accountId, config.recipients);
+      if (deliverable.length === 0) {
+        return recordSkippedAttempt(em, input, `no confirmed recipients (${held.join(', ')})`);
+      }
+      const budget = { ...deps, perHour: deps.mailPerHour };
+      if (!(await spendMailBudget(em, budget, form.accountId, deliverable.length))) {
+        return recordSkippedAttempt(em, input, MAIL_BUDGET_EXHAUSTED);
+      }
       const mail = buildSubmissionEmail({
         form,
         submission,
         files: await uploadedFiles(em, submission.id),
-        recipients: config.recipients,
+        recipients: deliverable,
         baseUrl: deps.baseUrl,
         senderDomain: deps.mailer.senderDomain,
       });
@@ -53,13 +72,18 @@ export function createEmailPluginActivities(
       let result: AttemptResult;
       let permanent = false;
       try {
-        const receipt = await deps.mailer.send(mail);
+        const receipt = await sendCopies(
+          { ...deps, tokens: deps.unsubscribeTokens },
+          mail,
+          form.accountId,
+        );
+        if (receipt.accepted.length === 0 && receipt.firstRefusal) throw receipt.firstRefusal;
         result = {
           ok: true,
           statusCode: null,
           responseBody: `accepted: ${receipt.accepted.join(', ') || '(none)'}${
             receipt.rejected.length > 0 ? `; refused: ${receipt.rejected.join(', ')}` : ''
-          }`.slice(0, 4096),
+          }${held.length > 0 ? `; not confirmed: ${held.join(', ')}` : ''}`.slice(0, 4096),
           error: null,
           failure: null,
           durationMs: Math.round(performance.now() - started),

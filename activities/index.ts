@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Orm } from '../src/db/orm';
 import type { Mailer } from '../src/domain/mail/mailer';
 import type { PluginHealthPolicy } from '../src/domain/plugins/plugin-health';
+import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { createDeliveryPlanActivities } from './delivery-plan';
@@ -24,6 +25,10 @@ export type ActivityDeps = {
   baseUrl: string;
   /** When a failing plugin is disabled (docs/endpoint-health.md). */
   pluginHealth: PluginHealthPolicy;
+  /** Seals the one-click unsubscribe link of every mail to a recipient. */
+  unsubscribeTokens: UnsubscribeTokens;
+  /** ACCOUNT_MAIL_PER_HOUR. */
+  mailPerHour: number;
 };
 
 /** Every activity the worker registers, bound to the process's ORM, sender and mailer. */

@@ -6,6 +6,10 @@ import type { Orm } from '../src/db/orm';
 import type { Mailer } from '../src/domain/mail/mailer';
 import { isPermanentSmtpRejection } from '../src/domain/mail/smtp-failure';
 import { buildSubmissionEmail, notificationRecipients } from '../src/domain/mail/submission-email';
+import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../src/domain/recipients/mail-budget';
+import { sendCopies } from '../src/domain/recipients/recipient-copies';
+import { splitDeliverable } from '../src/domain/recipients/recipient-states';
+import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import { SMTP_REJECTED_FAILURE, type NotificationResult } from '../workflows/submission-contract';
 
 export type NotificationActivities = {
@@ -21,13 +25,24 @@ export function uploadedFiles(em: EntityManager, submissionId: string) {
   );
 }
 
-export type NotificationDeps = { orm: Orm; mailer: Mailer; baseUrl: string; logger: Logger };
+export type NotificationDeps = {
+  orm: Orm;
+  mailer: Mailer;
+  baseUrl: string;
+  logger: Logger;
+  /** Seals the one-click unsubscribe links of every copy. */
+  unsubscribeTokens: UnsubscribeTokens;
+  /** ACCOUNT_MAIL_PER_HOUR: submission mails (one per recipient) an account may send an hour. */
+  mailPerHour: number;
+};
 
 /**
  * The notification e-mail activity: one message about an accepted, non-spam submission to
- * all of its form's `notification_email_addresses`. It reads the form's addresses at attempt
- * time; its Message-ID is stable, so a retry after an unclear failure is the same message.
- * Transient SMTP failures throw (Temporal retries); a 5xx refusal fails without retry.
+ * its form's `notification_email_addresses` that are confirmed and not unsubscribed (read at
+ * attempt time, README "Recipients and mail"), one copy per recipient with its unsubscribe
+ * link, within the account's hourly budget. Its Message-ID is stable, so a retry after an
+ * unclear failure is the same message. Transient SMTP failures throw (Temporal retries); a
+ * 5xx refusal of every copy fails without retry.
  */
 export function createNotificationActivities(deps: NotificationDeps): NotificationActivities {
   const skip = (reason: string): NotificationResult => ({
@@ -45,8 +60,19 @@ export function createNotificationActivities(deps: NotificationDeps): Notificati
       if (submission.isSpam) return skip('spam');
       const form = await em.findOne(Form, { id: submission.formId });
       if (!form) return skip('form_missing');
-      const recipients = notificationRecipients(form.notificationEmailAddresses);
-      if (recipients.length === 0) return skip('no_recipients');
+      const addresses = notificationRecipients(form.notificationEmailAddresses);
+      if (addresses.length === 0) return skip('no_recipients');
+      const { deliverable: recipients, held } = await splitDeliverable(
+        em,
+        form.accountId,
+        addresses,
+      );
+      if (recipients.length === 0) return skip('no_confirmed_recipients');
+      const budget = { ...deps, perHour: deps.mailPerHour };
+      if (!(await spendMailBudget(em, budget, form.accountId, recipients.length))) {
+        deps.logger.warn({ submissionId, formId: form.id }, 'notification e-mail over the budget');
+        return skip(MAIL_BUDGET_EXHAUSTED);
+      }
 
       const files = await uploadedFiles(em, submission.id);
       const mail = buildSubmissionEmail({
@@ -59,8 +85,15 @@ export function createNotificationActivities(deps: NotificationDeps): Notificati
       });
       const log = deps.logger.child({ submissionId, formId: form.id, messageId: mail.messageId });
 
+      if (held.length > 0) log.info({ held }, 'not e-mailed: unconfirmed or unsubscribed');
+
       try {
-        const receipt = await deps.mailer.send(mail);
+        const receipt = await sendCopies(
+          { ...deps, tokens: deps.unsubscribeTokens },
+          mail,
+          form.accountId,
+        );
+        if (receipt.accepted.length === 0 && receipt.firstRefusal) throw receipt.firstRefusal;
         if (receipt.rejected.length > 0) {
           log.warn(
             { rejected: receipt.rejected },
@@ -71,7 +104,7 @@ export function createNotificationActivities(deps: NotificationDeps): Notificati
         return {
           sent: true,
           recipients: receipt.accepted,
-          messageId: receipt.messageId,
+          messageId: mail.messageId,
           ...(receipt.rejected.length > 0 ? { rejected: receipt.rejected } : {}),
         };
       } catch (error) {

@@ -12,6 +12,7 @@ import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-s
 import { MAX_RETRY_AFTER_MS } from '../workflows/plugin-policies';
 import {
   DELIVERY_FAILED,
+  DELIVERY_SKIPPED,
   PLUGIN_UNAVAILABLE,
   type DeliveryOutcome,
   type WebhookDeliveryInput,
@@ -161,6 +162,47 @@ export async function recordAndSettle(
     details: [honoured ? { ...outcome, retryAfterMs: delay } : outcome],
     ...(honoured && { nextRetryDelay: delay }),
   });
+}
+
+/**
+ * Records the attempt as `skipped` (nothing was sent, `reason` says why) and ends the delivery
+ * without retry. It says nothing of the receiver, so the plugin's health is left alone; a
+ * recovery (docs/recovery.md) can send it later.
+ */
+export async function recordSkippedAttempt(
+  em: EntityManager,
+  input: WebhookDeliveryInput,
+  reason: string,
+): Promise<never> {
+  const { info } = Context.current();
+  const now = new Date();
+  await upsertAttempt(em, {
+    deliveryId: input.deliveryId,
+    submissionId: input.submissionId,
+    pluginId: input.pluginId,
+    attempt: (input.attemptOffset ?? 0) + info.attempt,
+    status: 'skipped',
+    httpStatus: null,
+    error: reason,
+    durationMs: 0,
+    responseBody: null,
+    isReplay: input.mode === 'replay',
+    isTest: input.mode === 'test',
+    workflowId: info.workflowExecution?.workflowId ?? '',
+    workflowRunId: info.workflowExecution?.runId ?? '',
+    startedAt: now,
+    finishedAt: now,
+  });
+  const outcome: DeliveryOutcome = {
+    pluginId: input.pluginId,
+    deliveryId: input.deliveryId,
+    ok: false,
+    statusCode: null,
+    error: `skipped: ${reason}`,
+    durationMs: 0,
+    attempt: info.attempt,
+  };
+  throw ApplicationFailure.nonRetryable(`skipped: ${reason}`, DELIVERY_SKIPPED, outcome);
 }
 
 /**

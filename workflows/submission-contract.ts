@@ -10,6 +10,7 @@ export type DeliveryMode = 'live' | 'test' | 'replay';
 export const PLUGIN_UNAVAILABLE = 'PluginUnavailable'; // deleted or disabled: never retried
 export const DELIVERY_FAILED = 'DeliveryFailed'; // details: the attempt's DeliveryOutcome
 export const SMTP_REJECTED_FAILURE = 'SmtpPermanentRejection'; // the SMTP server refused for good
+export const DELIVERY_SKIPPED = 'DeliverySkipped'; // nothing sent (no confirmed recipient, no mail budget)
 
 /**
  * Recovery of one plugin's failed or skipped delivery (docs/recovery.md): the workflow (mode
@@ -69,7 +70,10 @@ export type NotificationResult = {
   /** The addresses the message went to (the server accepted). */
   recipients: string[];
   messageId: string | null;
-  /** Why nothing was sent: `no_recipients`, `spam`, `submission_missing` or `form_missing`. */
+  /**
+   * Why nothing was sent: `no_recipients`, `no_confirmed_recipients`, `mail_budget_exhausted`,
+   * `spam`, `submission_missing` or `form_missing`.
+   */
   skipped?: string;
   /** Addresses the server refused while accepting the message for the others. */
   rejected?: string[];

@@ -90,6 +90,8 @@ const environmentSchema = z.object({
   MAX_PLUGINS_PER_FORM: z.coerce.number().int().min(0).default(25),
   /** Replays one account may start per minute, across every serve process; 0: no limit. */
   REPLAY_RATE: z.coerce.number().int().min(0).default(30),
+  /** Submission mails (one per recipient) an account may send per hour (README, "Recipients and mail"). */
+  ACCOUNT_MAIL_PER_HOUR: z.coerce.number().int().min(0).default(1000),
   /** Submission workflows one serve process starts ahead of the workers (docs/running.md). */
   ADMISSION_WINDOW: z.coerce.number().int().min(1).max(10_000).default(256),
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
@@ -161,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       pluginsPerForm: e.MAX_PLUGINS_PER_FORM,
       replaysPerMinute: e.REPLAY_RATE,
     },
+    accountMailPerHour: e.ACCOUNT_MAIL_PER_HOUR,
     admissionWindow: e.ADMISSION_WINDOW,
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
     ingestRateLimitBytesPerMinute: e.INGEST_RATE_LIMIT_BYTES,

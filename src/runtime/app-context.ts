@@ -9,6 +9,7 @@ import { FormCache } from '../domain/forms/form-cache';
 import { devMailboxWarning } from '../domain/mail/dev-mailbox-exposure';
 import { SigningSecretCipher } from '../domain/plugins/signing-secret';
 import { parseAllowList, type AllowList } from '../domain/plugins/address-policy';
+import { UnsubscribeTokens } from '../domain/recipients/unsubscribe-tokens';
 import type { PublicUrls } from '../http/public-urls';
 import { createAdmission } from '../temporal/admission';
 import { LazyTemporalClient } from '../temporal/client';
@@ -40,6 +41,8 @@ export type AppContext = {
   appSecret: string;
   /** Seals and opens webhook signing secrets with a key derived from appSecret. */
   signingSecrets: SigningSecretCipher;
+  /** Seals and opens the one-click unsubscribe links of recipient mail. */
+  unsubscribeTokens: UnsubscribeTokens;
   /** WEBHOOK_ALLOW_PRIVATE, parsed. */
   webhookAllowList: AllowList;
   /** Forms as ingest sees them, cached briefly. */
@@ -122,6 +125,7 @@ export async function createAppContext(
     webhookAllowList: parseAllowList(config.webhook.allowPrivate),
     appSecret,
     signingSecrets: new SigningSecretCipher(appSecret),
+    unsubscribeTokens: new UnsubscribeTokens(appSecret),
     fileStore,
     accounts,
     temporalUiUrl: config.temporal.uiUrl ?? endpoints.temporalUiUrl ?? null,

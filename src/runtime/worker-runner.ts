@@ -27,6 +27,7 @@ export type WorkerContext = Pick<
   | 'webhookAllowList'
   | 'signingSecrets'
   | 'ownListeners'
+  | 'unsubscribeTokens'
 >;
 
 /**
@@ -65,6 +66,8 @@ export async function runWorker(
     signingSecrets: ctx.signingSecrets,
     baseUrl: ctx.urls.base,
     pluginHealth: config.pluginHealth,
+    unsubscribeTokens: ctx.unsubscribeTokens,
+    mailPerHour: config.accountMailPerHour,
   });
   const done = worker
     .run()

@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import { request } from '../support/api-client';
+import { eventually } from '../temporal/workflow-helpers';
 import { useTestStack } from '../support/fixture';
 import { openAppSession, postForm } from './dashboard-support';
 
@@ -69,8 +73,46 @@ describe('the plugin page', () => {
     expect(shown.text).toContain('<h1>Plugins of Form &lt;script&gt;');
     expect(shown.text).not.toContain(MARKUP);
     expect(shown.text).toContain('Team &lt;script&gt;');
-    for (const label of ['Slack', 'Discord', 'E-mail', 'sales@example.com, ops@example.com'])
-      expect(shown.text).toContain(label);
+    for (const label of ['Slack', 'Discord', 'E-mail']) expect(shown.text).toContain(label);
+    // Each recipient with where it stands: strangers have not confirmed yet.
+    for (const address of ['sales@example.com', 'ops@example.com'])
+      expect(shown.text).toContain(
+        `<li>${address} <span class="hint">(awaiting confirmation)</span></li>`,
+      );
+  });
+
+  it('asks new e-mail recipients and notification addresses to confirm, once; the settings show where each stands', async () => {
+    const s = await session();
+    const mailbox = path.join(t.stack.config.dataDir, 'mailbox');
+    const requestsTo = (address: string) =>
+      (fs.existsSync(mailbox) ? fs.readdirSync(mailbox) : [])
+        .map((file) => readMimeMessage(fs.readFileSync(path.join(mailbox, file))))
+        .filter((message) => headerValue(message, 'to') === address)
+        .filter((message) => headerValue(message, 'subject')?.startsWith('Confirm to receive'));
+
+    const added = await s.post(add(), { type: 'email', recipients: 'new-one@example.org' });
+    expect(added.status).toBe(303);
+    await eventually(async () => requestsTo('new-one@example.org').length === 1);
+
+    // The form's settings: a stranger and the account's own user; saved twice.
+    const settings = {
+      name: t.form.name,
+      is_active: 'on',
+      notification_email_addresses: `other@example.org\n${t.email}`,
+    };
+    expect((await s.post(`/app/forms/${t.form.id}`, settings)).status).toBe(303);
+    expect((await s.post(`/app/forms/${t.form.id}`, settings)).status).toBe(303);
+    await eventually(async () => requestsTo('other@example.org').length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(requestsTo('other@example.org')).toHaveLength(1);
+    expect(requestsTo(t.email)).toHaveLength(0);
+    expect(requestsTo('new-one@example.org')).toHaveLength(1);
+
+    const shown = await s.get(`/app/forms/${t.form.id}`);
+    expect(shown.text).toContain(
+      '<li>other@example.org: awaiting confirmation (nothing is sent to it until it follows the link e-mailed to it)</li>',
+    );
+    expect(shown.text).toContain(`<li>${t.email}: confirmed</li>`);
   });
 
   it('shows config errors next to the fields of the submitted type, with what was typed', async () => {

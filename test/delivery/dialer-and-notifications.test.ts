@@ -2,6 +2,7 @@ import net from 'node:net';
 import type tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMimeMessage, headerValue } from '../../src/domain/mail/mime-reader';
+import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
 import { useTestStack } from '../support/fixture';
 import { postJson, submitJson } from '../support/ingest-requests';
 import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
@@ -65,6 +66,10 @@ describe('the connect timeout', () => {
 
 describe('notification e-mails from the workflow', () => {
   it('every accepted submission is e-mailed to the form addresses through SMTP_URL', async () => {
+    // Addresses that have confirmed (test/mail/recipients.test.ts follows the real link).
+    for (const address of ['ops@example.com', 'sales@example.com']) {
+      await markRecipientConfirmed(t.stack.ctx.orm.em.fork(), t.accountId, address);
+    }
     const form = await t.api.createForm({
       name: 'Contact',
       notification_email_addresses: ['ops@example.com', 'sales@example.com'],
@@ -81,9 +86,11 @@ describe('notification e-mails from the workflow', () => {
       sent: true,
       recipients: ['ops@example.com', 'sales@example.com'],
     });
-    expect(sink.messages.length - before).toBe(1);
-    const message = sink.messages.at(-1)!;
-    expect(message.rcptTo.sort()).toEqual(['ops@example.com', 'sales@example.com']);
+    // One copy per recipient (each with its own unsubscribe link).
+    expect(sink.messages.length - before).toBe(2);
+    const copies = sink.messages.slice(before);
+    expect(copies.map((copy) => copy.rcptTo)).toEqual([['ops@example.com'], ['sales@example.com']]);
+    const message = copies[0]!;
     expect(message.mailFrom).toBe('forms@formward.test');
     const parsed = readMimeMessage(message.raw);
     expect(headerValue(parsed, 'subject')).toBe('New submission to "Contact"');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { readMimeHeaders } from '../../src/domain/mail/mime-reader';
 import { createTypedPlugin } from '../../src/domain/plugins/plugins';
+import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
 import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver, type Responder } from '../support/https-receiver';
@@ -172,6 +173,10 @@ describe('Discord plugin', () => {
 
 describe('E-mail plugin', () => {
   it('sends to its recipients with the subject template and Reply-To the submitter', async () => {
+    // Recipients that have confirmed (test/mail/recipients.test.ts follows the real link).
+    for (const address of ['sales@example.com', 'ops@example.com']) {
+      await markRecipientConfirmed(t.stack.ctx.orm.em.fork(), t.accountId, address);
+    }
     const { form, plugin } = await formWith('email', {
       recipients: ['sales@example.com', 'ops@example.com'],
       subject: '[{form}] from {field:name}',
@@ -183,12 +188,16 @@ describe('E-mail plugin', () => {
     ]);
     const sent = smtp.messages.find((m) => m.rcptTo.includes('sales@example.com'));
     expect(sent).toBeDefined();
-    expect(sent!.rcptTo.sort()).toEqual(['ops@example.com', 'sales@example.com']);
+    // One copy per recipient, under the delivery's one Message-ID.
+    expect(sent!.rcptTo).toEqual(['sales@example.com']);
+    const copy = smtp.messages.find((m) => m.rcptTo.includes('ops@example.com'));
+    expect(copy!.rcptTo).toEqual(['ops@example.com']);
     const headers = readMimeHeaders(sent!.raw);
     const header = (name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value;
     expect(header('subject')).toBe('[Team <b>email</b> & co] from Mallory Bcc: x@evil.example');
     expect(header('reply-to')).toContain('mallory@example.com');
     expect(header('bcc')).toBeUndefined();
     expect(header('message-id')).toMatch(new RegExp(`^<${attempts[0]!.delivery_id}@`));
+    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createNotificationActivities } from '../../activities/notification-email';
 import { mailboxList, mailboxShow } from '../../src/cli/mailbox-commands';
 import { createMailer, type Mailer } from '../../src/domain/mail/mailer';
+import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
 import { findPart, headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import { SMTP_REJECTED_FAILURE } from '../../workflows/submission-contract';
 import type { FormView } from '../support/api-client';
@@ -51,10 +52,16 @@ function activityWith(mailer: Mailer) {
     mailer,
     baseUrl: t.stack.url,
     logger: t.stack.ctx.logger,
+    unsubscribeTokens: t.stack.ctx.unsubscribeTokens,
+    mailPerHour: 1000,
   });
 }
 
-function formWith(addresses: string[], name = 'Contact'): Promise<FormView> {
+/** A form whose addresses have confirmed (test/mail/recipients.test.ts covers the link). */
+async function formWith(addresses: string[], name = 'Contact'): Promise<FormView> {
+  for (const address of addresses) {
+    await markRecipientConfirmed(t.stack.ctx.orm.em.fork(), t.accountId, address);
+  }
   return t.api.createForm({ name, notification_email_addresses: addresses });
 }
 
@@ -69,7 +76,7 @@ async function failureOf(run: Promise<unknown>): Promise<unknown> {
 }
 
 describe('notification e-mail over SMTP', () => {
-  it('sends one message about the submission to every address of the form', async () => {
+  it('sends the message about the submission to every address of the form, one copy each', async () => {
     const smtp = await sink();
     const form = await formWith(
       ['owner@example.com', 'Team@Example.com', 'owner@example.com'],
@@ -95,18 +102,33 @@ describe('notification e-mail over SMTP', () => {
         new RegExp(`^<submission-${id}\\.[0-9a-f]{16}@forms\\.example\\.org>$`),
       ),
     });
-    expect(smtp.messages).toHaveLength(1);
-    const [sent] = smtp.messages;
+    // One copy per recipient, each with its own unsubscribe link, all one Message-ID.
+    expect(smtp.messages.map((m) => m.rcptTo)).toEqual([
+      ['owner@example.com'],
+      ['team@example.com'],
+    ]);
+    const unsubscribeLinks = smtp.messages.map((m) =>
+      headerValue(readMimeMessage(m.raw), 'list-unsubscribe'),
+    );
+    for (const linkHeader of unsubscribeLinks) {
+      expect(linkHeader).toMatch(
+        new RegExp(`^<${t.stack.url}/recipients/unsubscribe\\?token=[A-Za-z0-9_-]+>$`),
+      );
+    }
+    expect(new Set(unsubscribeLinks).size).toBe(2);
+    const [sent, copy] = smtp.messages;
     expect(sent!.auth).toEqual({ username: 'sink-user', password: 'p@ss:word/1' });
     expect(sent!.mailFrom).toBe('notify@forms.example.org');
-    expect(sent!.rcptTo.sort()).toEqual(['owner@example.com', 'team@example.com']);
+    expect(headerValue(readMimeMessage(copy!.raw), 'to')).toBe('team@example.com');
+    expect(headerValue(readMimeMessage(copy!.raw), 'message-id')).toBe(result.messageId);
 
     const raw = sent!.raw.toString('utf8');
     expect(raw).toContain(`Message-ID: ${result.messageId}`);
     expect(raw).toMatch(/^Auto-Submitted: auto-generated$/m);
+    expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
     const message = readMimeMessage(sent!.raw);
     expect(headerValue(message, 'subject')).toBe('New submission to "Contact <Sales> & Zoë"');
-    expect(headerValue(message, 'to')).toBe('owner@example.com, team@example.com');
+    expect(headerValue(message, 'to')).toBe('owner@example.com');
     expect(headerValue(message, 'from')).toBe(MAIL_FROM);
     expect(headerValue(message, 'reply-to')).toBe('Zoë Ünïcödé <zoe@example.com>');
 
@@ -148,7 +170,10 @@ describe('notification e-mail over SMTP', () => {
     const second = await activity.sendNotificationEmail(id);
 
     expect(second.messageId).toBe(first.messageId);
+    // Two copies (a and b) each time, all under the one Message-ID.
     expect(smtp.messages.map((m) => headerValue(readMimeMessage(m.raw), 'message-id'))).toEqual([
+      first.messageId,
+      first.messageId,
       first.messageId,
       first.messageId,
     ]);

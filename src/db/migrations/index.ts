@@ -8,6 +8,7 @@ import { Migration20261127000100AccountConfirmation } from './Migration202611270
 import { Migration20261127002000SenderEmailIndex } from './Migration20261127002000SenderEmailIndex';
 import { Migration20261201000000EndpointHealth } from './Migration20261201000000EndpointHealth';
 import { Migration20261202000000PluginRecoveries } from './Migration20261202000000PluginRecoveries';
+import { Migration20261210000200RecipientConfirmation } from './Migration20261210000200RecipientConfirmation';
 import { Migration20261210000300AbuseBudgets } from './Migration20261210000300AbuseBudgets';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
@@ -33,6 +34,10 @@ export const migrationsList = [
   {
     name: 'Migration20261202000000PluginRecoveries',
     class: Migration20261202000000PluginRecoveries,
+  },
+  {
+    name: 'Migration20261210000200RecipientConfirmation',
+    class: Migration20261210000200RecipientConfirmation,
   },
   { name: 'Migration20261210000300AbuseBudgets', class: Migration20261210000300AbuseBudgets },
 ];

@@ -1,3 +1,5 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Form } from '../../db/entities';
 import { can } from '../../domain/accounts/principal';
 import { countSubmissionsByForm } from '../../domain/forms/form-counts';
 import {
@@ -6,15 +8,32 @@ import {
   listAccountForms,
   updateForm,
 } from '../../domain/forms/forms';
+import { requestConfirmations } from '../../domain/recipients/confirmations';
+import { recipientLookup } from '../../domain/recipients/recipient-states';
 import { envelope, listAnswer } from '../envelope';
 import { notFound } from '../http-error';
 import { link } from '../links';
 import { MAX_PER_PAGE, pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
-import { defineRoute } from '../routing/define-route';
+import { defineRoute, type RouteContext } from '../routing/define-route';
 import { formChanges } from '../form-changes';
 import { createFormBody, updateFormBody } from '../schemas/forms';
 import { LIST_HEADERS } from '../schemas/headers';
 import { formEnvelope, formListEnvelope, formView } from '../views/form-view';
+
+/**
+ * The form's addresses were given: each one not confirmed for the account is asked to confirm
+ * (README, "Recipients and mail"); then where each one stands.
+ */
+async function askAndLook(em: EntityManager, ctx: RouteContext, form: Form) {
+  const addresses = form.notificationEmailAddresses;
+  await requestConfirmations(em, ctx.accounts.mailing, {
+    accountId: form.accountId,
+    formName: form.name,
+    addresses,
+    mailPerHour: ctx.config.accountMailPerHour,
+  });
+  return (await recipientLookup(em, form.accountId, addresses))(addresses);
+}
 
 /** `/api/forms`: list, create, read and update the account's forms. */
 export const formRoutes = [
@@ -41,7 +60,14 @@ export const formRoutes = [
     const self = `${ctx.urls.base}/api/forms`;
     const list = pageMetaAndLinks(self, new URLSearchParams(), page, total);
     if (can(principal, 'can_create_forms')) list.links.push(link('create', self, 'POST'));
-    const views = forms.map((f) => formView(f, counts(f.id), ctx.urls, principal));
+    const recipients = await recipientLookup(
+      req.em,
+      principal.accountId,
+      forms.flatMap((f) => f.notificationEmailAddresses),
+    );
+    const views = forms.map((f) =>
+      formView(f, counts(f.id), ctx.urls, principal, recipients(f.notificationEmailAddresses)),
+    );
     return listAnswer('forms', views, list);
   }),
   defineRoute({
@@ -72,6 +98,7 @@ export const formRoutes = [
       { submissions: 0, spam: 0, lastSubmissionAt: null },
       ctx.urls,
       principal,
+      await askAndLook(req.em, ctx, form),
     );
     return {
       status: 201,
@@ -92,7 +119,18 @@ export const formRoutes = [
     const form = await findAccountForm(req.em, principal.accountId, params.id);
     if (!form) throw notFound('form');
     const counts = await countSubmissionsByForm(req.em, [form.id]);
-    const view = formView(form, counts(form.id), ctx.urls, principal);
+    const recipients = await recipientLookup(
+      req.em,
+      principal.accountId,
+      form.notificationEmailAddresses,
+    );
+    const view = formView(
+      form,
+      counts(form.id),
+      ctx.urls,
+      principal,
+      recipients(form.notificationEmailAddresses),
+    );
     return { status: 200, body: envelope('form', view, view.links) };
   }),
   defineRoute({
@@ -114,7 +152,12 @@ export const formRoutes = [
     await updateForm(req.em, form, formChanges(body));
     ctx.forms.forget(form.endpointToken);
     const counts = await countSubmissionsByForm(req.em, [form.id]);
-    const view = formView(form, counts(form.id), ctx.urls, principal);
+    const recipients = body.notification_email_addresses
+      ? await askAndLook(req.em, ctx, form)
+      : (await recipientLookup(req.em, form.accountId, form.notificationEmailAddresses))(
+          form.notificationEmailAddresses,
+        );
+    const view = formView(form, counts(form.id), ctx.urls, principal, recipients);
     return { status: 200, body: envelope('form', view, view.links) };
   }),
 ];

@@ -8,6 +8,7 @@ import { healthRoutes } from './health';
 import { ingestRoutes } from './ingest';
 import { pluginRoutes } from './plugins';
 import { publicRoutes } from './public';
+import { recipientRoutes } from './recipients';
 import { recoveryRoutes } from './recoveries';
 import { sessionRoutes } from './sessions';
 import { statsRoutes } from './stats';
@@ -23,6 +24,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...ingestRoutes,
   ...sessionRoutes,
   ...accountRoutes,
+  ...recipientRoutes,
   ...docsRoutes(() => ROUTES),
   ...publicRoutes,
   ...apiRootRoutes,

@@ -10,6 +10,7 @@ import {
   setPluginEnabled,
 } from '../../domain/plugins/plugins';
 import { validateWebhookUrl } from '../../domain/plugins/webhook-url';
+import { pluginRecipientLookup } from '../../domain/recipients/recipient-states';
 import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound } from '../http-error';
 import { link } from '../links';
@@ -63,7 +64,10 @@ export const pluginRoutes = [
     const list = pageMetaAndLinks(self, new URLSearchParams(), page, total);
     list.links.push(link('form', `${ctx.urls.base}/api/forms/${form.id}`));
     if (can(principal, 'can_create_forms')) list.links.push(link('create', self, 'POST'));
-    const views = plugins.map((p) => pluginView(p, ctx.urls, principal));
+    const recipients = await pluginRecipientLookup(req.em, principal.accountId, plugins);
+    const views = plugins.map((p) =>
+      pluginView(p, ctx.urls, principal, { recipients: recipients(p) }),
+    );
     return listAnswer('plugins', views, list);
   }),
   defineRoute({
@@ -137,7 +141,9 @@ export const pluginRoutes = [
     responses: { 200: { description: 'the plugin', body: pluginEnvelope } },
     errors: ['not_found'],
   }).handle(async ({ req, params, principal }, ctx) => {
-    const view = pluginView(await pluginOf(req, params), ctx.urls, principal);
+    const plugin = await pluginOf(req, params);
+    const recipients = await pluginRecipientLookup(req.em, principal.accountId, [plugin]);
+    const view = pluginView(plugin, ctx.urls, principal, { recipients: recipients(plugin) });
     return { status: 200, body: envelope('plugin', view, view.links) };
   }),
   defineRoute({
@@ -157,7 +163,8 @@ export const pluginRoutes = [
   }).handle(async ({ req, params, body, principal }, ctx) => {
     const plugin = await pluginOf(req, params);
     await setPluginEnabled(req.em, plugin, body.enabled);
-    const view = pluginView(plugin, ctx.urls, principal);
+    const recipients = await pluginRecipientLookup(req.em, principal.accountId, [plugin]);
+    const view = pluginView(plugin, ctx.urls, principal, { recipients: recipients(plugin) });
     return { status: 200, body: envelope('plugin', view, view.links) };
   }),
   defineRoute({

@@ -23,7 +23,8 @@ export const deliveryAttemptSchema = z
       .enum(['succeeded', 'failed', 'pending_retry', 'skipped'])
       .describe(
         '`pending_retry`: failed, another attempt follows; `failed`: the last one failed; ' +
-          '`skipped`: the plugin was disabled, nothing was sent (`error` says why)',
+          '`skipped`: nothing was sent (`error` says why): the plugin was disabled, or an e-mail ' +
+          "plugin had no confirmed recipient or the account's hourly mail budget was used up",
       ),
     http_status: z.number().int().nullable().describe("the receiver's status; null: no answer"),
     error: z.string().nullable().describe('why the attempt failed (status, timeout, network)'),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Form } from '../../db/entities';
 import { can, type Principal } from '../../domain/accounts/principal';
 import type { FormCounts } from '../../domain/forms/form-counts';
+import type { RecipientStatus } from '../../domain/recipients/recipient-states';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { formUrls } from '../form-urls';
 import { link, linksSchema, type Link } from '../links';
@@ -30,6 +31,24 @@ export const formSchema = z
       .array(z.string())
       .describe('empty: any origin; otherwise these domains and their subdomains'),
     notification_email_addresses: z.array(z.string().meta({ format: 'email' })),
+    notification_recipients: z
+      .array(
+        z
+          .object({
+            address: z.string().meta({ format: 'email' }),
+            confirmed: z
+              .boolean()
+              .describe(
+                'true: it receives the notifications (it followed its confirmation link, or it is the ' +
+                  "address of one of the account's confirmed users, and did not unsubscribe); false: " +
+                  'nothing is sent to it until it confirms',
+              ),
+          })
+          .meta({ id: 'NotificationRecipient' }),
+      )
+      .describe(
+        'notification_email_addresses with their confirmation status (README, "Recipients and mail")',
+      ),
     submission_url: z.string().meta({ format: 'uri', description: 'POST target for HTML forms' }),
     json_url: z.string().meta({ format: 'uri', description: 'POST target for JSON submissions' }),
     thanks_url: z.string().meta({ format: 'uri', description: 'the default thank-you page' }),
@@ -57,6 +76,7 @@ export function formView(
   counts: FormCounts,
   urls: PublicUrls,
   principal: Principal,
+  recipients: RecipientStatus[],
 ): FormView {
   const u = formUrls(urls, form.endpointToken);
   const html = embedHtml({
@@ -73,6 +93,7 @@ export function formView(
     accept_files: form.acceptFiles,
     allowed_domains: form.allowedDomains,
     notification_email_addresses: form.notificationEmailAddresses,
+    notification_recipients: recipients,
     submission_url: u.submissionUrl,
     json_url: u.jsonUrl,
     thanks_url: u.thanksUrl,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Plugin } from '../../db/entities';
 import { can, type Principal } from '../../domain/accounts/principal';
 import { DISABLED_BY_ACCOUNT } from '../../domain/plugins/plugins';
+import type { RecipientStatus } from '../../domain/recipients/recipient-states';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { link, linksSchema } from '../links';
 import type { PublicUrls } from '../public-urls';
@@ -35,6 +36,20 @@ export const pluginSchema = z
       .describe(
         'webhook, slack, discord: `{url}` (scheme and host only for keys that cannot manage ' +
           'plugins); email: `{recipients, subject}` (the subject template)',
+      ),
+    recipients: z
+      .array(
+        z
+          .object({
+            address: z.string().meta({ format: 'email' }),
+            confirmed: z.boolean(),
+          })
+          .meta({ id: 'PluginRecipient' }),
+      )
+      .optional()
+      .describe(
+        'email only: `config.recipients` with their confirmation status; an unconfirmed or ' +
+          'unsubscribed address is sent nothing (README, "Recipients and mail")',
       ),
     signing_secret: z
       .string()
@@ -83,7 +98,7 @@ export function pluginView(
   plugin: Plugin,
   urls: PublicUrls,
   principal: Principal,
-  options: { signingSecret?: string } = {},
+  options: { signingSecret?: string; recipients?: RecipientStatus[] } = {},
 ): PluginView {
   const self = `${urls.base}/api/forms/${plugin.formId}/plugins/${plugin.id}`;
   const links = [link('self', self), link('form', `${urls.base}/api/forms/${plugin.formId}`)];
@@ -104,6 +119,7 @@ export function pluginView(
     consecutive_failures: plugin.consecutiveFailures,
     last_success_at: plugin.lastSuccessAt?.toISOString() ?? null,
     config: can(principal, 'can_create_forms') ? plugin.config : redactedConfig(plugin.config),
+    ...(options.recipients ? { recipients: options.recipients } : {}),
     ...(options.signingSecret ? { signing_secret: options.signingSecret } : {}),
     created_at: plugin.createdAt.toISOString(),
     updated_at: plugin.updatedAt.toISOString(),

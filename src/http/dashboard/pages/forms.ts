@@ -1,8 +1,11 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import { countSubmissionsByForm } from '../../../domain/forms/form-counts';
 import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
 import { createForm, listAccountForms, updateForm } from '../../../domain/forms/forms';
 import type { Form } from '../../../db/entities';
+import { requestConfirmations } from '../../../domain/recipients/confirmations';
+import { recipientLookup } from '../../../domain/recipients/recipient-states';
 import { formView } from '../../views/form-view';
 import type { DashboardPages } from '../app-page';
 import { sendAppPage } from '../app-page';
@@ -27,6 +30,15 @@ const PER_PAGE = 50;
  * embed snippet and request examples); the test run and deletion are in form-actions.ts.
  */
 export const formPages: DashboardPages = (router, ctx) => {
+  /** Each address of the form not yet confirmed for the account gets its request. */
+  const askToConfirm = (em: EntityManager, form: Form) =>
+    requestConfirmations(em, ctx.accounts.mailing, {
+      accountId: form.accountId,
+      formName: form.name,
+      addresses: form.notificationEmailAddresses,
+      mailPerHour: ctx.config.accountMailPerHour,
+    });
+
   /** The form's page, with the settings as typed and their errors after a refused save. */
   async function showForm(
     req: Request,
@@ -35,7 +47,10 @@ export const formPages: DashboardPages = (router, ctx) => {
     edit?: { input: FormSettingsInput; errors: FieldErrors },
   ) {
     const counts = await countSubmissionsByForm(req.em, [form.id]);
-    const view = formView(form, counts(form.id), ctx.urls, sessionPrincipal(sessionOf(res)));
+    const addresses = form.notificationEmailAddresses;
+    const recipients = await recipientLookup(req.em, form.accountId, addresses);
+    const principal = sessionPrincipal(sessionOf(res));
+    const view = formView(form, counts(form.id), ctx.urls, principal, recipients(addresses));
     await sendAppPage(
       req,
       res,
@@ -103,6 +118,7 @@ export const formPages: DashboardPages = (router, ctx) => {
     ).catch(limitReachedOrThrow);
     if (form instanceof LimitReachedError)
       return showNewForm(req, res, input, {}, { status: 409, message: form.message });
+    await askToConfirm(req.em, form);
     setFlash(res, ctx.urls.base, 'form_created');
     res.redirect(303, `/app/forms/${form.id}`);
   });
@@ -120,6 +136,7 @@ export const formPages: DashboardPages = (router, ctx) => {
     if (!valid.ok) return showForm(req, res, form, { input, errors: valid.errors });
     await updateForm(req.em, form, valid.changes);
     ctx.forms.forget(form.endpointToken);
+    await askToConfirm(req.em, form);
     setFlash(res, ctx.urls.base, 'form_updated');
     res.redirect(303, `/app/forms/${form.id}`);
   });

@@ -7,6 +7,7 @@ import {
 } from '../../../domain/plugins/plugin-configs';
 import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
 import { createTypedPlugin, deletePlugin, setPluginEnabled } from '../../../domain/plugins/plugins';
+import { requestConfirmations } from '../../../domain/recipients/confirmations';
 import type { DashboardPages } from '../app-page';
 import { setFlash } from '../flash';
 import { ownedForm, ownedPlugin } from './owned';
@@ -92,6 +93,14 @@ export const pluginTypePages: DashboardPages = (router, ctx) => {
     if (created instanceof LimitReachedError) {
       const errors = { config: [created.message] };
       return sendWebhooks(req, res, form, { status: 409, typed: { ...draft, errors } });
+    }
+    if ('recipients' in checked.config) {
+      await requestConfirmations(req.em, ctx.accounts.mailing, {
+        accountId: form.accountId,
+        formName: form.name,
+        addresses: checked.config.recipients,
+        mailPerHour: ctx.config.accountMailPerHour,
+      });
     }
     setFlash(res, ctx.urls.base, 'plugin_created');
     return res.redirect(303, back(form));

@@ -9,6 +9,7 @@ import {
   setPluginEnabled,
 } from '../../../domain/plugins/plugins';
 import { validateWebhookUrl } from '../../../domain/plugins/webhook-url';
+import { pluginRecipientLookup } from '../../../domain/recipients/recipient-states';
 import { SIGNATURE_HEADERS } from '../../../domain/webhooks/signatures';
 import type { AppContext } from '../../../runtime/app-context';
 import type { DashboardPages } from '../app-page';
@@ -37,6 +38,7 @@ export async function sendWebhooks(
   view: WebhooksView = {},
 ) {
   const { rows } = await listFormPlugins(req.em, form.id, { page: 1, perPage: MAX_WEBHOOKS_SHOWN });
+  const recipientsOf = await pluginRecipientLookup(req.em, form.accountId, rows);
   await sendAppPage(
     req,
     res,
@@ -44,6 +46,7 @@ export async function sendWebhooks(
     {
       form,
       plugins: rows,
+      recipientsOf,
       webhooks: rows.filter((p) => p.pluginType === 'webhook'),
       typed: view.typed ?? EMPTY_TYPED_DRAFT,
       errors: view.error ?? [],
