@@ -38,7 +38,8 @@ const newKeyForm = z.object({
 /** One row of the list: the key's role (or its scopes), who created it and its last use. */
 function keyRow(key: ApiKey, creator: string | undefined) {
   return {
-    createdBy: creator ?? (key.createdByUserId ? 'a removed user' : 'the CLI'),
+    // Keys made with the CLI, and those made before creators were recorded, have none.
+    createdBy: creator ?? 'not recorded (CLI or older key)',
     id: key.id,
     name: key.name,
     access: key.role ?? (key.scopes.join(', ') || 'no scopes'),
