@@ -53,6 +53,11 @@ export async function passwordCheckSucceeded(em: EntityManager, keys: ThrottleKe
   if (keys.clientKey) await uncountAttempt(em, [keys.clientKey]);
 }
 
+/** A password reset proved the mailbox: the account's guesses so far no longer hold it back. */
+export async function forgetAccountFailures(em: EntityManager, email: string): Promise<void> {
+  await clearFailures(em, throttleKeys(email, null).emailKey);
+}
+
 /** The password was wrong: it stays counted; ended windows are dropped meanwhile. */
 export async function passwordCheckFailed(
   em: EntityManager,

@@ -6,6 +6,7 @@ import { sendAccountMail } from './account-mail';
 import { issueAccountToken, redeemAccountToken } from './account-tokens';
 import {
   beginPasswordCheck,
+  forgetAccountFailures,
   passwordCheckFailed,
   passwordCheckSucceeded,
   throttleKeys,
@@ -51,7 +52,8 @@ export async function requestPasswordReset(
 /**
  * Sets a new password through a reset link (once). The link came by e-mail, so it also
  * confirms the address, and the sign-up links still out stop working (none may set another
- * password later). Every session of the user ends; a new one is opened for whoever reset,
+ * password later); the account's failed sign-ins are forgotten (the owner may be the one
+ * strangers locked out). Every session of the user ends; a new one is opened for whoever reset,
  * who is shown the account's API keys next (keys outlive a password, so a key someone made
  * while they had the password keeps working until it is revoked). Null for a bad link.
  */
@@ -68,6 +70,7 @@ export async function resetPassword(
   await em.flush();
   await deleteAccountTokens(em, user.id, 'confirm_email');
   await em.nativeDelete(Session, { userId: user.id });
+  await forgetAccountFailures(em, user.email);
   return openSession(em, user);
 }
 
