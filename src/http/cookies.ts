@@ -1,3 +1,6 @@
+import type { Response } from 'express';
+import { SESSION_TTL_MS } from '../domain/accounts/sessions';
+
 /** Reads one cookie from a Cookie header (we only ever need one or two). */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
@@ -48,4 +51,10 @@ export function cookieOptions(baseUrl: string, maxAgeMs: number) {
 /** Removes a cookie set with cookieOptions (a `__Host-` one needs Secure to be replaced). */
 export function clearCookieOptions(baseUrl: string) {
   return { httpOnly: true, sameSite: 'lax' as const, secure: servedOverHttps(baseUrl), path: '/' };
+}
+
+/** Hands the browser a new session (and drops the signed-out forms' CSRF cookie). */
+export function setSessionCookie(res: Response, baseUrl: string, token: string): void {
+  res.clearCookie(LOGIN_CSRF_COOKIE, clearCookieOptions(baseUrl));
+  res.cookie(sessionCookieName(baseUrl), token, cookieOptions(baseUrl, SESSION_TTL_MS));
 }

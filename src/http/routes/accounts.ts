@@ -14,13 +14,7 @@ import {
   signUp,
   type AccountMailing,
 } from '../../domain/accounts/registration';
-import { SESSION_TTL_MS } from '../../domain/accounts/sessions';
-import {
-  clearCookieOptions,
-  cookieOptions,
-  LOGIN_CSRF_COOKIE,
-  sessionCookieName,
-} from '../cookies';
+import { setSessionCookie } from '../cookies';
 import { setFlash } from '../dashboard/flash';
 import { guestCsrfMatches, renewGuestCsrfToken } from '../dashboard/guest-csrf';
 import { guestPage, guestPageKind } from '../dashboard/guest-page';
@@ -352,10 +346,8 @@ export const accountRoutes = [
     }
     // Signed in, straight to the account's API keys: keys outlive a password, so whoever
     // reset it because someone else had it sees what that person may have left behind.
-    const base = ctx.urls.base;
-    res.clearCookie(LOGIN_CSRF_COOKIE, clearCookieOptions(base));
-    res.cookie(sessionCookieName(base), opened.token, cookieOptions(base, SESSION_TTL_MS));
-    setFlash(res, base, 'password_reset');
+    setSessionCookie(res, ctx.urls.base, opened.token);
+    setFlash(res, ctx.urls.base, 'password_reset');
     return { status: 303, redirect: '/app/keys' };
   }),
 ];

@@ -1,14 +1,13 @@
 import express from 'express';
 import { z } from 'zod';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
-import { findSession, SESSION_TTL_MS, signIn, signOut } from '../../domain/accounts/sessions';
+import { findSession, signIn, signOut } from '../../domain/accounts/sessions';
 import {
   clearCookieOptions,
-  cookieOptions,
-  LOGIN_CSRF_COOKIE,
   readSessionCookie,
   SESSION_COOKIE,
   sessionCookieName,
+  setSessionCookie,
 } from '../cookies';
 import { setFlash } from '../dashboard/flash';
 import { guestCsrfMatches, renewGuestCsrfToken } from '../dashboard/guest-csrf';
@@ -146,8 +145,7 @@ export const sessionRoutes = [
         unconfirmed: true,
       });
     }
-    res.clearCookie(LOGIN_CSRF_COOKIE, { path: '/' });
-    res.cookie(sessionCookieName(base), result.token, cookieOptions(base, SESSION_TTL_MS));
+    setSessionCookie(res, base, result.token);
     return { status: 303, redirect: next ?? '/' };
   }),
   defineRoute({
