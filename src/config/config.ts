@@ -106,6 +106,10 @@ const environmentSchema = z.object({
   FILE_QUOTA_PER_ACCOUNT: byteSize('5GiB'),
   /** How long a submission may wait for its workflow before the sweeper starts it. */
   SWEEPER_INTERVAL: duration('5s'),
+  /** A dashboard session unused for this long is refused (besides its 14-day lifetime). */
+  SESSION_IDLE_TIMEOUT: duration('12h'),
+  /** Password hashes (scrypt, 128 MiB each) running at once; 0: half of UV_THREADPOOL_SIZE. */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(0),
   /** Upstream DNS servers for domain verification and webhook address checks (comma list, host[:port]). */
   DNS_SERVERS: commaList,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -171,6 +175,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     fileQuota: { perFormBytes: e.FILE_QUOTA_PER_FORM, perAccountBytes: e.FILE_QUOTA_PER_ACCOUNT },
     fileStorage: storage.data,
     sweeperIntervalMs: e.SWEEPER_INTERVAL,
+    sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT,
+    passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,
     dnsServers: e.DNS_SERVERS,
     logLevel: e.LOG_LEVEL,
   };

@@ -38,7 +38,7 @@ export function createApp(
   }
   registerRoutes(app, ROUTES.filter(isPublic), routeCtx);
   app.use(dashboardRouter(ctx));
-  app.use('/api', authenticate(ctx.urls));
+  app.use('/api', authenticate(ctx.urls, ctx.accounts.sessions));
   registerRoutes(
     app,
     ROUTES.filter((route) => !isPublic(route)),

@@ -2,11 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  loginRetryAfter,
-  recordLoginFailure,
-  throttleKeys,
-} from '../../src/domain/accounts/login-throttle';
+import { beginPasswordCheck, throttleKeys } from '../../src/domain/accounts/login-throttle';
 import { createApp } from '../../src/http/app';
 import { request, type ApiResponse } from '../support/api-client';
 import { expireSession } from '../support/database-edits';
@@ -67,19 +63,42 @@ describe('sign-in throttling', () => {
   it('counts per client address too, across e-mails, within a window', async () => {
     const em = () => t.stack.ctx.orm.em.fork();
     const limits = { windowSeconds: 60, perAddress: 3, perEmail: 100 };
-    const keys = (n: number) => throttleKeys(`user${n}@example.com`, '203.0.113.9').all;
-    for (let n = 0; n < 3; n++) {
-      expect(await loginRetryAfter(em(), keys(n), limits)).toBe(0);
-      await recordLoginFailure(em(), keys(n), limits);
-    }
-    expect(await loginRetryAfter(em(), keys(99), limits)).toBeGreaterThan(55);
+    const keys = (n: number) => throttleKeys(`user${n}@example.com`, '203.0.113.9');
+    for (let n = 0; n < 3; n++) expect(await beginPasswordCheck(em(), keys(n), limits)).toBe(0);
+    expect(await beginPasswordCheck(em(), keys(99), limits)).toBeGreaterThan(55);
     expect(
-      await loginRetryAfter(em(), throttleKeys('x@example.com', '203.0.113.10').all, limits),
+      await beginPasswordCheck(em(), throttleKeys('x@example.com', '203.0.113.10'), limits),
     ).toBe(0);
     await t.stack.sql(
       `update login_throttle set window_started_at = now() - interval '61 seconds' where key = 'ip:203.0.113.9'`,
     );
-    expect(await loginRetryAfter(em(), keys(99), limits)).toBe(0);
+    expect(await beginPasswordCheck(em(), keys(99), limits)).toBe(0);
+  });
+});
+
+describe('parallel password guessing (finding 4)', () => {
+  it('30 wrong passwords at once for one e-mail: at most 10 are checked, the rest 429', async () => {
+    const victim = await t.newTenant();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        tryLogin(i % 2 ? otherUrl : t.stack.url, victim.email, `guess ${i}`),
+      ),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(20);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+  });
+
+  it('an IPv6 client is counted by its /64: rotating addresses inside it does not help', () => {
+    const a = throttleKeys('a@example.com', '2001:db8:1:2::1');
+    const b = throttleKeys('b@example.com', '2001:db8:1:2:ffff:ffff:ffff:fffe');
+    const other = throttleKeys('a@example.com', '2001:db8:1:3::1');
+    expect(a.clientKey).toBe('ip:2001:db8:1:2::/64');
+    expect(b.clientKey).toBe(a.clientKey);
+    expect(other.clientKey).not.toBe(a.clientKey);
+    expect(throttleKeys('a@example.com', '::ffff:203.0.113.9').clientKey).toBe('ip:203.0.113.9');
+    expect(throttleKeys('a@example.com', '203.0.113.9').clientKey).toBe('ip:203.0.113.9');
   });
 });
 

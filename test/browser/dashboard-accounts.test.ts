@@ -11,7 +11,7 @@ import { useTestStack } from '../support/fixture';
 
 // A new person's account journey in a real Chromium, with a real SMTP sink catching the
 // e-mails: sign up (the ALTCHA widget solves its challenge in the browser), confirm, sign in,
-// change the password, sign out, forgot + reset, sign in again. Every page is screenshotted
+// change the password, sign out, forgot + reset (which lands on the API keys), sign in again. Every page is screenshotted
 // into test/artifacts/, and no page may report a Content-Security-Policy violation.
 
 let sink: SmtpSink;
@@ -122,11 +122,14 @@ describe('a new person’s account journey', () => {
       await page.goto(resetLink);
       await page.fill('input[name="password"]', thirdPassword);
       await shot(page, '10-reset');
+      // A reset signs in and shows the account's API keys first, to revoke strangers' keys.
       await Promise.all([
-        page.waitForURL(`${t.stack.url}/login`),
+        page.waitForURL(`${t.stack.url}/app/keys`),
         page.click('form button[type="submit"]'),
       ]);
       expect(await page.textContent('[role="status"]')).toContain('password was changed');
+      await shot(page, '10b-reset-keys');
+      await Promise.all([page.waitForURL(`${t.stack.url}/login`), page.click('.signout button')]);
 
       // The old password no longer works; the new one does.
       await signInWith(page, email, secondPassword);

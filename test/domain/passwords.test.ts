@@ -1,6 +1,12 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, needsRehash, verifyPassword } from '../../src/domain/accounts/passwords';
+import {
+  defaultHashConcurrency,
+  hashLoad,
+  hashPassword,
+  needsRehash,
+  verifyPassword,
+} from '../../src/domain/accounts/passwords';
 
 /** A hash as releases before parameters were recorded made it: Node's scrypt defaults (N=2^14). */
 function legacyHash(password: string): string {
@@ -28,4 +34,27 @@ describe('password hashes', () => {
     for (const stored of ['', 'bcrypt$x$y', 'scrypt$ln=40,r=8,p=1$AAAA$AAAA', 'scrypt$$'])
       expect(await verifyPassword('anything', stored)).toBe(false);
   });
+});
+
+describe('bounded hashing (finding 4)', () => {
+  it('at most half of the libuv pool hashes at once (2 by default); the rest wait', async () => {
+    expect(defaultHashConcurrency(4)).toBe(2);
+    expect(defaultHashConcurrency(1)).toBe(1);
+    expect(defaultHashConcurrency(16)).toBe(8);
+    const stored = await hashPassword('correct horse battery');
+    let peak = 0;
+    let waited = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, hashLoad().running);
+      waited = Math.max(waited, hashLoad().waiting);
+    }, 2);
+    const checks = Array.from({ length: 8 }, (_, i) =>
+      i % 2 ? verifyPassword(`guess ${i}`, stored) : hashPassword(`new ${i}`),
+    );
+    await Promise.all(checks);
+    clearInterval(sampler);
+    expect(peak).toBe(defaultHashConcurrency());
+    expect(waited).toBeGreaterThan(0);
+    expect(hashLoad()).toEqual({ running: 0, waiting: 0 });
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { EntitySchema, OptionalProps } from '@mikro-orm/core';
+import { BigIntType, EntitySchema, OptionalProps } from '@mikro-orm/core';
 import { bigintColumn, createdAtProperty, idProperty } from './timestamps';
 
 /** A bearer key. Only the SHA-256 of the key is kept; `prefix` lets people recognise it. */
@@ -13,6 +13,8 @@ export class ApiKey {
   role!: string | null;
   lastUsedAt!: Date | null;
   revokedAt!: Date | null;
+  /** The dashboard user who created the key; null for CLI keys and older ones. */
+  createdByUserId!: string | null;
   createdAt!: Date;
 }
 
@@ -29,6 +31,7 @@ export const ApiKeySchema = new EntitySchema<ApiKey>({
     role: { type: 'string', nullable: true },
     lastUsedAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
     revokedAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
+    createdByUserId: { type: new BigIntType('string'), nullable: true },
     createdAt: createdAtProperty,
   },
 });

@@ -3,13 +3,15 @@ import { bigintColumn, createdAtProperty, idProperty } from './timestamps';
 
 /** A signed-in dashboard browser. The cookie holds a random token; we keep its hash. */
 export class Session {
-  [OptionalProps]?: 'createdAt';
+  [OptionalProps]?: 'createdAt' | 'lastSeenAt';
   id!: string;
   userId!: string;
   accountId!: string;
   tokenHash!: string;
   csrfToken!: string;
   expiresAt!: Date;
+  /** Refreshed at most once a minute; a session idle for longer than the timeout is refused. */
+  lastSeenAt!: Date;
   createdAt!: Date;
 }
 
@@ -23,6 +25,7 @@ export const SessionSchema = new EntitySchema<Session>({
     tokenHash: { type: 'string' },
     csrfToken: { type: 'string' },
     expiresAt: { type: 'datetime', columnType: 'timestamptz' },
+    lastSeenAt: { type: 'datetime', columnType: 'timestamptz', onCreate: () => new Date() },
     createdAt: createdAtProperty,
   },
 });

@@ -8,6 +8,7 @@ import { Migration20261127000100AccountConfirmation } from './Migration202611270
 import { Migration20261127002000SenderEmailIndex } from './Migration20261127002000SenderEmailIndex';
 import { Migration20261201000000EndpointHealth } from './Migration20261201000000EndpointHealth';
 import { Migration20261202000000PluginRecoveries } from './Migration20261202000000PluginRecoveries';
+import { Migration20261210000100AccountSecurity } from './Migration20261210000100AccountSecurity';
 import { Migration20261210000200RecipientConfirmation } from './Migration20261210000200RecipientConfirmation';
 import { Migration20261210000300AbuseBudgets } from './Migration20261210000300AbuseBudgets';
 
@@ -34,6 +35,10 @@ export const migrationsList = [
   {
     name: 'Migration20261202000000PluginRecoveries',
     class: Migration20261202000000PluginRecoveries,
+  },
+  {
+    name: 'Migration20261210000100AccountSecurity',
+    class: Migration20261210000100AccountSecurity,
   },
   {
     name: 'Migration20261210000200RecipientConfirmation',

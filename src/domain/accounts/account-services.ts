@@ -4,13 +4,19 @@ import type { Config } from '../../config/config';
 import { AltchaGuard } from '../captcha/altcha';
 import { createMailer } from '../mail/mailer';
 import { AccountRateLimits } from './account-rate-limits';
+import { setHashConcurrency } from './passwords';
 import type { AccountMailing } from './registration';
+import type { SessionPolicy } from './sessions';
 
-/** What the dashboard's account pages use besides the database: mail, ALTCHA, rate limits. */
+/**
+ * What the dashboard's account pages use besides the database: mail, ALTCHA, rate limits
+ * and the session policy.
+ */
 export type AccountServices = {
   mailing: AccountMailing;
   altcha: AltchaGuard;
   limits: AccountRateLimits;
+  sessions: SessionPolicy;
 };
 
 export function createAccountServices(input: {
@@ -20,6 +26,7 @@ export function createAccountServices(input: {
   knex: Knex;
   baseUrl: () => string;
 }): AccountServices {
+  setHashConcurrency(input.config.passwordHashConcurrency);
   return {
     mailing: {
       mailer: createMailer(input.config, input.logger),
@@ -28,5 +35,6 @@ export function createAccountServices(input: {
     },
     altcha: new AltchaGuard(input.appSecret),
     limits: new AccountRateLimits(input.knex),
+    sessions: { idleTimeoutMs: input.config.sessionIdleTimeoutMs },
   };
 }

@@ -15,11 +15,16 @@ export class EmailTakenError extends Error {
  */
 export async function createAccount(
   em: EntityManager,
-  input: { email: string; password: string; name?: string; confirmed?: boolean },
+  input: { email: string; name?: string; confirmed?: boolean } & (
+    | { password: string }
+    /** Already hashed (sign-up hashes before it knows whether the address is new). */
+    | { passwordHash: string }
+  ),
 ): Promise<{ account: Account; user: User }> {
   const email = input.email.trim().toLowerCase();
   if ((await findUserIdByEmail(em, email)) !== null) throw new EmailTakenError(email);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash =
+    'passwordHash' in input ? input.passwordHash : await hashPassword(input.password);
   return em.transactional(async (tx) => {
     const account = tx.create(Account, { name: input.name ?? email });
     await tx.flush();

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiKey } from '../../db/entities';
+import { ApiKey, User } from '../../db/entities';
 import { isScope, type Scope } from './scopes';
 import { randomToken, sha256Hex } from './secrets';
 
@@ -10,7 +10,14 @@ export type CreatedApiKey = { id: string; key: string; apiKey: ApiKey };
 /** Issues a key: `frk_` + 32 random bytes; only its hash is stored, the key is returned once. */
 export async function createApiKey(
   em: EntityManager,
-  input: { accountId: string; scopes: Scope[]; role: string | null; name?: string },
+  input: {
+    accountId: string;
+    scopes: Scope[];
+    role: string | null;
+    name?: string;
+    /** The dashboard user creating it; none for the CLI. */
+    createdByUserId?: string | null;
+  },
 ): Promise<CreatedApiKey> {
   const key = `${API_KEY_PREFIX}${randomToken(32)}`;
   const apiKey = em.create(ApiKey, {
@@ -22,6 +29,7 @@ export async function createApiKey(
     role: input.role,
     lastUsedAt: null,
     revokedAt: null,
+    createdByUserId: input.createdByUserId ?? null,
   });
   await em.flush();
   return { id: apiKey.id, key, apiKey };
@@ -52,6 +60,22 @@ export function listActiveApiKeys(em: EntityManager, accountId: string): Promise
     { accountId, revokedAt: null },
     { orderBy: { createdAt: 'desc', id: 'desc' } },
   );
+}
+
+/** The e-mail of each key's creator, by key id (keys made with the CLI have none). */
+export async function keyCreators(
+  em: EntityManager,
+  keys: readonly ApiKey[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(keys.flatMap((key) => key.createdByUserId ?? []))];
+  const users = ids.length ? await em.find(User, { id: { $in: ids } }) : [];
+  const emails = new Map(users.map((user) => [user.id, user.email]));
+  const creators = new Map<string, string>();
+  for (const key of keys) {
+    const email = key.createdByUserId ? emails.get(key.createdByUserId) : undefined;
+    if (email) creators.set(key.id, email);
+  }
+  return creators;
 }
 
 /**

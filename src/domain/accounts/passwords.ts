@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { Semaphore } from './semaphore';
 
 type ScryptParams = { logN: number; r: number; p: number };
 
@@ -8,7 +9,30 @@ const CURRENT: ScryptParams = { logN: 17, r: 8, p: 1 };
 const LEGACY: ScryptParams = { logN: 14, r: 8, p: 1 };
 const KEY_LENGTH = 64;
 
+/**
+ * Hashes running at once, by default half of libuv's thread pool (UV_THREADPOOL_SIZE, 4 by
+ * default, so 2): each one holds a pool thread and 128 MiB for a few hundred ms, and a flood
+ * of sign-ins must leave threads for DNS lookups, file I/O and zlib. The rest wait in line.
+ */
+export function defaultHashConcurrency(poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4) {
+  return Math.max(1, Math.floor(poolSize / 2));
+}
+
+const hashing = new Semaphore(defaultHashConcurrency());
+
+/** Sets the bound of hashes at once (PASSWORD_HASH_CONCURRENCY); 0 keeps the default. */
+export function setHashConcurrency(limit: number): void {
+  hashing.resize(limit > 0 ? limit : defaultHashConcurrency());
+}
+
+/** Hashes running and waiting now. */
+export const hashLoad = () => hashing.load;
+
 function scryptHash(password: string, salt: Buffer, keyLength: number, params: ScryptParams) {
+  return hashing.run(() => scryptOnPool(password, salt, keyLength, params));
+}
+
+function scryptOnPool(password: string, salt: Buffer, keyLength: number, params: ScryptParams) {
   const options: ScryptOptions = {
     N: 2 ** params.logN,
     r: params.r,

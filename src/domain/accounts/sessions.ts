@@ -2,27 +2,36 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Session, User } from '../../db/entities';
 import { findUserIdByEmail } from '../../db/sql/users';
 import {
-  clearLoginFailures,
-  loginRetryAfter,
-  recordLoginFailure,
+  beginPasswordCheck,
+  passwordCheckFailed,
+  passwordCheckSucceeded,
   throttleKeys,
 } from './login-throttle';
 import { hashPassword, needsRehash, UNKNOWN_USER_HASH, verifyPassword } from './passwords';
 import { randomToken, sha256Hex } from './secrets';
 
+/** The absolute lifetime of a session, however busy. */
 export const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
+/** A session's `last_seen_at` is written at most this often, not on every request. */
+export const SESSION_TOUCH_INTERVAL_MS = 60_000;
+
+/** How sessions end besides their absolute lifetime (SESSION_IDLE_TIMEOUT). */
+export type SessionPolicy = { idleTimeoutMs: number };
+
+/** A new session and the token its cookie carries (only the token's hash is stored). */
+export type OpenedSession = { token: string; session: Session };
 
 export type SignInResult =
-  | { kind: 'signed_in'; token: string; session: Session }
+  | ({ kind: 'signed_in' } & OpenedSession)
   | { kind: 'refused' }
   /** Right password, but the e-mail was never confirmed. */
   | { kind: 'unconfirmed' }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 /**
- * Checks e-mail and password, unless that address or that e-mail failed too often lately
- * (login-throttle.ts); on success opens a session, upgrades a hash made with older scrypt
- * parameters, and purges expired sessions.
+ * Checks e-mail and password, counting the attempt first (login-throttle.ts) and refusing
+ * without a check when that client or that e-mail guessed too often lately; on success opens
+ * a session, upgrades a hash made with older scrypt parameters, and purges expired sessions.
  */
 export async function signIn(
   em: EntityManager,
@@ -32,20 +41,25 @@ export async function signIn(
   if (attempt.email.includes('\0')) return { kind: 'refused' };
   const email = attempt.email.trim();
   const keys = throttleKeys(email, attempt.clientAddress);
-  const retryAfterSeconds = await loginRetryAfter(em, keys.all);
+  const retryAfterSeconds = await beginPasswordCheck(em, keys);
   if (retryAfterSeconds > 0) return { kind: 'throttled', retryAfterSeconds };
   const userId = await findUserIdByEmail(em, email);
   const user = userId ? await em.findOne(User, { id: userId }) : null;
   // Hash anyway when the user is unknown so timing does not tell which e-mails exist.
   const valid = await verifyPassword(attempt.password, user?.passwordHash ?? UNKNOWN_USER_HASH);
   if (!user || !valid) {
-    await recordLoginFailure(em, keys.all);
+    await passwordCheckFailed(em);
     return { kind: 'refused' };
   }
-  await clearLoginFailures(em, keys.emailKey);
+  await passwordCheckSucceeded(em, keys);
   // Told only to whoever knows the password, so it reveals nothing about the address.
   if (!user.emailConfirmedAt) return { kind: 'unconfirmed' };
   if (needsRehash(user.passwordHash)) user.passwordHash = await hashPassword(attempt.password);
+  return { kind: 'signed_in', ...(await openSession(em, user)) };
+}
+
+/** Opens a session for the user (and purges expired ones meanwhile). */
+export async function openSession(em: EntityManager, user: User): Promise<OpenedSession> {
   const token = randomToken(32);
   const session = em.create(Session, {
     userId: user.id,
@@ -56,11 +70,29 @@ export async function signIn(
   });
   await em.flush();
   await em.nativeDelete(Session, { expiresAt: { $lte: new Date() } });
-  return { kind: 'signed_in', token, session };
+  return { token, session };
 }
 
-export async function findSession(em: EntityManager, token: string): Promise<Session | null> {
-  return em.findOne(Session, { tokenHash: sha256Hex(token), expiresAt: { $gt: new Date() } });
+/**
+ * The session of a cookie's token while it is within its lifetime and was used within the
+ * idle timeout; it then counts as used now (written at most once a minute).
+ */
+export async function findSession(
+  em: EntityManager,
+  token: string,
+  policy: SessionPolicy,
+): Promise<Session | null> {
+  const now = Date.now();
+  const session = await em.findOne(Session, {
+    tokenHash: sha256Hex(token),
+    expiresAt: { $gt: new Date(now) },
+    lastSeenAt: { $gt: new Date(now - policy.idleTimeoutMs) },
+  });
+  if (session && now - session.lastSeenAt.getTime() >= SESSION_TOUCH_INTERVAL_MS) {
+    session.lastSeenAt = new Date(now);
+    await em.nativeUpdate(Session, { id: session.id }, { lastSeenAt: session.lastSeenAt });
+  }
+  return session;
 }
 
 export async function signOut(em: EntityManager, token: string): Promise<void> {

@@ -8,7 +8,12 @@ import { cookieOptions, readCookie } from '../cookies';
 const MESSAGES = {
   password_changed: { kind: 'ok', text: 'Password changed. Your other sessions were signed out.' },
   email_confirmed: { kind: 'ok', text: 'Your e-mail address is confirmed. You can sign in now.' },
-  password_reset: { kind: 'ok', text: 'Your password was changed. Sign in with the new one.' },
+  password_reset: {
+    kind: 'ok',
+    text:
+      'Your password was changed and every other session signed out. API keys do not depend ' +
+      'on the password: revoke below any key you do not recognise.',
+  },
   signed_out: { kind: 'ok', text: 'You are signed out.' },
   key_revoked: { kind: 'ok', text: 'The key is revoked: the API refuses it from now on.' },
   form_created: { kind: 'ok', text: 'Form created. Paste the embed snippet into your page.' },

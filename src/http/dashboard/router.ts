@@ -48,7 +48,7 @@ export function dashboardRouter(ctx: AppContext): Router {
   devMailboxPages(router, ctx);
 
   const app = express.Router();
-  app.use('/app', requireSession(), takeReveal(ctx));
+  app.use('/app', requireSession(ctx), takeReveal(ctx));
   for (const pages of APP_PAGES) pages(app, ctx);
   app.use('/app', appNotFound, appErrorPage(ctx.logger));
   router.use(app);

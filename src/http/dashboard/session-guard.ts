@@ -3,7 +3,8 @@ import express from 'express';
 import { Account, User } from '../../db/entities';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
 import { findSession } from '../../domain/accounts/sessions';
-import { readCookie, SESSION_COOKIE } from '../cookies';
+import { readSessionCookie } from '../cookies';
+import type { AppContext } from '../../runtime/app-context';
 import { runMiddleware } from '../run-middleware';
 import { sendPage } from './send-page';
 
@@ -29,9 +30,9 @@ export function sessionOf(res: Response): DashboardSession {
  * state change, the session's CSRF token as the form field `_csrf` or the `X-CSRF-Token`
  * header (htmx sends the header, from `hx-headers` on <body>); without it, 403 and a page.
  */
-export function requireSession(): RequestHandler {
+export function requireSession(ctx: AppContext): RequestHandler {
   return async (req, res, next) => {
-    const session = await currentSession(req);
+    const session = await currentSession(req, ctx);
     if (!session) {
       const target = `/login?next=${encodeURIComponent(req.originalUrl)}`;
       return res.redirect(303, target);
@@ -55,9 +56,12 @@ export function requireSession(): RequestHandler {
 }
 
 /** The session of the request's cookie with its user and account, or null. */
-export async function currentSession(req: Request): Promise<DashboardSession | null> {
-  const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-  const session = token ? await findSession(req.em, token) : null;
+export async function currentSession(
+  req: Request,
+  ctx: Pick<AppContext, 'urls' | 'accounts'>,
+): Promise<DashboardSession | null> {
+  const token = readSessionCookie(req.headers.cookie, ctx.urls.base);
+  const session = token ? await findSession(req.em, token, ctx.accounts.sessions) : null;
   if (!session) return null;
   const [user, account] = await Promise.all([
     req.em.findOneOrFail(User, { id: session.userId }),

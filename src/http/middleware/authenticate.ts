@@ -3,10 +3,10 @@ import type { Principal } from '../../domain/accounts/principal';
 import { findActiveApiKey, scopesOf } from '../../domain/accounts/api-keys';
 import { SCOPES } from '../../domain/accounts/scopes';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
-import { findSession } from '../../domain/accounts/sessions';
+import { findSession, type SessionPolicy } from '../../domain/accounts/sessions';
 import { touchApiKey } from '../../db/sql/api-keys';
 import type { PublicUrls } from '../public-urls';
-import { readCookie, SESSION_COOKIE } from '../cookies';
+import { readSessionCookie } from '../cookies';
 import { HttpError } from '../http-error';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -16,16 +16,16 @@ const ALL_SCOPES = new Set(SCOPES);
  * Bearer key first, then the dashboard session cookie. Errors follow the specification:
  * nothing supplied is `unauthorized`, a key matching no active key is `invalid_api_key`.
  */
-export function authenticate(urls: PublicUrls): RequestHandler {
+export function authenticate(urls: PublicUrls, sessions: SessionPolicy): RequestHandler {
   return async (req, _res, next) => {
     const keyPrincipal = await bearerKeyPrincipal(req);
     if (keyPrincipal) {
       req.principal = keyPrincipal;
       return next();
     }
-    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const token = readSessionCookie(req.headers.cookie, urls.base);
     if (token) {
-      const session = await findSession(req.em, token);
+      const session = await findSession(req.em, token, sessions);
       if (!session)
         throw new HttpError(401, 'unauthorized', 'the session has expired; sign in again');
       if (

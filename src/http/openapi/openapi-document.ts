@@ -163,7 +163,8 @@ function securitySchemes() {
       in: 'cookie' as const,
       name: SESSION_COOKIE,
       description:
-        'The dashboard session from `POST /login`; it has every scope. Changes need the ' +
+        'The dashboard session from `POST /login` (over HTTPS the cookie is named ' +
+        `\`__Host-${SESSION_COOKIE}\`); it has every scope. Changes need the ` +
         '`X-CSRF-Token` header or a same-origin `Origin`.',
     },
   };

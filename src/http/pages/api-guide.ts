@@ -6,7 +6,7 @@ import { ROLES, SCOPES, type Scope } from '../../domain/accounts/scopes';
 import { INGEST_LIMITS } from '../../domain/submissions/limits';
 import { RANGES } from '../../domain/submissions/range';
 import { packageRoot } from '../../embedded/package-root';
-import { SESSION_COOKIE } from '../cookies';
+import { sessionCookieName } from '../cookies';
 import { ERROR_CODES, type ErrorCode } from '../error-codes';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination';
 import type { PublicUrls } from '../public-urls';
@@ -65,7 +65,7 @@ function values(urls: PublicUrls): Record<string, string> {
   return {
     base_url: base,
     ingest_url: ingest,
-    session_cookie: SESSION_COOKIE,
+    session_cookie: sessionCookieName(base),
     default_per_page: String(DEFAULT_PER_PAGE),
     max_per_page: String(MAX_PER_PAGE),
     ranges: `${ranges.slice(0, -1).join(', ')} or ${ranges.at(-1)}`,

@@ -14,6 +14,7 @@ import {
   signUp,
   type AccountMailing,
 } from '../../domain/accounts/registration';
+import { setSessionCookie } from '../cookies';
 import { setFlash } from '../dashboard/flash';
 import { guestCsrfMatches, renewGuestCsrfToken } from '../dashboard/guest-csrf';
 import { guestPage, guestPageKind } from '../dashboard/guest-page';
@@ -304,13 +305,19 @@ export const accountRoutes = [
     tag: 'Dashboard',
     summary: 'Set a new password',
     description:
-      'Sets the password through the e-mailed token (once) and signs out every session of the ' +
-      'account’s user. Limited per client address.',
+      'Sets the password through the e-mailed token (once), signs out every session of the ' +
+      'account’s user and signs in a new one, which goes to the account’s API keys (with who ' +
+      'created each and when it was last used) to revoke any not recognised. Limited per ' +
+      'client address.',
     access: 'public',
     query: tokenQuery,
     body: { schema: resetBody, mediaTypes: FORM_BODY, required: true, readByHandler: true },
     responses: {
-      303: { description: 'changed', redirect: true, headers: { Location: '/login' } },
+      303: {
+        description: 'changed and signed in',
+        redirect: true,
+        headers: { Location: '/app/keys', 'Set-Cookie': 'the session cookie' },
+      },
       400: htmlPage('an unknown, used or expired link; or a short password: the form again'),
       403: expiredAnswer,
       429: limitedAnswer,
@@ -325,7 +332,8 @@ export const accountRoutes = [
     if (limited) return limited;
     const problem = newPasswordProblem(form.password);
     if (problem) return again(400, problem);
-    if (!(await resetPassword(req.em, query.token, form.password))) {
+    const opened = await resetPassword(req.em, query.token, form.password);
+    if (!opened) {
       return messagePage(
         req,
         res,
@@ -336,7 +344,10 @@ export const accountRoutes = [
         { link: { href: '/forgot', label: 'Forgot password' }, error: true },
       );
     }
+    // Signed in, straight to the account's API keys: keys outlive a password, so whoever
+    // reset it because someone else had it sees what that person may have left behind.
+    setSessionCookie(res, ctx.urls.base, opened.token);
     setFlash(res, ctx.urls.base, 'password_reset');
-    return { status: 303, redirect: '/login' };
+    return { status: 303, redirect: '/app/keys' };
   }),
 ];

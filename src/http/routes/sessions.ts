@@ -1,8 +1,14 @@
 import express from 'express';
 import { z } from 'zod';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
-import { findSession, SESSION_TTL_MS, signIn, signOut } from '../../domain/accounts/sessions';
-import { cookieOptions, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE } from '../cookies';
+import { findSession, signIn, signOut } from '../../domain/accounts/sessions';
+import {
+  clearCookieOptions,
+  readSessionCookie,
+  SESSION_COOKIE,
+  sessionCookieName,
+  setSessionCookie,
+} from '../cookies';
 import { setFlash } from '../dashboard/flash';
 import { guestCsrfMatches, renewGuestCsrfToken } from '../dashboard/guest-csrf';
 import { guestPageKind } from '../dashboard/guest-page';
@@ -58,8 +64,9 @@ export const sessionRoutes = [
     },
     errors: [],
   }).handle(async ({ req, res }, ctx) => {
-    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    if (token && (await findSession(req.em, token))) return { status: 303, redirect: '/app' };
+    const token = readSessionCookie(req.headers.cookie, ctx.urls.base);
+    if (token && (await findSession(req.em, token, ctx.accounts.sessions)))
+      return { status: 303, redirect: '/app' };
     return homePage(req, res, ctx.urls.base, 200);
   }),
   defineRoute({
@@ -84,7 +91,8 @@ export const sessionRoutes = [
     tag: 'Dashboard',
     summary: 'Sign in',
     description:
-      `Sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax, Secure over HTTPS) and ` +
+      `Sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax; over HTTPS Secure and ` +
+      `named \`__Host-${SESSION_COOKIE}\`) and ` +
       'redirects to `next` when it is a path of this site, else to `/`. A wrong password ' +
       'answers 401; an expired form, or an account whose e-mail address is not confirmed yet ' +
       '(with a form to send a new link), 403; both as the sign-in page with a message. After ' +
@@ -137,8 +145,7 @@ export const sessionRoutes = [
         unconfirmed: true,
       });
     }
-    res.clearCookie(LOGIN_CSRF_COOKIE, { path: '/' });
-    res.cookie(SESSION_COOKIE, result.token, cookieOptions(base, SESSION_TTL_MS));
+    setSessionCookie(res, base, result.token);
     return { status: 303, redirect: next ?? '/' };
   }),
   defineRoute({
@@ -159,8 +166,8 @@ export const sessionRoutes = [
     errors: ['forbidden', 'payload_too_large', 'unsupported_media_type'],
   }).handle(async ({ req, res }, ctx) => {
     await runMiddleware(formBody, req, res);
-    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const session = token ? await findSession(req.em, token) : null;
+    const token = readSessionCookie(req.headers.cookie, ctx.urls.base);
+    const session = token ? await findSession(req.em, token, ctx.accounts.sessions) : null;
     if (token && session) {
       const presented = (req.body?._csrf as string | undefined) ?? req.get('x-csrf-token') ?? '';
       const sameOrigin = req.get('origin') === new URL(ctx.urls.base).origin;
@@ -173,7 +180,7 @@ export const sessionRoutes = [
       }
       await signOut(req.em, token);
     }
-    res.clearCookie(SESSION_COOKIE, { path: '/' });
+    res.clearCookie(sessionCookieName(ctx.urls.base), clearCookieOptions(ctx.urls.base));
     if (req.accepts(['html', 'json']) === 'json')
       return { status: 200, body: { ok: true, message: 'signed out' } };
     setFlash(res, ctx.urls.base, 'signed_out');

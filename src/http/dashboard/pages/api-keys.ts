@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   createApiKey,
+  keyCreators,
   listActiveApiKeys,
   revokeAccountApiKey,
 } from '../../../domain/accounts/api-keys';
@@ -34,9 +35,11 @@ const newKeyForm = z.object({
   scopes: scopeList,
 });
 
-/** One row of the list: the key's role, or its scopes when it has no role. */
-function keyRow(key: ApiKey) {
+/** One row of the list: the key's role (or its scopes), who created it and its last use. */
+function keyRow(key: ApiKey, creator: string | undefined) {
   return {
+    // Keys made with the CLI, and those made before creators were recorded, have none.
+    createdBy: creator ?? 'not recorded (CLI or older key)',
     id: key.id,
     name: key.name,
     access: key.role ?? (key.scopes.join(', ') || 'no scopes'),
@@ -63,7 +66,9 @@ export const apiKeyPages: DashboardPages = (router, ctx) => {
     extra: { status?: number; data?: Record<string, unknown> } = {},
   ) => {
     const { accountId } = sessionOf(res);
-    const keys = (await listActiveApiKeys(req.em, accountId)).map(keyRow);
+    const active = await listActiveApiKeys(req.em, accountId);
+    const creators = await keyCreators(req.em, active);
+    const keys = active.map((key) => keyRow(key, creators.get(key.id)));
     res.set('Cache-Control', 'no-store');
     await sendAppPage(
       req,
@@ -98,6 +103,7 @@ export const apiKeyPages: DashboardPages = (router, ctx) => {
       return again({ scopes: 'Choose at least one scope.' });
     const created = await createApiKey(req.em, {
       accountId: sessionOf(res).accountId,
+      createdByUserId: sessionOf(res).userId,
       name,
       role: role === 'custom' ? null : role,
       scopes: role === 'custom' ? scopes : [...ROLES[role as Role]],

@@ -7,6 +7,7 @@ import {
 import type { DashboardPages } from '../app-page';
 import { sendAppPage } from '../app-page';
 import { setFlash } from '../flash';
+import { clientAddress } from '../../ingest/client-address';
 import { sessionOf } from '../session-guard';
 
 const SETTINGS = { template: 'settings', title: 'Settings' };
@@ -20,11 +21,11 @@ export const settingsPages: DashboardPages = (router, ctx) => {
 
   router.post('/app/settings/password', async (req, res) => {
     const session = sessionOf(res);
-    const again = (error: string) =>
+    const again = (error: string, status = 422) =>
       sendAppPage(
         req,
         res,
-        { ...SETTINGS, status: 422 },
+        { ...SETTINGS, status },
         {
           error,
           minPasswordLength: MIN_PASSWORD_LENGTH,
@@ -39,8 +40,17 @@ export const settingsPages: DashboardPages = (router, ctx) => {
       sessionId: session.sessionId,
       current: form.data.current,
       next: form.data.password,
+      clientAddress: clientAddress(req),
     });
-    if (result === 'wrong_password') return again('The current password is wrong.');
+    if (result.kind === 'throttled') {
+      const minutes = Math.ceil(result.retryAfterSeconds / 60);
+      res.set('Retry-After', String(result.retryAfterSeconds));
+      return again(
+        `Too many wrong passwords. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        429,
+      );
+    }
+    if (result.kind === 'wrong_password') return again('The current password is wrong.');
     setFlash(res, ctx.urls.base, 'password_changed');
     res.redirect(303, '/app/settings');
   });
