@@ -6,6 +6,7 @@ import type { DnsResolver } from '../domain/domains/resolver-type';
 import { createFileStore } from '../domain/files/create-file-store';
 import type { FileStore } from '../domain/files/file-store';
 import { FormCache } from '../domain/forms/form-cache';
+import { WriteSlots } from '../domain/submissions/write-slots';
 import { SigningSecretCipher } from '../domain/plugins/signing-secret';
 import { parseAllowList, type AllowList } from '../domain/plugins/address-policy';
 import type { PublicUrls } from '../http/public-urls';
@@ -43,6 +44,8 @@ export type AppContext = {
   lookupHost: (hostname: string) => Promise<string[]>;
   /** Where the bytes of uploaded files live (FILE_STORAGE_URL). */
   fileStore: FileStore;
+  /** Uploads this process writes at once (UPLOAD_WRITE_CONCURRENCY). */
+  uploadWrites: WriteSlots;
   /** The dashboard's account mail, ALTCHA guard and rate limits. */
   accounts: AccountServices;
   /** The Temporal Web UI (TEMPORAL_UI_URL, or the embedded dev server's), for workflow links. */
@@ -112,6 +115,7 @@ export async function createAppContext(
     appSecret,
     signingSecrets: new SigningSecretCipher(appSecret),
     fileStore,
+    uploadWrites: new WriteSlots(config.uploadWriteConcurrency),
     accounts,
     temporalUiUrl: config.temporal.uiUrl ?? endpoints.temporalUiUrl ?? null,
     temporal,

@@ -8,6 +8,7 @@ import { Migration20261127000100AccountConfirmation } from './Migration202611270
 import { Migration20261127002000SenderEmailIndex } from './Migration20261127002000SenderEmailIndex';
 import { Migration20261201000000EndpointHealth } from './Migration20261201000000EndpointHealth';
 import { Migration20261202000000PluginRecoveries } from './Migration20261202000000PluginRecoveries';
+import { Migration20261210000400UploadReservations } from './Migration20261210000400UploadReservations';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -32,5 +33,9 @@ export const migrationsList = [
   {
     name: 'Migration20261202000000PluginRecoveries',
     class: Migration20261202000000PluginRecoveries,
+  },
+  {
+    name: 'Migration20261210000400UploadReservations',
+    class: Migration20261210000400UploadReservations,
   },
 ];
