@@ -196,3 +196,33 @@ describe('storage quotas for uploaded files', () => {
     expect(again.status, again.text).toBe(200);
   });
 });
+
+describe('many large uploads to one account, files kept in PostgreSQL', () => {
+  const t = useTestStack();
+
+  it("another account's submission is answered while they are written, not after them", async () => {
+    const other = await t.newTenant();
+    const otherForm = await other.api.createForm();
+    const form = await t.api.createForm({ accept_files: true });
+    // Nearly twice as many uploads as the connection pool (20) has connections, 2 MiB each.
+    let answered = 0;
+    const uploads = Array.from({ length: 36 }, (_, i) =>
+      postMultipart(form.submission_url, [file(`f${i}`, 2 * 1024 * KIB)], json).then((res) => {
+        answered++;
+        return res;
+      }),
+    );
+    await Promise.race(uploads);
+    const submitted = await postJson(otherForm.json_url, { message: 'not held up' });
+    const listed = await other.api.get('/api/forms');
+    const uploadsAnsweredBefore = answered;
+    expect(submitted.status, submitted.text).toBe(200);
+    expect(listed.status).toBe(200);
+    for (const res of await Promise.all(uploads)) expect(res.status, res.text).toBe(200);
+    // Uploads take turns writing (UPLOAD_WRITE_CONCURRENCY), leaving connections to others:
+    // most were still being written. Had they held the pool (20), the answer would have
+    // waited for at least 36 - 20 + 1 = 17 of them.
+    expect(uploadsAnsweredBefore).toBeLessThan(12);
+    expect(await countSubmissions(t.stack, form.id)).toBe(36);
+  });
+});
