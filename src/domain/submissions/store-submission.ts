@@ -21,7 +21,7 @@ import type { WriteSlots } from './write-slots';
 export type FileHandling = {
   quota: FileQuota;
   store: FileStore;
-  /** Bounds the transactions that write file bytes into PostgreSQL at once. */
+  /** Bounds the transactions that store files at once (PostgreSQL takes the bytes there). */
   writeSlots: WriteSlots;
   url: (submissionId: string, fileId: string) => string;
 };
