@@ -128,10 +128,21 @@ describe('storeSubmission after a commit whose answer was lost', () => {
       }
       return result;
     });
+    const usage = () =>
+      t.stack.sql<{ used: string; reserved: string }>(
+        'select used_bytes as used, reserved_bytes as reserved from form_file_usage where form_id = ?',
+        [t.form.id],
+      );
+    const [before] = await usage();
     const stored = await storeSubmission(manager, submission('lost commit', true), files);
     expect(dropped).toBe(true);
     const found = await storedWith('lost commit');
     expect(found.rows.map((row) => row.id)).toEqual([stored.id]);
     expect(found.files).toBe(1);
+    // The file counts once against the quota, and nothing stays reserved.
+    const [after] = await usage();
+    const size = Buffer.byteLength('attachment of lost commit');
+    expect(Number(after!.used) - Number(before?.used ?? 0)).toBe(size);
+    expect(Number(after!.reserved)).toBe(0);
   });
 });

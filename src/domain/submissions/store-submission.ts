@@ -59,15 +59,33 @@ export async function storeSubmission(
   files: FileHandling,
 ): Promise<{ id: string }> {
   const id = await retryOnConnectionError(() => nextSubmissionId(em));
-  return retryOnConnectionError(() => insertSubmission(em, id, input, files));
+  if (input.files.length === 0)
+    return retryOnConnectionError(() => insertSubmission(em, id, input, files));
+  // One reservation for every attempt: a retry after a commit whose answer was lost must
+  // neither count the files twice nor give back what that commit settled. (A reservation
+  // whose own answer was lost stays behind until it is an hour old, file-usage.ts.)
+  const reservation = await retryOnConnectionError(() =>
+    reserveFileBytes(em, files.quota, input, totalBytes(input.files)),
+  );
+  try {
+    return await retryOnConnectionError(() => insertSubmission(em, id, input, files, reservation));
+  } catch (error) {
+    await releaseFileReservation(em, reservation).catch(() => undefined);
+    throw error;
+  }
 }
 
-/** Stores the submission `id` once: run again with the same id, it finds the stored row. */
+/**
+ * Stores the submission `id` once: run again with the same id, it finds the stored row. Its
+ * files' bytes are reserved here, unless the caller holds `reservation` for them (and then
+ * settles it here, or gives it back itself).
+ */
 export async function insertSubmission(
   em: EntityManager,
   id: string,
   input: NewSubmission,
   files: FileHandling,
+  reservation?: FileReservation,
 ): Promise<{ id: string }> {
   const row = {
     id,
@@ -89,20 +107,23 @@ export async function insertSubmission(
     return { id };
   }
 
-  const reservation = await reserveFileBytes(em, files.quota, input, totalBytes(input.files));
+  const held =
+    reservation ?? (await reserveFileBytes(em, files.quota, input, totalBytes(input.files)));
+  const giveBack = () =>
+    reservation ? Promise.resolve() : releaseFileReservation(em, held).catch(() => undefined);
   // Objects written before the transaction failed are deleted again; should that fail too,
   // they stay unreferenced in the bucket (docs/running.md, File storage).
   const storedKeys: string[] = [];
   try {
-    const stored = await insertWithFiles(em, id, row, input, files, reservation, storedKeys);
+    const stored = await insertWithFiles(em, id, row, input, files, held, storedKeys);
     if (!stored) {
-      // A retry found the submission stored by an earlier attempt, which settled its own.
-      await releaseFileReservation(em, reservation);
+      // An earlier attempt stored the submission: its files and bytes are already counted.
+      await giveBack();
       await files.store.delete(storedKeys).catch(() => undefined);
     }
     return { id };
   } catch (error) {
-    await releaseFileReservation(em, reservation).catch(() => undefined);
+    await giveBack();
     await files.store.delete(storedKeys).catch(() => undefined);
     throw error;
   }
