@@ -104,6 +104,8 @@ const environmentSchema = z.object({
   FILE_QUOTA_PER_FORM: byteSize('1GiB'),
   /** Bytes of uploaded files one account may keep across its forms; 0 turns the quota off. */
   FILE_QUOTA_PER_ACCOUNT: byteSize('5GiB'),
+  /** Submissions with files one process writes into PostgreSQL at once (docs/running.md). */
+  UPLOAD_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
   /** How long a submission may wait for its workflow before the sweeper starts it. */
   SWEEPER_INTERVAL: duration('5s'),
   /** A dashboard session unused for this long is refused (besides its 14-day lifetime). */
@@ -174,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     listMaxBytes: e.LIST_MAX_BYTES,
     fileQuota: { perFormBytes: e.FILE_QUOTA_PER_FORM, perAccountBytes: e.FILE_QUOTA_PER_ACCOUNT },
     fileStorage: storage.data,
+    uploadWriteConcurrency: e.UPLOAD_WRITE_CONCURRENCY,
     sweeperIntervalMs: e.SWEEPER_INTERVAL,
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT,
     passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,

@@ -5,6 +5,7 @@ import { dashboardRouter } from './dashboard/router';
 import { authenticate } from './middleware/authenticate';
 import { entityManagerPerRequest } from './middleware/entity-manager';
 import { errorHandler, notFoundHandler } from './middleware/errors';
+import { noStore } from './middleware/no-store';
 import { securityHeaders } from './middleware/security-headers';
 import { ROUTES } from './routes';
 import type { AnyRoute } from './routing/define-route';
@@ -14,7 +15,8 @@ const isPublic = (route: AnyRoute) => route.access === 'public';
 
 /**
  * The whole HTTP surface: the public routes (ingest, pages, documentation, public endpoints),
- * then authentication for everything under /api, then the authenticated API. `strictAnswers`
+ * then authentication (and `Cache-Control: no-store`) for everything under /api, then the
+ * authenticated API. `strictAnswers`
  * (tests) answers 500 `undeclared_answer` for an error a route does not declare.
  */
 export function createApp(
@@ -38,7 +40,8 @@ export function createApp(
   }
   registerRoutes(app, ROUTES.filter(isPublic), routeCtx);
   app.use(dashboardRouter(ctx));
-  app.use('/api', authenticate(ctx.urls, ctx.accounts.sessions));
+  // Everything under /api past the public routes answers for an account: never cached.
+  app.use('/api', noStore, authenticate(ctx.urls, ctx.accounts.sessions));
   registerRoutes(
     app,
     ROUTES.filter((route) => !isPublic(route)),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PAGE_NUMBER } from './pagination';
 
 /**
  * Where a list continues (docs/api-conventions.md, Envelopes): the page number it stands for
@@ -7,7 +8,12 @@ import { z } from 'zod';
  */
 export type ListCursor = { page: number; createdMicros: string; id: string };
 
-const CURSOR_TEXT = /^(\d{1,7})\.(-?\d{1,20})\.(\d{1,18})$/;
+/**
+ * Page, microseconds, id: digits only, so no sign and no bigint overflow reach SQL. The
+ * microseconds stop at the year 9999 and the page at the page parameter's own limit.
+ */
+const CURSOR_TEXT = /^([1-9]\d{0,6})\.(\d{1,18})\.([1-9]\d{0,17})$/;
+const MAX_CREATED_MICROS = 253_402_300_799_999_999n;
 
 export function encodeCursor(cursor: ListCursor): string {
   return Buffer.from(`${cursor.page}.${cursor.createdMicros}.${cursor.id}`).toString('base64url');
@@ -18,7 +24,8 @@ function decodeCursor(text: string): ListCursor | null {
   const match = CURSOR_TEXT.exec(Buffer.from(text, 'base64url').toString('latin1'));
   if (!match) return null;
   const page = Number(match[1]);
-  return page >= 1 ? { page, createdMicros: match[2]!, id: match[3]! } : null;
+  if (page > MAX_PAGE_NUMBER || BigInt(match[2]!) > MAX_CREATED_MICROS) return null;
+  return { page, createdMicros: match[2]!, id: match[3]! };
 }
 
 const CURSOR_PROBLEM = 'not a cursor this API issued; copy it unchanged from a `next` link';

@@ -6,7 +6,7 @@ export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 500;
 
 /** Far past any real list (the submission lists stop at 500 results), and a safe SQL offset. */
-const MAX_PAGE_NUMBER = 1_000_000;
+export const MAX_PAGE_NUMBER = 1_000_000;
 
 const positiveInt = (name: string) =>
   z

@@ -35,7 +35,7 @@ describe('POST /api/forms', () => {
       name: 'Contact us',
       success_redirect_url: null,
       is_active: true,
-      accept_files: true,
+      accept_files: false, // new forms refuse files until turned on
       allowed_domains: [],
       notification_email_addresses: [],
       submission_url: `${t.stack.url}/f/${token}`,

@@ -55,6 +55,21 @@ describe('/app/forms', () => {
       expect(page.text).toContain(`href="/app/forms/${id}/${rel}"`);
   });
 
+  it('a new form starts with uploads off, and its snippet says how to turn them on', async () => {
+    const session = await openApp();
+    const page = await get(session, '/app/forms/new');
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<input type="checkbox" name="accept_files"> Accept file uploads/);
+    const { accept_files: _, ...withoutFiles } = SETTINGS;
+    const res = await post(session, '/app/forms', { ...withoutFiles, name: 'No files' });
+    expect(res.status, res.text).toBe(303);
+    const id = /^\/app\/forms\/(\d+)$/.exec(res.headers.get('location')!)![1]!;
+    const form = (await t.api.get(`/api/forms/${id}`)).body.form;
+    expect(form.accept_files).toBe(false);
+    expect(form.embed_html).toContain('{"accept_files": true}');
+    expect((await t.api.createForm({ name: 'By API' })).accept_files).toBe(false);
+  });
+
   it('lists forms with submission and spam counts and the last submission time', async () => {
     const session = await openApp();
     const form = await t.api.createForm({ name: 'Counted' });

@@ -61,7 +61,10 @@ describe('ingest rate limit by bytes (INGEST_RATE_LIMIT_BYTES=1MiB)', () => {
   const from = (address: string) => ({ 'X-Forwarded-For': address, accept: 'application/json' });
 
   it('refuses a client past its byte budget across forms with 429 and Retry-After; others are unaffected', async () => {
-    const [one, two] = [await t.api.createForm(), await t.api.createForm()];
+    const [one, two] = [
+      await t.api.createForm({ accept_files: true }),
+      await t.api.createForm({ accept_files: true }),
+    ];
     const post = (form: typeof one, address: string) =>
       postMultipart(form.submission_url, upload(300), from(address));
     expect((await post(one, '192.0.2.10')).status).toBe(200);
@@ -79,7 +82,7 @@ describe('ingest rate limit by bytes (INGEST_RATE_LIMIT_BYTES=1MiB)', () => {
   });
 
   it('counts bodies without Content-Length as they stream', async () => {
-    const form = await t.api.createForm();
+    const form = await t.api.createForm({ accept_files: true });
     for (let i = 0; i < 3; i++) {
       const res = await postChunked(form.submission_url, multipart(upload(300)), '198.51.100.7');
       expect(res.status, res.text).toBe(200);
@@ -110,7 +113,7 @@ describe('ingest rate limit by bytes (INGEST_RATE_LIMIT_BYTES=1MiB)', () => {
   });
 
   it('still limits the number of posts per client and form', async () => {
-    const form = await t.api.createForm();
+    const form = await t.api.createForm({ accept_files: true });
     for (let i = 0; i < 4; i++)
       expect((await postJson(form.json_url, contactFields, from('203.0.113.5'))).status).toBe(200);
     expectRetryAfter(await postJson(form.json_url, contactFields, from('203.0.113.5')));

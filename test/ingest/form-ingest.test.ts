@@ -88,7 +88,7 @@ describe('multipart uploads', () => {
   const bytes = Buffer.concat([Buffer.from([0, 255, 13, 10, 0]), randomBytes(4096)]);
 
   it('stores fields and files; the file url returns the exact bytes with can_read_submissions', async () => {
-    const form = await t.api.createForm();
+    const form = await t.api.createForm({ accept_files: true });
     const res = await postMultipart(form.submission_url, [
       { name: 'name', value: 'Grace' },
       { name: 'email', value: 'grace@example.com' },
@@ -140,7 +140,7 @@ describe('multipart uploads', () => {
   });
 
   it('turns repeated multipart names, fields and files, into arrays', async () => {
-    const form = await t.api.createForm();
+    const form = await t.api.createForm({ accept_files: true });
     const res = await postMultipart(form.submission_url, [
       { name: 'color', value: 'red' },
       { name: 'color', value: 'blue' },

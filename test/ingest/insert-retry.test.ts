@@ -9,6 +9,7 @@ import {
   storeSubmission,
   type NewSubmission,
 } from '../../src/domain/submissions/store-submission';
+import { WriteSlots } from '../../src/domain/submissions/write-slots';
 import { useTestStack } from '../support/fixture';
 
 // PostgreSQL may commit the insert and the connection drop before its answer arrives; the
@@ -19,6 +20,7 @@ const t = useTestStack({ form: { name: 'Retried inserts' } });
 const files = {
   quota: { perFormBytes: 0, perAccountBytes: 0 },
   store: postgresFileStore,
+  writeSlots: new WriteSlots(4),
   url: (submissionId: string, fileId: string) => `/s/${submissionId}/files/${fileId}`,
 };
 
@@ -126,10 +128,21 @@ describe('storeSubmission after a commit whose answer was lost', () => {
       }
       return result;
     });
+    const usage = () =>
+      t.stack.sql<{ used: string; reserved: string }>(
+        'select used_bytes as used, reserved_bytes as reserved from form_file_usage where form_id = ?',
+        [t.form.id],
+      );
+    const [before] = await usage();
     const stored = await storeSubmission(manager, submission('lost commit', true), files);
     expect(dropped).toBe(true);
     const found = await storedWith('lost commit');
     expect(found.rows.map((row) => row.id)).toEqual([stored.id]);
     expect(found.files).toBe(1);
+    // The file counts once against the quota, and nothing stays reserved.
+    const [after] = await usage();
+    const size = Buffer.byteLength('attachment of lost commit');
+    expect(Number(after!.used) - Number(before?.used ?? 0)).toBe(size);
+    expect(Number(after!.reserved)).toBe(0);
   });
 });

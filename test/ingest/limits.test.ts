@@ -80,7 +80,7 @@ describe('limits refused', () => {
   it.each(refusals)(
     '$case → $status $code, nothing stored',
     async ({ encoding, values, extra, status, code }) => {
-      const form = await t.api.createForm();
+      const form = await t.api.createForm({ accept_files: true });
       expectError(await send(form, encoding, values, extra), status, code);
       expect(await countSubmissions(t.stack, form.id)).toBe(0);
     },
@@ -104,7 +104,7 @@ describe('limits reached exactly are accepted', () => {
   });
 
   it('10 files, one of exactly 10 MiB', async () => {
-    const form = await t.api.createForm();
+    const form = await t.api.createForm({ accept_files: true });
     const res = await send(form, 'multipart', {}, [
       ...files(9),
       ...files(1, 10 * MIB).map((p) => ({ ...p, name: 'large' })),

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config';
 import { createAppContext } from '../../src/runtime/app-context';
 import { expectError, request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { postMultipart, type Part } from '../support/ingest-requests';
+import { postJson, postMultipart, type Part } from '../support/ingest-requests';
 import { startS3Server, type S3Server } from '../support/s3-server';
 import { countSubmissions } from './stored-submissions';
 
@@ -26,7 +26,7 @@ describe('uploads in an S3-compatible object store', () => {
   afterAll(() => s3?.close());
   const t = useTestStack(() => ({
     env: { ...s3.env(), FILE_QUOTA_PER_FORM: '4MiB' },
-    form: {},
+    form: { accept_files: true },
   }));
 
   const fileRows = (submissionId: string) =>
@@ -87,7 +87,7 @@ describe('uploads in an S3-compatible object store', () => {
   });
 
   it('deleting a form deletes the objects of its submissions', async () => {
-    const form = await t.api.createForm();
+    const form = await t.api.createForm({ accept_files: true });
     const res = await postMultipart(form.submission_url, [upload('cv', randomBytes(1000))], json);
     expect(res.status, res.text).toBe(200);
     expect(await s3.keys()).toHaveLength(1);
@@ -96,7 +96,7 @@ describe('uploads in an S3-compatible object store', () => {
   });
 
   it('the storage quota counts files in the bucket as it counts rows', async () => {
-    const form = await t.api.createForm();
+    const form = await t.api.createForm({ accept_files: true });
     const first = await postMultipart(
       form.submission_url,
       [upload('a', randomBytes(3 << 20))],
@@ -111,6 +111,51 @@ describe('uploads in an S3-compatible object store', () => {
     );
     expect(expectError(second, 413, 'payload_too_large').message).toMatch(/form .*4 MiB/);
     expect(await s3.keys()).toEqual(before);
+  });
+
+  it('uploads held up by a slow bucket stall no other account: its ingest and API answer meanwhile', async () => {
+    const store = t.stack.ctx.fileStore;
+    const realPut = store.put.bind(store);
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let writing = 0;
+    store.put = async (file, owner) => {
+      writing++;
+      await gate;
+      return realPut(file, owner);
+    };
+    const other = await t.newTenant();
+    const otherForm = await other.api.createForm();
+    const form = await t.api.createForm({ accept_files: true });
+    // More uploads than the connection pool (20) has connections.
+    const uploads = Array.from({ length: 25 }, (_, i) =>
+      postMultipart(form.submission_url, [upload(`f${i}`, randomBytes(16 * 1024))], json),
+    );
+    try {
+      await expect.poll(() => writing, { timeout: 10_000 }).toBeGreaterThan(0);
+      // Let every upload arrive and take whatever it takes while its file is written.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const elsewhere = Promise.all([
+        postJson(otherForm.json_url, { message: 'not held up' }),
+        other.api.get('/api/forms'),
+        t.api.get(`/api/forms/${form.id}`),
+      ]);
+      const outcome = await Promise.race([
+        elsewhere.then(() => 'answered'),
+        new Promise((resolve) => setTimeout(() => resolve('stalled'), 15_000)),
+      ]);
+      expect(outcome).toBe('answered');
+      const [submitted, listed, read] = await elsewhere;
+      expect(submitted.status, submitted.text).toBe(200);
+      expect(listed.status).toBe(200);
+      expect(read.status).toBe(200);
+      expect(await countSubmissions(t.stack, form.id)).toBe(0); // still being written
+    } finally {
+      openGate();
+      store.put = realPut;
+    }
+    for (const res of await Promise.all(uploads)) expect(res.status, res.text).toBe(200);
+    expect(await countSubmissions(t.stack, form.id)).toBe(25);
   });
 
   it('spam keeps no objects', async () => {

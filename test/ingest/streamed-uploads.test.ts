@@ -23,7 +23,7 @@ async function until(condition: () => boolean, what: string) {
 
 describe('streamed uploads', () => {
   it('a file part goes to disk as it arrives and is removed after it is stored', async () => {
-    const form = await t.api.createForm();
+    const form = await t.api.createForm({ accept_files: true });
     const content = Buffer.alloc(4 * MIB, 9);
     const { body, contentType } = multipart([
       { name: 'note', value: 'slow upload' },

@@ -190,7 +190,11 @@ describe('notification e-mail over SMTP', () => {
 
   it('lists uploaded files with their name, size and working download link', async () => {
     const smtp = await sink();
-    const form = await formWith(['files@example.com'], 'Uploads');
+    const form = await t.api.createForm({
+      name: 'Uploads',
+      notification_email_addresses: ['files@example.com'],
+      accept_files: true,
+    });
     const content = Buffer.alloc(2500, 'x');
     const res = await postMultipart(
       form.submission_url,

@@ -11,6 +11,7 @@ import { Migration20261202000000PluginRecoveries } from './Migration202612020000
 import { Migration20261210000100AccountSecurity } from './Migration20261210000100AccountSecurity';
 import { Migration20261210000200RecipientConfirmation } from './Migration20261210000200RecipientConfirmation';
 import { Migration20261210000300AbuseBudgets } from './Migration20261210000300AbuseBudgets';
+import { Migration20261210000400UploadReservations } from './Migration20261210000400UploadReservations';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -45,4 +46,8 @@ export const migrationsList = [
     class: Migration20261210000200RecipientConfirmation,
   },
   { name: 'Migration20261210000300AbuseBudgets', class: Migration20261210000300AbuseBudgets },
+  {
+    name: 'Migration20261210000400UploadReservations',
+    class: Migration20261210000400UploadReservations,
+  },
 ];

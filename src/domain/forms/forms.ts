@@ -66,7 +66,8 @@ export async function createForm(
       endpointToken: newEndpointToken(),
       successRedirectUrl: input.successRedirectUrl ?? null,
       isActive: input.isActive ?? true,
-      acceptFiles: input.acceptFiles ?? true,
+      // Off unless asked for: most forms have no file input, and open uploads invite abuse.
+      acceptFiles: input.acceptFiles ?? false,
       allowedDomains: input.allowedDomains ?? [],
       notificationEmailAddresses: input.notificationEmailAddresses ?? [],
     });

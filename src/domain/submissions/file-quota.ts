@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { formatBytes } from '../../config/byte-size';
-import { lockAndSumAccountFiles } from '../../db/sql/submission-files';
+import { releaseUsage, reserveUsage, settleUsage } from '../../db/sql/file-usage';
 
 /** Bytes of uploaded files a form and an account may keep; 0: no limit. */
 export type FileQuota = { perFormBytes: number; perAccountBytes: number };
@@ -17,20 +17,47 @@ export class FileQuotaExceededError extends Error {
   }
 }
 
+/** Bytes reserved for one upload on its form's and its account's counters. */
+export type FileReservation = { accountId: string; formId: string; bytes: number };
+
 /**
- * Checks `incomingBytes` against the quotas before anything is stored; inside `tx`, whose
- * per-account lock holds until it commits the files, so the check and the insert agree.
+ * Reserves `bytes` against both quotas before any file is written (else
+ * FileQuotaExceededError, nothing reserved). Each counter takes one atomic conditional
+ * statement outside any transaction, so no lock or pooled connection is held while the
+ * files are written, and concurrent uploads never pass a quota together. The reservation
+ * ends in `settleFileReservation` (stored) or `releaseFileReservation` (not stored).
  */
-export async function checkFileQuota(
-  tx: EntityManager,
+export async function reserveFileBytes(
+  em: EntityManager,
   quota: FileQuota,
   owner: { accountId: string; formId: string },
-  incomingBytes: number,
-): Promise<void> {
-  if (quota.perFormBytes <= 0 && quota.perAccountBytes <= 0) return;
-  const used = await lockAndSumAccountFiles(tx, owner.accountId, owner.formId);
-  if (quota.perFormBytes > 0 && used.formBytes + incomingBytes > quota.perFormBytes)
+  bytes: number,
+): Promise<FileReservation> {
+  if (!(await reserveUsage(em, 'form', owner.formId, bytes, quota.perFormBytes)))
     throw new FileQuotaExceededError('form', quota.perFormBytes);
-  if (quota.perAccountBytes > 0 && used.accountBytes + incomingBytes > quota.perAccountBytes)
+  if (!(await reserveUsage(em, 'account', owner.accountId, bytes, quota.perAccountBytes))) {
+    await releaseUsage(em, 'form', owner.formId, bytes);
     throw new FileQuotaExceededError('account', quota.perAccountBytes);
+  }
+  return { accountId: owner.accountId, formId: owner.formId, bytes };
+}
+
+/** Turns the reservation into kept bytes, in the transaction that inserts the file rows. */
+export async function settleFileReservation(
+  tx: EntityManager,
+  reservation: FileReservation,
+): Promise<void> {
+  const change = { storedBytes: reservation.bytes, reservedBytes: reservation.bytes };
+  // Form before account, the order of every statement on these rows: no deadlock.
+  await settleUsage(tx, 'form', reservation.formId, change);
+  await settleUsage(tx, 'account', reservation.accountId, change);
+}
+
+/** Gives the reserved bytes back (the upload failed, or its submission was already stored). */
+export async function releaseFileReservation(
+  em: EntityManager,
+  reservation: FileReservation,
+): Promise<void> {
+  await releaseUsage(em, 'form', reservation.formId, reservation.bytes);
+  await releaseUsage(em, 'account', reservation.accountId, reservation.bytes);
 }

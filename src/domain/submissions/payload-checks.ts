@@ -1,6 +1,11 @@
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { fieldsTooLargeMessage, INGEST_LIMITS } from './limits';
 
-/** Field count, name length and value size limits for JSON payloads (multipart checks its own while streaming). */
+/**
+ * Field count, name length, nesting depth and value size limits for JSON payloads (multipart
+ * checks its own while streaming). The depth is checked first: only a value within it is
+ * measured by JSON.stringify, which recurses.
+ */
 export function checkPayloadLimits(payload: Record<string, unknown>): {
   tooLarge: string[];
   invalid: string[];
@@ -18,6 +23,10 @@ export function checkPayloadLimits(payload: Record<string, unknown>): {
         `${name.slice(0, 32)}…: field name longer than ${INGEST_LIMITS.fieldNameChars} characters`,
       );
     const value = payload[name];
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+      invalid.push(`${name.slice(0, 64)}: nested deeper than ${MAX_JSON_DEPTH} levels`);
+      continue;
+    }
     // A string is measured as sent; other JSON values by their JSON text.
     const size = Buffer.byteLength(
       typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),

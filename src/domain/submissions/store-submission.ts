@@ -7,13 +7,22 @@ import {
 } from '../../db/sql/submissions';
 import type { SpecialFields } from '../../db/entities/submission';
 import { retryOnConnectionError } from '../../db/connection-errors';
-import type { FileSource, FileStore } from '../files/file-store';
-import { checkFileQuota, type FileQuota } from './file-quota';
+import type { FileSource, FileStore, StoredBytes } from '../files/file-store';
+import {
+  releaseFileReservation,
+  reserveFileBytes,
+  settleFileReservation,
+  type FileQuota,
+  type FileReservation,
+} from './file-quota';
+import type { WriteSlots } from './write-slots';
 
 /** Where a submission's files go, what they may take, and their download links. */
 export type FileHandling = {
   quota: FileQuota;
   store: FileStore;
+  /** Bounds the transactions that store files at once (PostgreSQL takes the bytes there). */
+  writeSlots: WriteSlots;
   url: (submissionId: string, fileId: string) => string;
 };
 
@@ -50,15 +59,33 @@ export async function storeSubmission(
   files: FileHandling,
 ): Promise<{ id: string }> {
   const id = await retryOnConnectionError(() => nextSubmissionId(em));
-  return retryOnConnectionError(() => insertSubmission(em, id, input, files));
+  if (input.files.length === 0)
+    return retryOnConnectionError(() => insertSubmission(em, id, input, files));
+  // One reservation for every attempt: a retry after a commit whose answer was lost must
+  // neither count the files twice nor give back what that commit settled. (A reservation
+  // whose own answer was lost stays behind until it is an hour old, file-usage.ts.)
+  const reservation = await retryOnConnectionError(() =>
+    reserveFileBytes(em, files.quota, input, totalBytes(input.files)),
+  );
+  try {
+    return await retryOnConnectionError(() => insertSubmission(em, id, input, files, reservation));
+  } catch (error) {
+    await releaseFileReservation(em, reservation).catch(() => undefined);
+    throw error;
+  }
 }
 
-/** Stores the submission `id` once: run again with the same id, it finds the stored row. */
+/**
+ * Stores the submission `id` once: run again with the same id, it finds the stored row. Its
+ * files' bytes are reserved here, unless the caller holds `reservation` for them (and then
+ * settles it here, or gives it back itself).
+ */
 export async function insertSubmission(
   em: EntityManager,
   id: string,
   input: NewSubmission,
   files: FileHandling,
+  reservation?: FileReservation,
 ): Promise<{ id: string }> {
   const row = {
     id,
@@ -80,19 +107,60 @@ export async function insertSubmission(
     return { id };
   }
 
-  // Objects stored before the transaction failed are deleted again; should that fail too,
+  const held =
+    reservation ?? (await reserveFileBytes(em, files.quota, input, totalBytes(input.files)));
+  const giveBack = () =>
+    reservation ? Promise.resolve() : releaseFileReservation(em, held).catch(() => undefined);
+  // Objects written before the transaction failed are deleted again; should that fail too,
   // they stay unreferenced in the bucket (docs/running.md, File storage).
   const storedKeys: string[] = [];
-  return em
-    .transactional(async (tx) => {
+  try {
+    const stored = await insertWithFiles(em, id, row, input, files, held, storedKeys);
+    if (!stored) {
+      // An earlier attempt stored the submission: its files and bytes are already counted.
+      await giveBack();
+      await files.store.delete(storedKeys).catch(() => undefined);
+    }
+    return { id };
+  } catch (error) {
+    await giveBack();
+    await files.store.delete(storedKeys).catch(() => undefined);
+    throw error;
+  }
+}
+
+const totalBytes = (list: UploadedFile[]) => list.reduce((sum, file) => sum + file.size, 0);
+
+/**
+ * Writes the files and commits the row, its file rows and the reservation's bytes as kept in
+ * one transaction; false when the row was already there. An object store is written first,
+ * with no connection held; PostgreSQL takes the bytes inside the transaction, one file in
+ * memory at a time, in one of `files.writeSlots`. No quota lock is held while bytes move:
+ * the counters are settled last, their rows locked only until the commit.
+ */
+async function insertWithFiles(
+  em: EntityManager,
+  id: string,
+  row: Parameters<typeof insertSubmissionOnce>[1],
+  input: NewSubmission,
+  files: FileHandling,
+  reservation: FileReservation,
+  storedKeys: string[],
+): Promise<boolean> {
+  const written: Array<StoredBytes | null> = [];
+  for (const file of input.files) {
+    const bytes =
+      files.store.kind === 'postgres' ? null : await files.store.put(file, { submissionId: id });
+    if (bytes && 'storageKey' in bytes) storedKeys.push(bytes.storageKey);
+    written.push(bytes);
+  }
+  return files.writeSlots.run(() =>
+    em.transactional(async (tx) => {
       // The row and its files commit together: a row already there means all of it is.
-      if (!(await insertSubmissionOnce(tx, row))) return { id };
-      const incomingBytes = input.files.reduce((sum, file) => sum + file.size, 0);
-      await checkFileQuota(tx, files.quota, input, incomingBytes);
+      if (!(await insertSubmissionOnce(tx, row))) return false;
       const payload: Record<string, unknown> = { ...input.payload };
-      for (const file of input.files) {
-        const bytes = await files.store.put(file, { submissionId: id });
-        if ('storageKey' in bytes) storedKeys.push(bytes.storageKey);
+      for (const [index, file] of input.files.entries()) {
+        const bytes = written[index] ?? (await files.store.put(file, { submissionId: id }));
         const fileId = await insertSubmissionFile(tx, {
           submissionId: id,
           formId: input.formId,
@@ -106,12 +174,10 @@ export async function insertSubmission(
         addFileEntry(payload, file, files.url(id, fileId));
       }
       await updateSubmissionPayload(tx, id, payload);
-      return { id };
-    })
-    .catch(async (error: unknown) => {
-      await files.store.delete(storedKeys).catch(() => undefined);
-      throw error;
-    });
+      await settleFileReservation(tx, reservation);
+      return true;
+    }),
+  );
 }
 
 /** Files appear in the payload under their field name; a repeated field becomes a list. */

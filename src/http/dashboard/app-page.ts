@@ -10,8 +10,8 @@ export type DashboardPages = (router: Router, ctx: AppContext) => void;
 
 /**
  * Sends a signed-in page: the layout gets the person, the session's CSRF token, the
- * navigation state and any flash message; and a secret kept for this page by revealOnce,
- * never cached.
+ * navigation state and any flash message; and a secret kept for this page by revealOnce.
+ * Like every /app answer it is `no-store` (dashboardRouter).
  */
 export function sendAppPage(
   req: Request,
@@ -27,7 +27,6 @@ export function sendAppPage(
     flash: takeFlash(req, res),
   };
   const revealed = revealedData(res);
-  if (revealed) res.set('Cache-Control', 'no-store');
   return sendPage(res, page.status ?? 200, page.template, page.title, chrome, {
     ...data,
     ...revealed,

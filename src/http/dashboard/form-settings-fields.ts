@@ -26,7 +26,7 @@ export const NEW_FORM_INPUT: FormSettingsInput = {
   name: '',
   success_redirect_url: '',
   is_active: true,
-  accept_files: true,
+  accept_files: false,
   allowed_domains: '',
   notification_email_addresses: '',
 };

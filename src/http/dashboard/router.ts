@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import type { AppContext } from '../../runtime/app-context';
+import { noStore } from '../middleware/no-store';
 import type { DashboardPages } from './app-page';
 import { appErrorPage, appNotFound } from './app-errors';
 import { assetsRouter } from './assets';
@@ -48,7 +49,8 @@ export function dashboardRouter(ctx: AppContext): Router {
   devMailboxPages(router, ctx);
 
   const app = express.Router();
-  app.use('/app', requireSession(ctx), takeReveal(ctx));
+  // Signed-in pages show submissions, keys and tokens: none is kept by a cache.
+  app.use('/app', noStore, requireSession(ctx), takeReveal(ctx));
   for (const pages of APP_PAGES) pages(app, ctx);
   app.use('/app', appNotFound, appErrorPage(ctx.logger));
   router.use(app);

@@ -149,6 +149,7 @@ async function accept(
     {
       quota: ctx.config.fileQuota,
       store: ctx.fileStore,
+      writeSlots: ctx.uploadWrites,
       url: (submissionId, fileId) =>
         `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
     },

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { can } from '../../domain/accounts/principal';
 import { HttpError } from '../http-error';
 import { jsonBody } from '../middleware/json-body';
+import { setNoStore } from '../middleware/no-store';
 import { parseOrThrow } from '../validate';
 import type { AnyRoute, ResponseSpec, RouteContext } from './define-route';
 
@@ -58,6 +59,8 @@ function handlersOf(route: AnyRoute, ctx: RouteContext): RequestHandler[] {
   const handlers: RequestHandler[] = [
     (req, res, next) => {
       res.locals[ROUTE_KEY] = route;
+      // The account pages (sign-in, sign-up, confirm, reset…) carry tokens: never cached.
+      if (route.tag === 'Dashboard') setNoStore(res);
       route.onRequest?.(req, res);
       next();
     },

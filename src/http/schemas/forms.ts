@@ -27,7 +27,9 @@ export const formFields = {
   is_active: z.boolean().describe('false: ingest answers 404 `not_active`'),
   accept_files: z
     .boolean()
-    .describe('false: ingest refuses multipart file parts with 422 `validation_failed`'),
+    .describe(
+      'false: ingest refuses multipart file parts with 422 `validation_failed`; new forms start with false',
+    ),
   allowed_domains: z
     .array(allowedDomain)
     .max(50)

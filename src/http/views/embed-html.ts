@@ -6,6 +6,12 @@ const FILL_STAMP_SCRIPT =
   `<script>(function (s) { var f = s && s.closest && s.closest('form'); ` +
   `var t = f && f.querySelector('input[name="_ts"]'); if (t) t.value = String(Date.now()); })(document.currentScript);</script>`;
 
+// New forms refuse files (422): the note says how to turn them on before adding a file input.
+const FILE_INPUT_NOTE =
+  `<!-- Files: turn uploads on first (PATCH /api/forms/{id} with {"accept_files": true}, or ` +
+  `"Accept file uploads" in the form's settings on the dashboard), then add e.g. ` +
+  `<input type="file" name="attachment"> -->`;
+
 /**
  * Ready-to-paste markup: a plain HTML form posting to the ingest URL, with the hidden `_hp`
  * honeypot that people never see or fill and the hidden `_ts` page-load stamp. It works
@@ -19,6 +25,7 @@ export function embedHtml(form: { name: string; token: string; submissionUrl: st
     `  <label>Name <input type="text" name="name" autocomplete="name"></label>`,
     `  <label>Email <input type="email" name="email" autocomplete="email" required></label>`,
     `  <label>Message <textarea name="message" rows="5" required></textarea></label>`,
+    `  ${FILE_INPUT_NOTE}`,
     `  <div style="position:absolute;left:-10000px" aria-hidden="true"><label>Leave this empty <input type="text" name="_hp" value="" tabindex="-1" autocomplete="off"></label></div>`,
     `  <input type="hidden" name="_ts" value="">`,
     `  ${FILL_STAMP_SCRIPT}`,

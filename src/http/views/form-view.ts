@@ -26,7 +26,9 @@ export const formSchema = z
     is_active: z.boolean().describe('false: submissions are rejected with `not_active`'),
     accept_files: z
       .boolean()
-      .describe('false: multipart file parts are refused with 422 `validation_failed`'),
+      .describe(
+        'false: multipart file parts are refused with 422 `validation_failed`; new forms start with false',
+      ),
     allowed_domains: z
       .array(z.string())
       .describe('empty: any origin; otherwise these domains and their subdomains'),

@@ -5,6 +5,7 @@ import { findMailboxEntry, listMailbox, mailboxDirectory } from '../../../domain
 import { isLoopbackUrl } from '../../../domain/mail/dev-mailbox-exposure';
 import { findPart, headerValue, readMimeMessage } from '../../../domain/mail/mime-reader';
 import type { AppContext } from '../../../runtime/app-context';
+import { noStore } from '../../middleware/no-store';
 import { guestCsrfToken } from '../guest-csrf';
 import { sendPage } from '../send-page';
 
@@ -28,6 +29,8 @@ function fromThisMachine(req: Request): boolean {
 export function devMailboxPages(router: Router, ctx: AppContext): void {
   if (ctx.accounts.mailing.mailer.kind !== 'dev-mailbox') return;
   if (!isLoopbackUrl(ctx.config.baseUrl)) return;
+  // The kept mails hold confirmation and reset links.
+  router.use('/dev/mailbox', noStore);
   const directory = mailboxDirectory(ctx.config.dataDir);
   const chrome = (req: Request, res: Parameters<typeof guestCsrfToken>[1]) => ({
     csrfToken: guestCsrfToken(req, res, ctx.urls.base),

@@ -32,6 +32,7 @@ export function formActionPages(router: Router, ctx: AppContext): void {
       {
         quota: ctx.config.fileQuota,
         store: ctx.fileStore,
+        writeSlots: ctx.uploadWrites,
         url: (submissionId, fileId) =>
           `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
       },
