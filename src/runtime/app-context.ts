@@ -7,7 +7,7 @@ import { createFileStore } from '../domain/files/create-file-store';
 import type { FileStore } from '../domain/files/file-store';
 import { FormCache } from '../domain/forms/form-cache';
 import { devMailboxWarning } from '../domain/mail/dev-mailbox-exposure';
-import { WriteSlots } from '../domain/submissions/write-slots';
+import { Semaphore } from '../domain/concurrency/semaphore';
 import { SigningSecretCipher } from '../domain/plugins/signing-secret';
 import { parseAllowList, type AllowList } from '../domain/plugins/address-policy';
 import { UnsubscribeTokens } from '../domain/recipients/unsubscribe-tokens';
@@ -55,7 +55,7 @@ export type AppContext = {
   /** Where the bytes of uploaded files live (FILE_STORAGE_URL). */
   fileStore: FileStore;
   /** Uploads this process writes at once (UPLOAD_WRITE_CONCURRENCY). */
-  uploadWrites: WriteSlots;
+  uploadWrites: Semaphore;
   /** The dashboard's account mail, ALTCHA guard and rate limits. */
   accounts: AccountServices;
   /** The Temporal Web UI (TEMPORAL_UI_URL, or the embedded dev server's), for workflow links. */
@@ -130,7 +130,7 @@ export async function createAppContext(
     signingSecrets: new SigningSecretCipher(appSecret),
     unsubscribeTokens: new UnsubscribeTokens(appSecret),
     fileStore,
-    uploadWrites: new WriteSlots(config.uploadWriteConcurrency),
+    uploadWrites: new Semaphore(config.uploadWriteConcurrency),
     accounts,
     temporalUiUrl: config.temporal.uiUrl ?? endpoints.temporalUiUrl ?? null,
     temporal,

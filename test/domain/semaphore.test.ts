@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Semaphore } from '../../src/domain/accounts/semaphore';
+import { Semaphore } from '../../src/domain/concurrency/semaphore';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 

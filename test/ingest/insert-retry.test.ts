@@ -9,7 +9,7 @@ import {
   storeSubmission,
   type NewSubmission,
 } from '../../src/domain/submissions/store-submission';
-import { WriteSlots } from '../../src/domain/submissions/write-slots';
+import { Semaphore } from '../../src/domain/concurrency/semaphore';
 import { useTestStack } from '../support/fixture';
 
 // PostgreSQL may commit the insert and the connection drop before its answer arrives; the
@@ -20,7 +20,7 @@ const t = useTestStack({ form: { name: 'Retried inserts' } });
 const files = {
   quota: { perFormBytes: 0, perAccountBytes: 0 },
   store: postgresFileStore,
-  writeSlots: new WriteSlots(4),
+  writeSlots: new Semaphore(4),
   url: (submissionId: string, fileId: string) => `/s/${submissionId}/files/${fileId}`,
 };
 

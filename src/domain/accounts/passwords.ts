@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { Semaphore } from './semaphore';
+import { Semaphore } from '../concurrency/semaphore';
 
 type ScryptParams = { logN: number; r: number; p: number };
 

@@ -3,8 +3,8 @@ import net from 'node:net';
 /**
  * Whom a per-client limit counts: an IPv4 address as it is (IPv4-mapped IPv6 unwrapped), an
  * IPv6 address by its /64 network. One IPv6 subscriber usually holds a whole /64, so counting
- * single addresses would let one client rotate through 2^64 of them. The same rule as the
- * ingest rate limit (src/http/ingest/rate-limit-key.ts), kept here for the domain's limits.
+ * single addresses would let one client rotate through 2^64 of them. Sign-in, change-password
+ * and the ingest rate limit (src/http/ingest/rate-limit-key.ts) all count by it.
  */
 export function clientNetwork(address: string): string {
   const plain = address.split('%')[0]!.toLowerCase();

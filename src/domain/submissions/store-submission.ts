@@ -15,14 +15,14 @@ import {
   type FileQuota,
   type FileReservation,
 } from './file-quota';
-import type { WriteSlots } from './write-slots';
+import type { Semaphore } from '../concurrency/semaphore';
 
 /** Where a submission's files go, what they may take, and their download links. */
 export type FileHandling = {
   quota: FileQuota;
   store: FileStore;
   /** Bounds the transactions that store files at once (PostgreSQL takes the bytes there). */
-  writeSlots: WriteSlots;
+  writeSlots: Semaphore;
   url: (submissionId: string, fileId: string) => string;
 };
 

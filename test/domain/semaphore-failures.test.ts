@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { WriteSlots } from '../../src/domain/submissions/write-slots';
+import { Semaphore } from '../../src/domain/concurrency/semaphore';
 
-describe('WriteSlots', () => {
+describe('Semaphore as the upload write slots', () => {
   it('runs at most `size` holders at once, the rest in arrival order, and frees slots on failure', async () => {
-    const slots = new WriteSlots(2);
+    const slots = new Semaphore(2);
     let running = 0;
     let most = 0;
     const order: number[] = [];

@@ -1,6 +1,7 @@
 /**
  * At most `limit` tasks run at once; the others wait in arrival order. A small counting
- * semaphore, so a burst of callers cannot occupy every thread of libuv's pool at once.
+ * semaphore: password hashing (libuv's pool) and uploads written into PostgreSQL (the
+ * connection pool) use it, so a burst of callers cannot take every thread or connection.
  */
 export class Semaphore {
   private running = 0;
