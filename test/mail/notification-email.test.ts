@@ -58,11 +58,15 @@ function activityWith(mailer: Mailer) {
 }
 
 /** A form whose addresses have confirmed (test/mail/recipients.test.ts covers the link). */
-async function formWith(addresses: string[], name = 'Contact'): Promise<FormView> {
+async function formWith(
+  addresses: string[],
+  name = 'Contact',
+  settings: { accept_files?: boolean } = {},
+): Promise<FormView> {
   for (const address of addresses) {
     await markRecipientConfirmed(t.stack.ctx.orm.em.fork(), t.accountId, address);
   }
-  return t.api.createForm({ name, notification_email_addresses: addresses });
+  return t.api.createForm({ name, notification_email_addresses: addresses, ...settings });
 }
 
 /** Runs the activity and returns the failure it threw. */
@@ -190,11 +194,7 @@ describe('notification e-mail over SMTP', () => {
 
   it('lists uploaded files with their name, size and working download link', async () => {
     const smtp = await sink();
-    const form = await t.api.createForm({
-      name: 'Uploads',
-      notification_email_addresses: ['files@example.com'],
-      accept_files: true,
-    });
+    const form = await formWith(['files@example.com'], 'Uploads', { accept_files: true });
     const content = Buffer.alloc(2500, 'x');
     const res = await postMultipart(
       form.submission_url,
