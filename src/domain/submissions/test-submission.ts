@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Form } from '../../db/entities';
-import { normalizeSpecialFields } from './special-fields';
+import { prepareSubmission } from './prepare-submission';
 import { storeSubmission, type FileHandling } from './store-submission';
 
 /** The fields of the dashboard's "send a test submission", like the form examples' sample. */
@@ -11,8 +11,9 @@ export const TEST_SUBMISSION_FIELDS = {
 };
 
 /**
- * Stores the sample as a real submission of the form, as `POST /json/{token}?test=true`
- * does; the caller then runs its workflow and waits for the deliveries' results.
+ * Stores the sample as a real submission of the form, through the ingest rules as
+ * `POST /json/{token}?test=true` does; the caller then runs its workflow and waits for the
+ * deliveries' results.
  */
 export function storeTestSubmission(
   em: EntityManager,
@@ -20,22 +21,20 @@ export function storeTestSubmission(
   from: { userAgent: string | null },
   files: FileHandling,
 ): Promise<{ id: string }> {
-  const payload = { ...TEST_SUBMISSION_FIELDS };
-  const special = normalizeSpecialFields(payload);
-  return storeSubmission(
-    em,
-    {
-      formId: form.id,
-      accountId: form.accountId,
-      payload,
-      special: special.ok ? special.special : null,
+  const prepared = prepareSubmission({
+    form: { id: form.id, accountId: form.accountId },
+    fields: { ...TEST_SUBMISSION_FIELDS },
+    files: [],
+    request: {
+      receivedAtMs: Date.now(),
       sourceIp: null,
       userAgent: from.userAgent,
       referrer: null,
-      spamReason: null,
-      fillMs: null,
-      files: [],
     },
-    files,
-  );
+    limits: 'check',
+  });
+  // The sample is fixed and passes every rule (test/domain/prepare-submission.test.ts).
+  if (!prepared.ok)
+    throw new Error(`the test sample is refused: ${prepared.problem.errors.join('; ')}`);
+  return storeSubmission(em, prepared.submission, files);
 }

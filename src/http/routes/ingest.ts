@@ -5,26 +5,22 @@ import { isSearchIndexTooLarge } from '../../db/database-errors';
 import { originAllowed } from '../../domain/forms/allowed-domains';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import { findFormByToken } from '../../domain/forms/forms';
-import { fillMsFromStamp } from '../../domain/spam/fill-time';
 import { FileStoreUnavailableError } from '../../domain/files/file-store';
 import { FileQuotaExceededError } from '../../domain/submissions/file-quota';
 import { INGEST_LIMITS } from '../../domain/submissions/limits';
-import { fieldsWithNul } from '../../domain/submissions/nul-characters';
-import { checkPayloadLimits } from '../../domain/submissions/payload-checks';
-import {
-  FILL_STAMP_FIELD,
-  HONEYPOT_FIELD,
-  honeypotFilled,
-  normalizeSpecialFields,
-} from '../../domain/submissions/special-fields';
 import { isConnectionError, retryOnConnectionError } from '../../db/connection-errors';
 import { DatabaseUnavailableError } from '../middleware/errors';
-import { storeSubmission, type UploadedFile } from '../../domain/submissions/store-submission';
+import {
+  prepareSubmission,
+  type SubmissionToPrepare,
+} from '../../domain/submissions/prepare-submission';
+import { storeSubmission } from '../../domain/submissions/store-submission';
 import { fileStorageUnavailable } from '../file-storage-unavailable';
 import { formUrls } from '../form-urls';
-import { HttpError, validationFailed } from '../http-error';
+import { HttpError } from '../http-error';
 import { autocompleteScript } from '../ingest/autocomplete-script';
 import { clientAddress } from '../ingest/client-address';
+import { submissionRefused } from '../ingest/ingest-refusals';
 import { bearerKeyPrincipal } from '../middleware/authenticate';
 import { answerPreflight, setIngestCors } from '../ingest/cors';
 import { parseFormBody, type ParsedFormBody } from '../ingest/parse-form-body';
@@ -114,46 +110,34 @@ async function requireTestRunKey(req: Request, form: IngestForm): Promise<void> 
   }
 }
 
-/** Validates, stores (committed before we answer) and returns the stored submission's id. */
+/**
+ * Applies the ingest rules (prepareSubmission) and stores the submission, committed before
+ * we answer; returns its id.
+ */
 async function accept(
   req: Request,
   ctx: RouteContext,
   form: IngestForm,
-  payload: Record<string, unknown>,
-  files: UploadedFile[],
+  body: Pick<SubmissionToPrepare, 'fields' | 'files' | 'limits'>,
 ) {
-  const spam = honeypotFilled(payload[HONEYPOT_FIELD]);
-  const fillMs = fillMsFromStamp(payload[FILL_STAMP_FIELD], Date.now());
-  delete payload[HONEYPOT_FIELD];
-  delete payload[FILL_STAMP_FIELD];
-  const nul = fieldsWithNul(payload);
-  if (nul.length > 0)
-    throw validationFailed(nul.map((name) => `${name}: must not contain NUL characters`));
-  const special = normalizeSpecialFields(payload);
-  if (!special.ok) throw validationFailed(special.errors);
-  const submission = await storeSubmission(
-    req.em,
-    {
-      formId: form.id,
-      accountId: form.accountId,
-      payload,
-      special: special.special,
+  const prepared = prepareSubmission({
+    ...body,
+    form: { id: form.id, accountId: form.accountId },
+    request: {
+      receivedAtMs: Date.now(),
       sourceIp: clientAddress(req),
-      userAgent: req.get('user-agent')?.slice(0, 1024) ?? null,
-      referrer: req.get('referer')?.slice(0, 2048) ?? null,
-      spamReason: spam ? 'honeypot' : null,
-      fillMs,
-      // Spam keeps no file bytes; its answer still looks like success.
-      files: spam ? [] : files,
+      userAgent: req.get('user-agent') ?? null,
+      referrer: req.get('referer') ?? null,
     },
-    {
-      quota: ctx.config.fileQuota,
-      store: ctx.fileStore,
-      writeSlots: ctx.uploadWrites,
-      url: (submissionId, fileId) =>
-        `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
-    },
-  ).catch((error: unknown) => {
+  });
+  if (!prepared.ok) throw submissionRefused(prepared.problem);
+  const submission = await storeSubmission(req.em, prepared.submission, {
+    quota: ctx.config.fileQuota,
+    store: ctx.fileStore,
+    writeSlots: ctx.uploadWrites,
+    url: (submissionId, fileId) =>
+      `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
+  }).catch((error: unknown) => {
     if (error instanceof FileQuotaExceededError)
       throw new HttpError(413, 'payload_too_large', error.message);
     if (error instanceof FileStoreUnavailableError) throw fileStorageUnavailable(ctx.logger, error);
@@ -281,7 +265,11 @@ export const ingestRoutes = [
       spoolDir: spoolDirOf(ctx),
       onReceived: meterBody,
     });
-    const id = await accept(req, ctx, form, { ...body.fields }, body.files)
+    const id = await accept(req, ctx, form, {
+      fields: body.fields,
+      files: body.files,
+      limits: 'checked-while-reading',
+    })
       .catch((error: unknown) => unavailableWithResend(req, ctx, error, body))
       .finally(() => body.discard());
     startWorkflowAfter(ctx, res, id);
@@ -369,16 +357,7 @@ export const ingestRoutes = [
       Array.isArray(req.body) ? null : (req.body ?? null),
       'body',
     );
-    const limits = checkPayloadLimits(payload);
-    if (limits.tooLarge.length > 0)
-      throw new HttpError(
-        413,
-        'payload_too_large',
-        'the submission exceeds a limit',
-        limits.tooLarge,
-      );
-    if (limits.invalid.length > 0) throw validationFailed(limits.invalid);
-    const id = await accept(req, ctx, form, { ...payload }, []);
+    const id = await accept(req, ctx, form, { fields: payload, files: [], limits: 'check' });
     const links = resultLinks(ctx, form, id);
     if (query.test !== 'true') {
       startWorkflowAfter(ctx, res, id);
