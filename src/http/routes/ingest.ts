@@ -1,6 +1,5 @@
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
-import { can } from '../../domain/accounts/principal';
 import { isSearchIndexTooLarge } from '../../db/database-errors';
 import { originAllowed } from '../../domain/forms/allowed-domains';
 import type { IngestForm } from '../../domain/forms/form-cache';
@@ -21,10 +20,10 @@ import { HttpError } from '../http-error';
 import { autocompleteScript } from '../ingest/autocomplete-script';
 import { clientAddress } from '../ingest/client-address';
 import { submissionRefused } from '../ingest/ingest-refusals';
-import { bearerKeyPrincipal } from '../middleware/authenticate';
 import { answerPreflight, setIngestCors } from '../ingest/cors';
 import { parseFormBody, type ParsedFormBody } from '../ingest/parse-form-body';
 import { rateLimitSubject } from '../ingest/rate-limit-key';
+import { requireTestRunKey } from '../ingest/test-run-key';
 import { IngestRateLimits } from '../ingest/rate-limiter';
 import { thanksPage } from '../ingest/thanks-page';
 import { link } from '../links';
@@ -86,28 +85,6 @@ async function acceptingForm(
   const subject = rateLimitSubject(clientAddress(req));
   limitsOf(ctx).countPost(subject, form.id);
   return { form, meterBody: limitsOf(ctx).countBody(req, subject) };
-}
-
-/**
- * `?test=true` runs real deliveries synchronously, so it needs the form account's key with
- * `can_create_forms` (docs/api-conventions.md, Ingest); the form token alone is public.
- */
-async function requireTestRunKey(req: Request, form: IngestForm): Promise<void> {
-  const principal = await bearerKeyPrincipal(req);
-  if (!principal) {
-    throw new HttpError(
-      401,
-      'unauthorized',
-      '?test=true needs "Authorization: Bearer <API_KEY>" with can_create_forms',
-    );
-  }
-  if (principal.accountId !== form.accountId || !can(principal, 'can_create_forms')) {
-    throw new HttpError(
-      403,
-      'forbidden',
-      "?test=true needs a key of the form's account with can_create_forms",
-    );
-  }
 }
 
 /**
