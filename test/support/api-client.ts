@@ -86,7 +86,7 @@ export class ApiClient {
     return this.send('DELETE', path, options);
   }
 
-  /** Creates a form (settings given at creation) and returns the Form resource. */
+  /** Creates a form (named `Contact` unless the settings name it); returns the Form resource. */
   async createForm(settings: FormSettings = {}): Promise<FormView> {
     const res = await this.post('/api/forms', { name: 'Contact', ...settings });
     expect(res.status, res.text).toBe(201);
