@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expectValidationError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postJson, submitJson } from '../support/ingest-requests';
-import { countSubmissions, onlySubmission } from '../ingest/stored-submissions';
+import { countSubmissions, onlySubmission } from '../support/stored-submissions';
 
 // Hostile input is a 422 naming what to fix, never a 500 with an error log line
 // (docs/api-conventions.md, Limits).

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import {
   fillSignUp,
   launchWatchedChromium,

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { waitForAttempts } from '../delivery/delivery-helpers';
+import { waitForAttempts } from '../support/delivery-attempts';
 import {
   launchWatchedChromium,
   signInWith,

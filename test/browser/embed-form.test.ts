@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onlySubmission } from '../ingest/stored-submissions';
+import { onlySubmission } from '../support/stored-submissions';
 import type { FormView } from '../support/api-client';
 import { launchChromium, type LaunchedChromium } from '../support/chromium';
 import { useTestStack } from '../support/fixture';

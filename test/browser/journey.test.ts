@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MIN_FILL_MS } from '../../src/domain/spam/fill-time';
-import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { request } from '../support/api-client';
 import {
   ARTIFACTS,

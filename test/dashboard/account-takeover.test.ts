@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { request } from '../support/api-client';
 import { linkFromMail } from '../support/dashboard-browser';
 import { useTestStack } from '../support/fixture';

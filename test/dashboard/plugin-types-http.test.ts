@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import { request } from '../support/api-client';
-import { eventually } from '../temporal/workflow-helpers';
+import { eventually } from '../support/eventually';
 import { useTestStack } from '../support/fixture';
 import { openAppSession, postForm } from './dashboard-support';
 

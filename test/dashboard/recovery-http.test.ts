@@ -3,7 +3,7 @@ import { request, type Json } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';
-import { waitForAttempts } from '../delivery/delivery-helpers';
+import { waitForAttempts } from '../support/delivery-attempts';
 import { openAppSession, type AppSession } from './dashboard-support';
 
 // The recovery pages over plain HTTP, without JavaScript (docs/recovery.md): the form with its

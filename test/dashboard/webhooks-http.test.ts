@@ -4,7 +4,7 @@ import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';
 import { signIn } from '../support/sign-in';
-import { waitForAttempts } from '../delivery/delivery-helpers';
+import { waitForAttempts } from '../support/delivery-attempts';
 import { followReveal } from './dashboard-support';
 
 // The webhook, delivery-log and stats pages over plain HTTP: the API's URL rules, secrets

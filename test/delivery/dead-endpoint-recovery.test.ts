@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { hrefOf, type Json } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import {
@@ -10,7 +10,7 @@ import {
   type ReceivedWebhook,
 } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';
-import { attemptsOf, FAST_DELIVERY_ENV, waitForAttempts } from './delivery-helpers';
+import { attemptsOf, FAST_DELIVERY_ENV, waitForAttempts } from '../support/delivery-attempts';
 
 // The story of issue 11 in one run (docs/endpoint-health.md, docs/recovery.md): a receiver
 // dies, its webhook is disabled after the threshold with one e-mail, later submissions are

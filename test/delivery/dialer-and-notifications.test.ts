@@ -5,9 +5,9 @@ import { readMimeMessage, headerValue } from '../../src/domain/mail/mime-reader'
 import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
 import { useTestStack } from '../support/fixture';
 import { postJson, submitJson } from '../support/ingest-requests';
-import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
-import { completedSubmissionWorkflow } from '../temporal/workflow-helpers';
-import { attemptsOf } from './delivery-helpers';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
+import { completedSubmissionWorkflow } from '../support/workflow-probes';
+import { attemptsOf } from '../support/delivery-attempts';
 
 // A worker whose TLS dialer never connects (the connect timeout, without dialling any real
 // unreachable address) and whose notification e-mails go to a real SMTP sink.

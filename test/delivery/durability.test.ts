@@ -6,8 +6,8 @@ import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receive
 import { submitJson } from '../support/ingest-requests';
 import { useOwnTemporal } from '../support/own-temporal';
 import { compileService, spawnWorkerProcess } from '../support/worker-process';
-import { completedSubmissionWorkflow } from '../temporal/workflow-helpers';
-import { waitForAttempts } from './delivery-helpers';
+import { completedSubmissionWorkflow } from '../support/workflow-probes';
+import { waitForAttempts } from '../support/delivery-attempts';
 
 // Durability (issue 3): a worker killed in the middle of a delivery and Temporal stopped
 // while submissions arrive lose nothing.

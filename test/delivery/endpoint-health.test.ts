@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { findPart, headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
-import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { expectError, type ApiClient, type Json } from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack, type TestKit } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { postJson, submitJson } from '../support/ingest-requests';
-import { attemptsOf, fastDeliveryEnv, waitForAttempts } from './delivery-helpers';
+import { attemptsOf, fastDeliveryEnv, waitForAttempts } from '../support/delivery-attempts';
 
 // Endpoint health end to end (docs/endpoint-health.md): real ingest, a real worker, a real
 // HTTPS receiver that fails on demand, the SMTP sink for the account's e-mail, and the

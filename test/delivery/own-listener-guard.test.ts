@@ -4,7 +4,7 @@ import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { postJson } from '../support/ingest-requests';
-import { fastDeliveryEnv, waitForAttempts } from './delivery-helpers';
+import { fastDeliveryEnv, waitForAttempts } from '../support/delivery-attempts';
 
 // The loop guard at delivery time (docs/webhook-delivery.md, Address guard): the creation
 // check compares host names only, so a webhook under another name that resolves to this

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { readMimeHeaders } from '../../src/domain/mail/mime-reader';
 import { createTypedPlugin } from '../../src/domain/plugins/plugins';
 import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
-import { startSmtpSink, type SmtpSink } from '../mail/smtp-sink';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver, type Responder } from '../support/https-receiver';
 import { postJson, submitJson } from '../support/ingest-requests';
-import { attemptsOf, waitForAttempts } from './delivery-helpers';
+import { attemptsOf, waitForAttempts } from '../support/delivery-attempts';
 
 // E-mail, Slack and Discord plugins end to end: real ingest, a real worker, Slack- and
 // Discord-shaped HTTPS receivers on 127.0.0.1 (test CA) and the SMTP sink (docs/plugins.md).

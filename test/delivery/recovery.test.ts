@@ -9,7 +9,7 @@ import {
   type ReceivedWebhook,
 } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';
-import { attemptsOf, FAST_DELIVERY_ENV, waitForAttempts } from './delivery-helpers';
+import { attemptsOf, FAST_DELIVERY_ENV, waitForAttempts } from '../support/delivery-attempts';
 
 // Recovery end to end (docs/recovery.md): a real receiver that fails, real retries, a real
 // recovery workflow and its child submission workflows, the receiver fixed in between.

@@ -9,7 +9,7 @@ import { parseAllowList } from '../../src/domain/plugins/address-policy';
 import { createWebhookSender } from '../../src/domain/webhooks/webhook-sender';
 import { useTestStack } from '../support/fixture';
 import { submitJson } from '../support/ingest-requests';
-import { attemptsOf } from './delivery-helpers';
+import { attemptsOf } from '../support/delivery-attempts';
 import {
   startProcessingLoopReceiver,
   startTricklingReceiver,

@@ -9,8 +9,8 @@ import {
   type Responder,
 } from '../support/https-receiver';
 import { postJson, submitJson } from '../support/ingest-requests';
-import { completedSubmissionWorkflow } from '../temporal/workflow-helpers';
-import { attemptsOf, fastDeliveryEnv, waitForAttempts } from './delivery-helpers';
+import { completedSubmissionWorkflow } from '../support/workflow-probes';
+import { attemptsOf, fastDeliveryEnv, waitForAttempts } from '../support/delivery-attempts';
 
 // The delivery engine end to end: real ingest, a real Temporal worker, real HTTPS receivers
 // (certificates from the test CA, trusted through NODE_EXTRA_CA_CERTS), on 127.0.0.1 only.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expectError, type ApiResponse } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { contactFields, multipart, postJson, postMultipart } from '../support/ingest-requests';
-import { countSubmissions } from './stored-submissions';
+import { countSubmissions } from '../support/stored-submissions';
 
 const KIB = 1024;
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
-import { countSubmissions } from './stored-submissions';
+import { countSubmissions } from '../support/stored-submissions';
 
 const ORIGIN = 'https://app.example.org';
 

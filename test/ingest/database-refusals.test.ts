@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postJson } from '../support/ingest-requests';
-import { countSubmissions } from './stored-submissions';
+import { countSubmissions } from '../support/stored-submissions';
 
 // What PostgreSQL refuses must not become a 500 that logs the submitter's data
 // (docs/api-conventions.md, Limits).

@@ -8,7 +8,7 @@ import {
   postForm,
   postMultipart,
 } from '../support/ingest-requests';
-import { countSubmissions, onlySubmission } from './stored-submissions';
+import { countSubmissions, onlySubmission } from '../support/stored-submissions';
 
 const t = useTestStack();
 

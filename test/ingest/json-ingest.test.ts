@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
-import { countSubmissions, readSubmission } from './stored-submissions';
+import { countSubmissions, readSubmission } from '../support/stored-submissions';
 
 const t = useTestStack({ form: {} });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectError, type FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postForm, postJson, postMultipart, type Part } from '../support/ingest-requests';
-import { countSubmissions, onlySubmission } from './stored-submissions';
+import { countSubmissions, onlySubmission } from '../support/stored-submissions';
 
 // docs/api-conventions.md (limits): JSON / urlencoded body 1 MiB; multipart 10 MiB a file, 10 files;
 // 200 fields, field name 128 characters, a value 100 KiB.

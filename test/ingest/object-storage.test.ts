@@ -6,7 +6,7 @@ import { expectError, request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postJson, postMultipart, type Part } from '../support/ingest-requests';
 import { startS3Server, type S3Server } from '../support/s3-server';
-import { countSubmissions } from './stored-submissions';
+import { countSubmissions } from '../support/stored-submissions';
 
 // docs/running.md, File storage: with FILE_STORAGE_URL the bytes of uploads live in an
 // S3-compatible bucket (a real versitygw here), the rows keep their metadata.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTestStack } from '../support/fixture';
 import { multipart, postMultipart } from '../support/ingest-requests';
-import { onlySubmission } from './stored-submissions';
+import { onlySubmission } from '../support/stored-submissions';
 
 // Uploads are written to files under DATA_DIR while they arrive, not collected in memory
 // (docs/api-conventions.md, Ingest); the files are gone once the answer is sent.

@@ -3,7 +3,7 @@ import { expectError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postJson, postMultipart, type Part } from '../support/ingest-requests';
 import type { TestStack } from '../support/test-stack';
-import { countSubmissions, onlySubmission } from './stored-submissions';
+import { countSubmissions, onlySubmission } from '../support/stored-submissions';
 
 // docs/api-conventions.md (Ingest, Limits): accept_files, the 1 MiB cap on a submission's
 // fields, spam keeps no files, and the storage quotas for uploaded files.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestStack } from '../support/fixture';
 import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
-import { completedSubmissionWorkflow, waitForWorkflowMarks } from '../temporal/workflow-helpers';
+import { completedSubmissionWorkflow, waitForWorkflowMarks } from '../support/workflow-probes';
 
 const t = useTestStack({ worker: true, form: {} });
 

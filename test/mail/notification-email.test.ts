@@ -14,7 +14,12 @@ import { SMTP_REJECTED_FAILURE } from '../../workflows/submission-contract';
 import type { FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postMultipart, submitJson } from '../support/ingest-requests';
-import { closedPort, startSmtpSink, type SmtpSink, type SmtpSinkOptions } from './smtp-sink';
+import {
+  closedPort,
+  startSmtpSink,
+  type SmtpSink,
+  type SmtpSinkOptions,
+} from '../support/smtp-sink';
 
 const MAIL_FROM = 'Formward <notify@forms.example.org>';
 

@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createTypedPlugin } from '../../src/domain/plugins/plugins';
 import { findPart, headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
-import { attemptsOf, FAST_DELIVERY_ENV } from '../delivery/delivery-helpers';
+import { attemptsOf, FAST_DELIVERY_ENV } from '../support/delivery-attempts';
 import { request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';
-import { completedSubmissionWorkflow, eventually } from '../temporal/workflow-helpers';
-import { startSmtpSink, type SinkMessage, type SmtpSink } from './smtp-sink';
+import { eventually } from '../support/eventually';
+import { completedSubmissionWorkflow } from '../support/workflow-probes';
+import { startSmtpSink, type SinkMessage, type SmtpSink } from '../support/smtp-sink';
 
 // Recipients confirm before they receive anything, every mail to them has a one-click
 // unsubscribe, and an account's submission mail has an hourly budget (README, "Recipients

@@ -3,7 +3,7 @@ import { createSpamActivities } from '../../activities/spam';
 import { BURST_COUNT } from '../../src/domain/spam/burst';
 import { useTestStack } from '../support/fixture';
 import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
-import { eventually } from '../temporal/workflow-helpers';
+import { eventually } from '../support/eventually';
 
 // The spam activity on the real stack: submissions go through ingest, the worker runs their
 // workflows, and the verdicts are read back from the database and the API.

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { CreatedPlugin, FormSettings, FormView, SubmissionList } from './api-answers';
 
 /** Response bodies are read loosely; tests assert every field they rely on. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -27,35 +28,10 @@ export type RequestOptions = {
 
 export type Link = { rel: string; href: string; method?: string };
 
-/** The Form fields the suites read (the API's Form resource). */
-export type FormView = {
-  id: string;
-  name: string;
-  endpoint_token: string;
-  submission_url: string;
-  json_url: string;
-  embed_html: string;
-  autocomplete_script_url: string;
-  success_redirect_url: string | null;
-  allowed_domains: string[];
-  notification_email_addresses: string[];
-  is_active: boolean;
-  accept_files: boolean;
-  links: Link[];
-};
+export type { FormSettings, FormView } from './api-answers';
 
-/** What a form may be created with; the name defaults to `Contact`. */
-export type FormSettings = Partial<
-  Pick<
-    FormView,
-    | 'name'
-    | 'success_redirect_url'
-    | 'allowed_domains'
-    | 'notification_email_addresses'
-    | 'is_active'
-    | 'accept_files'
-  >
->;
+/** A webhook as `POST /api/forms/{form_id}/plugins` answers it, with its signing secret. */
+export type CreatedWebhook = CreatedPlugin & { signing_secret: string };
 
 /** One HTTP request against the real server; never follows redirects. */
 export async function request(
@@ -110,29 +86,30 @@ export class ApiClient {
     return this.send('DELETE', path, options);
   }
 
-  /** Creates a form (settings given at creation) and returns the Form resource. */
+  /** Creates a form (named `Contact` unless the settings name it); returns the Form resource. */
   async createForm(settings: FormSettings = {}): Promise<FormView> {
     const res = await this.post('/api/forms', { name: 'Contact', ...settings });
     expect(res.status, res.text).toBe(201);
-    return res.body.form;
+    return (res.body as { form: FormView }).form;
   }
 
   /** Adds a webhook to a form; returns the plugin with its signing secret. */
-  async addWebhook(formId: string, url: string): Promise<Json> {
+  async addWebhook(formId: string, url: string): Promise<CreatedWebhook> {
     const res = await this.post(`/api/forms/${formId}/plugins`, {
       plugin_type: 'webhook',
       config: { url },
     });
     expect(res.status, res.text).toBe(201);
-    expect(res.body.plugin.signing_secret).toMatch(/^whsec_/);
-    return res.body.plugin;
+    const { plugin } = res.body as { plugin: CreatedPlugin };
+    expect(plugin.signing_secret).toMatch(/^whsec_/);
+    return plugin as CreatedWebhook;
   }
 
   /** The ids of a submissions list, in the order the server returned them. */
   async submissionIds(path: string): Promise<string[]> {
     const res = await this.get(path);
     expect(res.status, res.text).toBe(200);
-    return res.body.submissions.map((s: { id: string }) => s.id);
+    return (res.body as SubmissionList).submissions.map((s) => s.id);
   }
 }
 

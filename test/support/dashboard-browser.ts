@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { findPart, readMimeMessage } from '../../src/domain/mail/mime-reader';
-import type { SmtpSink } from '../mail/smtp-sink';
+import type { SmtpSink } from './smtp-sink';
 import { launchChromium, type LaunchedChromium } from './chromium';
 
 /** Where the browser tests put their screenshots (ignored by git). */

@@ -2,7 +2,8 @@ import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { useTestStack } from '../support/fixture';
 import { postJson } from '../support/ingest-requests';
-import { completedSubmissionWorkflow, eventually } from './workflow-helpers';
+import { eventually } from '../support/eventually';
+import { completedSubmissionWorkflow } from '../support/workflow-probes';
 
 // src/temporal/admission.ts: a serve process starts at most ADMISSION_WINDOW workflows ahead
 // of the workers; the rest of a burst waits in PostgreSQL and /readyz says how many.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { eagerStartClient } from '../../src/runtime/worker-runner';
 import { useTestStack } from '../support/fixture';
 import { postJson } from '../support/ingest-requests';
-import { completedSubmissionWorkflow } from './workflow-helpers';
+import { completedSubmissionWorkflow } from '../support/workflow-probes';
 
 // docs/running.md (Admission of workflow starts): with the worker in the same process
 // (`formward start`), starts go through the worker's connection with eager start.

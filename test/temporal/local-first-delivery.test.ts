@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { attemptsOf, fastDeliveryEnv, waitForAttempts } from '../delivery/delivery-helpers';
+import { attemptsOf, fastDeliveryEnv, waitForAttempts } from '../support/delivery-attempts';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver, type Responder } from '../support/https-receiver';
 import { postJson, submitJson } from '../support/ingest-requests';
-import { completedSubmissionWorkflow, submissionCommands } from './workflow-helpers';
+import { completedSubmissionWorkflow, submissionCommands } from '../support/workflow-probes';
 
 // patched('local-first-attempt') end to end: real ingest, worker, Temporal dev server and HTTPS
 // receivers. Each delivery's first attempt is a local activity (a marker in the history); its
 // retries are the regular activity after a timer, numbered on, under the same delivery id. The
-// stack retries after 1 s, then 2 s, 4 s (test/delivery/delivery-helpers.ts).
+// stack retries after 1 s, then 2 s, 4 s (test/support/delivery-attempts.ts).
 
 let dns: DnsServer;
 const receivers: HttpsReceiver[] = [];

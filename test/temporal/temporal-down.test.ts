@@ -6,7 +6,7 @@ import {
   completedSubmissionWorkflow,
   waitForWorkflowMarks,
   workflowMarks,
-} from './workflow-helpers';
+} from '../support/workflow-probes';
 
 // docs/api-conventions.md (Temporal): a submission whose workflow could not start (Temporal
 // down) is still accepted and stored; the sweeper starts `submission-{id}` once Temporal is back.

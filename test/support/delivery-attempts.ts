@@ -1,4 +1,4 @@
-import type { TestStack } from '../support/test-stack';
+import type { TestStack } from './test-stack';
 
 /**
  * The delivery tests' environment: receivers on 127.0.0.1, one-second timeouts, and retries

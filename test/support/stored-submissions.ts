@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { ApiClient, Json } from '../support/api-client';
-import type { TestStack } from '../support/test-stack';
+import type { ApiClient, Json } from './api-client';
+import type { TestStack } from './test-stack';
 
 // What ingest stored, read back from the database (spam included) or through the API.
 

@@ -1,0 +1,85 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES, isScope } from '../../src/domain/accounts/scopes';
+import { ROUTES } from '../../src/http/routes';
+import type { AnyRoute } from '../../src/http/routing/define-route';
+import { expectError, type ApiClient } from '../support/api-client';
+import { useTestStack } from '../support/fixture';
+import { submitJson } from '../support/ingest-requests';
+
+// Generated from ROUTES, the one route list: every operation that is not public refuses a
+// request without a credential (401 `unauthorized`), one that needs a scope refuses a key with
+// every scope but that one (403 `forbidden`), and a session-only one refuses any API key
+// (401 `unauthorized`). The path parameters name the tenant's own form, plugin and
+// submission, so the refusal is not a 404 in disguise.
+
+const t = useTestStack({ form: {} });
+const ids = { forms: '', plugins: '', submissions: '' };
+
+beforeAll(async () => {
+  ids.forms = t.form.id;
+  ids.plugins = (await t.api.addWebhook(t.form.id, 'https://93.184.216.34/hook')).id;
+  ids.submissions = await submitJson(t.form, { email: 'access@example.com' });
+});
+
+const guarded = ROUTES.filter((route) => route.access !== 'public');
+const needingScope = guarded.filter((route) => isScope(route.access));
+const sessionOnly = guarded.filter((route) => route.access === 'session');
+
+/** The route's path with each `{param}` filled: the tenant's resource of the segment before it. */
+function pathOf(route: AnyRoute): string {
+  return route.path.replace(/([^/]+)\/\{(\w+)\}/g, (_match, segment: string, param: string) => {
+    const owner = param === 'form_id' ? 'forms' : param === 'plugin_id' ? 'plugins' : segment;
+    const id = ids[owner as keyof typeof ids] ?? '1';
+    return `${segment}/${id}`;
+  });
+}
+
+/** A request as a client would send it: changes carry a JSON body. */
+function send(client: ApiClient, route: AnyRoute) {
+  const method = route.method.toUpperCase();
+  const options = ['POST', 'PATCH'].includes(method) ? { json: {} } : {};
+  return client.send(method, pathOf(route), options);
+}
+
+const label = (route: AnyRoute) => `${route.method.toUpperCase()} ${route.path}`;
+
+describe('the generated list', () => {
+  it('has routes of every kind of access, with their parameters filled', () => {
+    expect(guarded.length).toBeGreaterThan(20);
+    expect(sessionOnly.length).toBeGreaterThan(0);
+    expect(guarded.some((route) => route.access === 'any')).toBe(true);
+    for (const scope of SCOPES) expect(needingScope.map((r) => r.access)).toContain(scope);
+    for (const route of guarded) expect(pathOf(route)).not.toMatch(/[{}]/);
+    for (const route of guarded) expect(route.path).toMatch(/^\/api(\/|$)/);
+  });
+});
+
+describe('without a credential', () => {
+  it.each(guarded.map((route) => [label(route), route] as const))(
+    '%s → 401 unauthorized',
+    async (_label, route) => {
+      expectError(await send(t.http, route), 401, 'unauthorized');
+    },
+  );
+});
+
+describe('with a key lacking the scope', () => {
+  it.each(needingScope.map((route) => [label(route), route] as const))(
+    '%s → 403 forbidden',
+    async (_label, route) => {
+      const scope = route.access;
+      const lacking = await t.clientFor(SCOPES.filter((other) => other !== scope));
+      const body = expectError(await send(lacking, route), 403, 'forbidden');
+      expect(body.message).toContain(scope);
+    },
+  );
+});
+
+describe('with an API key on a session-only route', () => {
+  it.each(sessionOnly.map((route) => [label(route), route] as const))(
+    '%s → 401 unauthorized',
+    async (_label, route) => {
+      expectError(await send(t.api, route), 401, 'unauthorized');
+    },
+  );
+});
