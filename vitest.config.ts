@@ -21,6 +21,7 @@ const UNIT_TESTS = [
   'test/domain/own-origin.test.ts',
   'test/domain/passwords.test.ts',
   'test/domain/plugin-configs.test.ts',
+  'test/domain/prepare-submission.test.ts',
   'test/domain/semaphore-failures.test.ts',
   'test/domain/semaphore.test.ts',
   'test/domain/signing-secret.test.ts',
