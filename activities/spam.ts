@@ -35,7 +35,7 @@ export function createSpamActivities(orm: Orm): SpamActivities {
 async function spamReason(em: EntityManager, submission: Submission): Promise<SpamReason | null> {
   const content = contentSpamReason({
     texts: submittedText(submission.payloadJson, submission.id),
-    fillMs: submission.fillMs,
+    fillMs: submission.fillMs ?? null,
   });
   if (content) return content;
   return (await completesBurst(em, submission.id)) ? 'burst' : null;

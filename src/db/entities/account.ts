@@ -1,22 +1,15 @@
-import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps';
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { createdAtColumn, idColumn, updatedAtColumn } from './columns';
 
 /** A customer: owns users, API keys and forms. Every query of ours is scoped to one. */
-export class Account {
-  [OptionalProps]?: 'createdAt' | 'updatedAt';
-  id!: string;
-  name!: string;
-  createdAt!: Date;
-  updatedAt!: Date;
-}
-
-export const AccountSchema = new EntitySchema<Account>({
-  class: Account,
+export const Account = defineEntity({
+  name: 'Account',
   tableName: 'accounts',
   properties: {
-    id: idProperty,
-    name: { type: 'string' },
-    createdAt: createdAtProperty,
-    updatedAt: updatedAtProperty,
+    id: idColumn(),
+    name: p.string(),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
   },
 });
+export type Account = InferEntity<typeof Account>;

@@ -1,37 +1,23 @@
-import { BigIntType, EntitySchema, OptionalProps } from '@mikro-orm/core';
-import { bigintColumn, createdAtProperty, idProperty } from './timestamps';
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { bigintColumn, createdAtColumn, idColumn, timestampColumn } from './columns';
 
 /** A bearer key. Only the SHA-256 of the key is kept; `prefix` lets people recognise it. */
-export class ApiKey {
-  [OptionalProps]?: 'createdAt';
-  id!: string;
-  accountId!: string;
-  name!: string;
-  prefix!: string;
-  keyHash!: string;
-  scopes!: string[];
-  role!: string | null;
-  lastUsedAt!: Date | null;
-  revokedAt!: Date | null;
-  /** The dashboard user who created the key; null for CLI keys and older ones. */
-  createdByUserId!: string | null;
-  createdAt!: Date;
-}
-
-export const ApiKeySchema = new EntitySchema<ApiKey>({
-  class: ApiKey,
+export const ApiKey = defineEntity({
+  name: 'ApiKey',
   tableName: 'api_keys',
   properties: {
-    id: idProperty,
-    accountId: bigintColumn,
-    name: { type: 'string' },
-    prefix: { type: 'string' },
-    keyHash: { type: 'string' },
-    scopes: { type: 'text[]' },
-    role: { type: 'string', nullable: true },
-    lastUsedAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
-    revokedAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
-    createdByUserId: { type: new BigIntType('string'), nullable: true },
-    createdAt: createdAtProperty,
+    id: idColumn(),
+    accountId: bigintColumn(),
+    name: p.string(),
+    prefix: p.string(),
+    keyHash: p.string(),
+    scopes: p.type('text[]').$type<string[]>(),
+    role: p.string().nullable(),
+    lastUsedAt: timestampColumn().nullable(),
+    revokedAt: timestampColumn().nullable(),
+    /** The dashboard user who created the key; null for CLI keys and older ones. */
+    createdByUserId: bigintColumn().nullable(),
+    createdAt: createdAtColumn(),
   },
 });
+export type ApiKey = InferEntity<typeof ApiKey>;

@@ -1,36 +1,22 @@
-import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import { bigintColumn, createdAtProperty, idProperty, updatedAtProperty } from './timestamps';
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { bigintColumn, createdAtColumn, idColumn, updatedAtColumn } from './columns';
 
-export class Form {
-  [OptionalProps]?: 'createdAt' | 'updatedAt';
-  id!: string;
-  accountId!: string;
-  name!: string;
-  endpointToken!: string;
-  successRedirectUrl!: string | null;
-  isActive!: boolean;
-  /** false: multipart file parts are refused (docs/api-conventions.md, Ingest). */
-  acceptFiles!: boolean;
-  allowedDomains!: string[];
-  notificationEmailAddresses!: string[];
-  createdAt!: Date;
-  updatedAt!: Date;
-}
-
-export const FormSchema = new EntitySchema<Form>({
-  class: Form,
+export const Form = defineEntity({
+  name: 'Form',
   tableName: 'forms',
   properties: {
-    id: idProperty,
-    accountId: bigintColumn,
-    name: { type: 'string' },
-    endpointToken: { type: 'string' },
-    successRedirectUrl: { type: 'string', nullable: true },
-    isActive: { type: 'boolean' },
-    acceptFiles: { type: 'boolean' },
-    allowedDomains: { type: 'text[]' },
-    notificationEmailAddresses: { type: 'text[]' },
-    createdAt: createdAtProperty,
-    updatedAt: updatedAtProperty,
+    id: idColumn(),
+    accountId: bigintColumn(),
+    name: p.string(),
+    endpointToken: p.string(),
+    successRedirectUrl: p.string().nullable(),
+    isActive: p.boolean(),
+    /** false: multipart file parts are refused (docs/api-conventions.md, Ingest). */
+    acceptFiles: p.boolean(),
+    allowedDomains: p.type('text[]').$type<string[]>(),
+    notificationEmailAddresses: p.type('text[]').$type<string[]>(),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
   },
 });
+export type Form = InferEntity<typeof Form>;

@@ -1,31 +1,33 @@
-import { AccountSchema } from './account';
-import { ApiKeySchema } from './api-key';
-import { DeliveryAttemptSchema } from './delivery-attempt';
-import { FormSchema } from './form';
-import { PluginSchema } from './plugin';
-import { SessionSchema } from './session';
-import { SubmissionSchema } from './submission';
-import { SubmissionFileSchema } from './submission-file';
-import { UserSchema } from './user';
+import { Account } from './account';
+import { ApiKey } from './api-key';
+import { DeliveryAttempt } from './delivery-attempt';
+import { Form } from './form';
+import { Plugin } from './plugin';
+import { Session } from './session';
+import { Submission } from './submission';
+import { SubmissionFile } from './submission-file';
+import { User } from './user';
 
-export { Account } from './account';
-export { ApiKey } from './api-key';
-export { DeliveryAttempt } from './delivery-attempt';
-export { Form } from './form';
-export { Plugin } from './plugin';
-export { Session } from './session';
-export { Submission } from './submission';
-export { SubmissionFile } from './submission-file';
-export { User } from './user';
+export {
+  Account,
+  ApiKey,
+  DeliveryAttempt,
+  Form,
+  Plugin,
+  Session,
+  Submission,
+  SubmissionFile,
+  User,
+};
 
 export const entities = [
-  AccountSchema,
-  UserSchema,
-  ApiKeySchema,
-  SessionSchema,
-  FormSchema,
-  SubmissionSchema,
-  SubmissionFileSchema,
-  PluginSchema,
-  DeliveryAttemptSchema,
+  Account,
+  User,
+  ApiKey,
+  Session,
+  Form,
+  Submission,
+  SubmissionFile,
+  Plugin,
+  DeliveryAttempt,
 ];

@@ -1,31 +1,26 @@
-import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import { bigintColumn, createdAtProperty, idProperty, updatedAtProperty } from './timestamps';
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import {
+  bigintColumn,
+  createdAtColumn,
+  idColumn,
+  timestampColumn,
+  updatedAtColumn,
+} from './columns';
 
 /** A person who signs in to the dashboard of one account. */
-export class User {
-  [OptionalProps]?: 'createdAt' | 'updatedAt';
-  id!: string;
-  accountId!: string;
-  email!: string;
-  name!: string | null;
-  passwordHash!: string;
-  /** Null until the e-mail's confirmation link is followed; unconfirmed users cannot sign in. */
-  emailConfirmedAt!: Date | null;
-  createdAt!: Date;
-  updatedAt!: Date;
-}
-
-export const UserSchema = new EntitySchema<User>({
-  class: User,
+export const User = defineEntity({
+  name: 'User',
   tableName: 'users',
   properties: {
-    id: idProperty,
-    accountId: bigintColumn,
-    email: { type: 'string' },
-    name: { type: 'string', nullable: true },
-    passwordHash: { type: 'string' },
-    emailConfirmedAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
-    createdAt: createdAtProperty,
-    updatedAt: updatedAtProperty,
+    id: idColumn(),
+    accountId: bigintColumn(),
+    email: p.string(),
+    name: p.string().nullable(),
+    passwordHash: p.string(),
+    /** Null until the e-mail's confirmation link is followed; unconfirmed users cannot sign in. */
+    emailConfirmedAt: timestampColumn().nullable(),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
   },
 });
+export type User = InferEntity<typeof User>;

@@ -73,7 +73,7 @@ export async function bearerKeyPrincipal(req: Request): Promise<Principal | unde
   }
   const apiKey = await findActiveApiKey(req.em, match[1]!);
   if (!apiKey) throw new HttpError(401, 'invalid_api_key', 'the API key matches no active key');
-  touchKey(req.em, apiKey.id, apiKey.lastUsedAt);
+  touchKey(req.em, apiKey.id, apiKey.lastUsedAt ?? null);
   return {
     kind: 'api_key',
     apiKeyId: apiKey.id,

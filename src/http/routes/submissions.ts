@@ -124,12 +124,14 @@ export const submissionRoutes = [
     if (!/^\d{1,18}$/.test(params.file_id)) throw notFound('file');
     const file = await req.em.findOne(SubmissionFile, { id: params.file_id, submissionId: row.id });
     if (!file) throw notFound('file');
-    const content = await ctx.fileStore.open(req.em, file).catch((error: unknown) => {
-      if (error instanceof StoredFileMissingError) throw notFound('file');
-      if (error instanceof FileStoreUnavailableError)
-        throw fileStorageUnavailable(ctx.logger, error);
-      throw error;
-    });
+    const content = await ctx.fileStore
+      .open(req.em, { id: file.id, storageKey: file.storageKey ?? null })
+      .catch((error: unknown) => {
+        if (error instanceof StoredFileMissingError) throw notFound('file');
+        if (error instanceof FileStoreUnavailableError)
+          throw fileStorageUnavailable(ctx.logger, error);
+        throw error;
+      });
     // attachment() guesses a type from the file name, so the stored type is set after it.
     res.attachment(file.filename);
     return {

@@ -90,7 +90,7 @@ export function formView(
     id: form.id,
     name: form.name,
     endpoint_token: form.endpointToken,
-    success_redirect_url: form.successRedirectUrl,
+    success_redirect_url: form.successRedirectUrl ?? null,
     is_active: form.isActive,
     accept_files: form.acceptFiles,
     allowed_domains: form.allowedDomains,
