@@ -14,13 +14,14 @@ import type {
 import {
   DELIVERY_FAILED,
   PLUGIN_UNAVAILABLE,
+  REDELIVERY,
   type DeliveryMode,
   type DeliveryOutcome,
   type DeliveryPlan,
   type DeliveryTarget,
   type NotificationResult,
   type SpamVerdict,
-  type WebhookDeliveryInput,
+  type DeliveryInput,
 } from '../workflows/submission-contract';
 
 /** A receiver's answer to one attempt: an HTTP status, no answer in time, or its plugin is gone. */
@@ -76,7 +77,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'replay-mode',
     submissionId: '104',
-    mode: 'replay',
+    mode: REDELIVERY,
     targets: [webhook('7'), webhook('8')],
     notify: true,
     answers: { '7': [200], '8': [202] },
@@ -202,7 +203,7 @@ export function scenarioActivities(
     recovery.candidates.map((candidate) => ({
       name: `${recovery.name}/${candidate.submissionId}`,
       submissionId: candidate.submissionId,
-      mode: 'replay' as const,
+      mode: REDELIVERY,
       targets: [{ pluginId: recovery.pluginId, pluginType: 'webhook' }],
       notify: false,
       answers: { [recovery.pluginId]: candidate.answers },
@@ -222,7 +223,7 @@ export function scenarioActivities(
   };
 
   /** Every delivery activity answers alike: one answer an attempt, from the scenario. */
-  async function deliver(input: WebhookDeliveryInput): Promise<DeliveryOutcome> {
+  async function deliver(input: DeliveryInput): Promise<DeliveryOutcome> {
     // Temporal counts this activity's attempts; after a local first attempt (and in a
     // recovery) the delivery's attempts number on from attemptOffset.
     const { attempt } = Context.current().info;
@@ -233,6 +234,7 @@ export function scenarioActivities(
       throw ApplicationFailure.nonRetryable(
         'the plugin was deleted or disabled; delivery stopped',
         PLUGIN_UNAVAILABLE,
+        REDELIVERY,
       );
     }
     if (answer === 'hangs') {
