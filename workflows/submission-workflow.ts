@@ -13,7 +13,7 @@ import type { NotificationActivities } from '../activities/notification-email';
 import type { SlackActivities } from '../activities/slack-delivery';
 import type { SpamActivities } from '../activities/spam';
 import type { WebhookActivities } from '../activities/webhook-delivery';
-import { deliveryIdOf } from '../src/domain/webhooks/delivery-ids';
+import { deliveryIdOf } from '../src/domain/deliveries/delivery-ids';
 import { DATABASE_STEP } from './database-step';
 import {
   DEFAULT_DELIVERY_POLICY,
