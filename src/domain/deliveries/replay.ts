@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findAccountSubmission } from '../submissions/submission-queries';
-import type { ReplayBudget } from '../deliveries/replay-budget';
+import type { ReplayBudget } from './replay-budget';
 
 /** Starts a replay workflow (src/temporal/workflow-starter.ts implements it). */
 export type ReplayStarter = {
