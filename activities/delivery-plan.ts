@@ -5,7 +5,7 @@ import { insertSkippedAttempt } from '../src/db/sql/delivery-attempts';
 import { formOfSubmissionNotifies } from '../src/db/sql/forms';
 import { pluginsOfSubmission, type PluginTargetRow } from '../src/db/sql/plugins';
 import { isTestRun } from '../src/db/sql/submissions';
-import { deliveryIdOf } from '../src/domain/webhooks/delivery-ids';
+import { deliveryIdOf } from '../src/domain/deliveries/delivery-ids';
 import type { DeliveryPlan } from '../workflows/submission-contract';
 
 export type DeliveryPlanActivities = {

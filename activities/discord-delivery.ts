@@ -2,11 +2,11 @@ import type { Orm } from '../src/db/orm';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { discordMessage } from '../src/domain/chat/discord-message';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import type { DeliveryOutcome, WebhookDeliveryInput } from '../workflows/submission-contract';
+import type { DeliveryOutcome, DeliveryInput } from '../workflows/submission-contract';
 import { deliverChatMessage } from './plugin-attempt';
 
 export type DiscordActivities = {
-  deliverDiscord(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;
+  deliverDiscord(input: DeliveryInput): Promise<DeliveryOutcome>;
 };
 
 /**

@@ -12,7 +12,7 @@ import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tok
 import {
   SMTP_REJECTED_FAILURE,
   type DeliveryOutcome,
-  type WebhookDeliveryInput,
+  type DeliveryInput,
 } from '../workflows/submission-contract';
 import { uploadedFiles } from './notification-email';
 import {
@@ -23,7 +23,7 @@ import {
 } from './plugin-attempt';
 
 export type EmailPluginActivities = {
-  deliverEmailPlugin(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;
+  deliverEmailPlugin(input: DeliveryInput): Promise<DeliveryOutcome>;
 };
 
 /**

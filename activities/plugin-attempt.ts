@@ -14,8 +14,9 @@ import {
   DELIVERY_FAILED,
   DELIVERY_SKIPPED,
   PLUGIN_UNAVAILABLE,
+  REDELIVERY,
   type DeliveryOutcome,
-  type WebhookDeliveryInput,
+  type DeliveryInput,
 } from '../workflows/submission-contract';
 
 // What every delivery activity (webhook, Slack, Discord, e-mail plugin) does around its send:
@@ -32,7 +33,7 @@ export type AttemptResult = Omit<SendResult, 'failure'> & { failure: string | nu
  */
 export async function loadDeliverable(
   em: EntityManager,
-  input: WebhookDeliveryInput,
+  input: DeliveryInput,
   pluginType: string,
 ): Promise<{ plugin: Plugin; source: WebhookSource }> {
   const plugin = await em.findOne(Plugin, { id: input.pluginId });
@@ -89,7 +90,7 @@ export async function sendWithHeartbeat(
  */
 export async function recordAndSettle(
   em: EntityManager,
-  input: WebhookDeliveryInput,
+  input: DeliveryInput,
   result: AttemptResult,
   options: {
     health: PluginHealthDeps;
@@ -116,7 +117,7 @@ export async function recordAndSettle(
     error: result.error,
     durationMs: result.durationMs,
     responseBody: result.responseBody,
-    isReplay: input.mode === 'replay',
+    isReplay: input.mode === REDELIVERY,
     isTest: input.mode === 'test',
     workflowId: info.workflowExecution?.workflowId ?? '',
     workflowRunId: info.workflowExecution?.runId ?? '',
@@ -171,7 +172,7 @@ export async function recordAndSettle(
  */
 export async function recordSkippedAttempt(
   em: EntityManager,
-  input: WebhookDeliveryInput,
+  input: DeliveryInput,
   reason: string,
 ): Promise<never> {
   const { info } = Context.current();
@@ -186,7 +187,7 @@ export async function recordSkippedAttempt(
     error: reason,
     durationMs: 0,
     responseBody: null,
-    isReplay: input.mode === 'replay',
+    isReplay: input.mode === REDELIVERY,
     isTest: input.mode === 'test',
     workflowId: info.workflowExecution?.workflowId ?? '',
     workflowRunId: info.workflowExecution?.runId ?? '',
@@ -211,7 +212,7 @@ export async function recordSkippedAttempt(
  */
 export async function deliverChatMessage(
   deps: PluginHealthDeps & { orm: Orm; sender: WebhookSender },
-  input: WebhookDeliveryInput,
+  input: DeliveryInput,
   pluginType: 'slack' | 'discord',
   message: (source: ChatSource) => unknown,
 ): Promise<DeliveryOutcome> {

@@ -2,11 +2,11 @@ import type { Orm } from '../src/db/orm';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { slackMessage } from '../src/domain/chat/slack-message';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import type { DeliveryOutcome, WebhookDeliveryInput } from '../workflows/submission-contract';
+import type { DeliveryOutcome, DeliveryInput } from '../workflows/submission-contract';
 import { deliverChatMessage } from './plugin-attempt';
 
 export type SlackActivities = {
-  deliverSlack(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;
+  deliverSlack(input: DeliveryInput): Promise<DeliveryOutcome>;
 };
 
 /**

@@ -8,12 +8,12 @@ import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import {
   PLUGIN_UNAVAILABLE,
   type DeliveryOutcome,
-  type WebhookDeliveryInput,
+  type DeliveryInput,
 } from '../workflows/submission-contract';
 import { loadDeliverable, recordAndSettle, sendWithHeartbeat } from './plugin-attempt';
 
 export type WebhookActivities = {
-  deliverWebhook(input: WebhookDeliveryInput): Promise<DeliveryOutcome>;
+  deliverWebhook(input: DeliveryInput): Promise<DeliveryOutcome>;
 };
 
 /**

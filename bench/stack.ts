@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { temporalCliCacheDir } from '../src/embedded/temporal-cli';
 import { freePort, sleep, Tail } from './util';
 
 const execFileAsync = promisify(execFile);
@@ -44,7 +45,7 @@ export type Formward = {
 
 function temporalCli(): string | undefined {
   if (process.env.TEMPORAL_CLI) return process.env.TEMPORAL_CLI;
-  const cached = path.join(os.homedir(), '.cache/formward/temporal-cli-1.5.1/temporal');
+  const cached = path.join(temporalCliCacheDir(), 'temporal');
   return fs.existsSync(cached) ? cached : undefined;
 }
 

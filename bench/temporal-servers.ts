@@ -1,6 +1,6 @@
 // Which Temporal server the e2e part runs on: the dev server `formward start` embeds (SQLite),
 // or the production setting, the Temporal server 1.32.2 on PostgreSQL
-// (src/embedded/temporal-postgres.ts, as the production test suite runs it). BENCH_TEMPORAL=
+// (test/support/temporal-postgres.ts, as the production test suite runs it). BENCH_TEMPORAL=
 // dev | postgres | both; unset: dev, plus postgres when its binaries are already built (a
 // default run never waits for the few minutes' Go build of scripts/temporal-server.sh).
 import fs from 'node:fs';
@@ -11,7 +11,7 @@ import {
   findTemporalServer,
   startTemporalOnPostgres,
   type TemporalOnPostgres,
-} from '../src/embedded/temporal-postgres';
+} from '../test/support/temporal-postgres';
 
 export type TemporalServerKind = 'dev' | 'postgres';
 

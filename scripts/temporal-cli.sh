@@ -4,7 +4,8 @@
 # official release download. Progress goes to stderr; stdout carries only the path.
 set -euo pipefail
 
-VERSION=1.5.1
+# The one place the version is written; src/embedded/temporal-cli.ts reads the same file.
+VERSION="$(tr -d '[:space:]' <"$(dirname "${BASH_SOURCE[0]}")/temporal-cli.version")"
 HOME="${HOME:-$(echo ~)}" # bash's ~ falls back to the passwd entry, as Node's os.homedir() does
 CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/formward/temporal-cli-$VERSION"
 CACHED="$CACHE_DIR/temporal"

@@ -5,16 +5,23 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { DeliveryPolicy } from '../workflows/delivery-policy';
+import type {
+  RecoveryCandidate,
+  RecoveryPageInput,
+  RecoveryPageResult,
+  RecoveryProgressInput,
+} from '../workflows/recovery-contract';
 import {
   DELIVERY_FAILED,
   PLUGIN_UNAVAILABLE,
+  REDELIVERY,
   type DeliveryMode,
   type DeliveryOutcome,
   type DeliveryPlan,
   type DeliveryTarget,
   type NotificationResult,
   type SpamVerdict,
-  type WebhookDeliveryInput,
+  type DeliveryInput,
 } from '../workflows/submission-contract';
 
 /** A receiver's answer to one attempt: an HTTP status, no answer in time, or its plugin is gone. */
@@ -70,7 +77,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'replay-mode',
     submissionId: '104',
-    mode: 'replay',
+    mode: REDELIVERY,
     targets: [webhook('7'), webhook('8')],
     notify: true,
     answers: { '7': [200], '8': [202] },
@@ -110,16 +117,113 @@ export const SCENARIOS: Scenario[] = [
   },
 ];
 
+/** A failed delivery a recovery re-delivers, and its receiver's answers attempt by attempt. */
+export type RecoveryCandidateScenario = RecoveryCandidate & {
+  /** From the delivery's first attempt: the `attemptOffset` failed ones come first. */
+  answers: Answer[];
+};
+
+/** One run of `recoveryWorkflow` for one webhook plugin, and the children it starts. */
+export type RecoveryScenario = {
+  name: string;
+  recoveryId: string;
+  pluginId: string;
+  ratePerSecond: number;
+  candidates: RecoveryCandidateScenario[];
+  /** The page's answer when the plugin was deleted or disabled before the run read it. */
+  stopped?: string;
+};
+
+const failedFourTimes: Answer[] = [500, 500, 500, 500];
+
+export const RECOVERY_SCENARIOS: RecoveryScenario[] = [
+  {
+    // Every re-delivery succeeds, one after a retry; two children a second, so a timer
+    // separates the third child from the first two.
+    name: 'recovery-redelivers-all',
+    recoveryId: '1',
+    pluginId: '21',
+    ratePerSecond: 2,
+    candidates: [
+      {
+        submissionId: '201',
+        deliveryId: 'dlv_r1_201',
+        attemptOffset: 4,
+        answers: [...failedFourTimes, 200],
+      },
+      {
+        submissionId: '202',
+        deliveryId: 'dlv_r1_202',
+        attemptOffset: 4,
+        answers: [...failedFourTimes, 204],
+      },
+      {
+        submissionId: '203',
+        deliveryId: 'dlv_r1_203',
+        attemptOffset: 4,
+        answers: [...failedFourTimes, 503, 200],
+      },
+    ],
+  },
+  {
+    // One re-delivery succeeds; the other's receiver fails every attempt, so the run counts
+    // one done and one failed.
+    name: 'recovery-redelivery-fails',
+    recoveryId: '2',
+    pluginId: '22',
+    ratePerSecond: 10,
+    candidates: [
+      {
+        submissionId: '204',
+        deliveryId: 'dlv_r2_204',
+        attemptOffset: 4,
+        answers: [...failedFourTimes, 200],
+      },
+      { submissionId: '205', deliveryId: 'dlv_r2_205', attemptOffset: 4, answers: [500] },
+    ],
+  },
+  {
+    // The plugin was deleted before the first page: no child, the run is recorded as failed.
+    name: 'recovery-plugin-gone',
+    recoveryId: '3',
+    pluginId: '23',
+    ratePerSecond: 10,
+    candidates: [],
+    stopped: 'the plugin was deleted',
+  },
+];
+
 /** The activities of every released shape (by name), answering each scenario by submission id. */
-export function scenarioActivities(scenarios: Scenario[]) {
+export function scenarioActivities(
+  scenarios: Scenario[],
+  recoveries: RecoveryScenario[] = RECOVERY_SCENARIOS,
+) {
+  // A recovery's child delivers to its run's one plugin, with the candidate's answers.
+  const recoveryChildren: Scenario[] = recoveries.flatMap((recovery) =>
+    recovery.candidates.map((candidate) => ({
+      name: `${recovery.name}/${candidate.submissionId}`,
+      submissionId: candidate.submissionId,
+      mode: REDELIVERY,
+      targets: [{ pluginId: recovery.pluginId, pluginType: 'webhook' }],
+      notify: false,
+      answers: { [recovery.pluginId]: candidate.answers },
+    })),
+  );
   const scenarioOf = (submissionId: string): Scenario => {
-    const scenario = scenarios.find((candidate) => candidate.submissionId === submissionId);
+    const scenario = [...scenarios, ...recoveryChildren].find(
+      (candidate) => candidate.submissionId === submissionId,
+    );
     if (!scenario) throw new Error(`no scenario for submission ${submissionId}`);
     return scenario;
   };
+  const recoveryOf = (recoveryId: string): RecoveryScenario => {
+    const recovery = recoveries.find((candidate) => candidate.recoveryId === recoveryId);
+    if (!recovery) throw new Error(`no scenario for recovery ${recoveryId}`);
+    return recovery;
+  };
 
   /** Every delivery activity answers alike: one answer an attempt, from the scenario. */
-  async function deliver(input: WebhookDeliveryInput): Promise<DeliveryOutcome> {
+  async function deliver(input: DeliveryInput): Promise<DeliveryOutcome> {
     // Temporal counts this activity's attempts; after a local first attempt (and in a
     // recovery) the delivery's attempts number on from attemptOffset.
     const { attempt } = Context.current().info;
@@ -130,6 +234,7 @@ export function scenarioActivities(scenarios: Scenario[]) {
       throw ApplicationFailure.nonRetryable(
         'the plugin was deleted or disabled; delivery stopped',
         PLUGIN_UNAVAILABLE,
+        REDELIVERY,
       );
     }
     if (answer === 'hangs') {
@@ -166,6 +271,25 @@ export function scenarioActivities(scenarios: Scenario[]) {
     deliverSlack: deliver,
     deliverDiscord: deliver,
     deliverEmailPlugin: deliver,
+    /** One page holds every candidate (fewer than RECOVERY_PAGE_SIZE): the run's last. */
+    async recoveryPage(input: RecoveryPageInput): Promise<RecoveryPageResult> {
+      const recovery = recoveryOf(input.recoveryId);
+      if (recovery.stopped) return { stopped: recovery.stopped, candidates: [], cursor: null };
+      const candidates = recovery.candidates.map(({ submissionId, deliveryId, attemptOffset }) => ({
+        submissionId,
+        deliveryId,
+        attemptOffset,
+      }));
+      const last = candidates.at(-1);
+      return {
+        stopped: null,
+        candidates,
+        cursor: last ? { createdAt: '2026-11-20T10:00:00.000Z', id: last.submissionId } : null,
+      };
+    },
+    async recordRecoveryProgress(input: RecoveryProgressInput): Promise<void> {
+      recoveryOf(input.recoveryId);
+    },
     async sendNotificationEmail(submissionId: string): Promise<NotificationResult> {
       if (!scenarioOf(submissionId).notify) {
         return { sent: false, recipients: [], messageId: null, skipped: 'no_recipients' };

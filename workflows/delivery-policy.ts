@@ -3,7 +3,11 @@ import type { RetryPolicy } from '@temporalio/common';
 import type { PluginActivityPolicy } from './plugin-policies';
 import { PLUGIN_UNAVAILABLE } from './submission-contract';
 
-/** The webhook retry policy, passed in with each workflow because workflow code reads no environment. */
+/**
+ * The delivery policy from the WEBHOOK_* knobs: webhooks use it as it is, Slack and Discord
+ * derive theirs from it (workflows/plugin-policies.ts). Passed in with each workflow because
+ * workflow code reads no environment.
+ */
 export type DeliveryPolicy = {
   initialIntervalMs: number;
   backoffCoefficient: number;

@@ -10,7 +10,7 @@ import {
 import { msToNumber } from '@temporalio/common/lib/time';
 import { failedSummary, failureOf } from './delivery-summary';
 import { MAX_RETRY_AFTER_MS, type PluginActivityPolicy } from './plugin-policies';
-import type { DeliverySummary, DeliveryTarget, WebhookDeliveryInput } from './submission-contract';
+import type { DeliverySummary, DeliveryTarget, DeliveryInput } from './submission-contract';
 
 /** What an activity failure wraps: the activity's own failure, or its timeout. */
 const causeOf = (error: unknown): unknown =>
@@ -94,9 +94,9 @@ export function laterAttemptsPolicy(policy: PluginActivityPolicy): PluginActivit
 
 /** The durable attempts' input: they number on after the first (and a recovery's) attempts. */
 export function laterAttemptsInput(
-  input: WebhookDeliveryInput,
+  input: DeliveryInput,
   policy: PluginActivityPolicy,
-): WebhookDeliveryInput {
+): DeliveryInput {
   return {
     ...input,
     maxAttempts: policy.maxAttempts,

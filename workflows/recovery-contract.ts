@@ -13,7 +13,7 @@ export type RecoveryWorkflowInput = {
   pluginType: string;
   /** Child submission workflows started per second at most (RECOVERY_RATE). */
   ratePerSecond: number;
-  /** The webhook retry policy each re-delivery runs with. */
+  /** The delivery policy each re-delivery runs with. */
   delivery: DeliveryPolicy;
   /** Carried over continue-as-new: where the previous run stopped and what it counted. */
   progress?: RecoveryProgress;

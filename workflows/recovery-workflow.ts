@@ -14,6 +14,7 @@ import {
   type RecoveryWorkflowInput,
   type RecoveryWorkflowResult,
 } from './recovery-contract';
+import { REDELIVERY } from './submission-contract';
 import { submissionWorkflow } from './submission-workflow';
 
 /** Candidates read at once; their children run together, then progress is recorded. */
@@ -32,7 +33,7 @@ async function redeliver(input: RecoveryWorkflowInput, candidate: RecoveryCandid
       args: [
         {
           submissionId: candidate.submissionId,
-          mode: 'replay',
+          mode: REDELIVERY,
           delivery: input.delivery,
           recover: {
             pluginId: input.pluginId,

@@ -3,8 +3,16 @@
 // activities and the starters in src/temporal all import it.
 import type { DeliveryPolicy } from './delivery-policy';
 
-/** live (ingest), test (`?test=true`: one attempt each), replay (deliver again, no spam check, no e-mail). */
-export type DeliveryMode = 'live' | 'test' | 'replay';
+/**
+ * The re-delivery mode (`POST /api/submissions/{id}/replay`, a recovery's children): deliver
+ * again, no spam check, no e-mail. Its value is the wire value `'replay'`, kept as it is in
+ * workflow inputs and results and in recorded histories; named so it is not read as Temporal's
+ * history replay.
+ */
+export const REDELIVERY = 'replay';
+
+/** live (ingest), test (`?test=true`: one attempt each), or REDELIVERY. */
+export type DeliveryMode = 'live' | 'test' | typeof REDELIVERY;
 
 /** Failure types activities throw and the workflow's retry policies name. */
 export const PLUGIN_UNAVAILABLE = 'PluginUnavailable'; // deleted or disabled: never retried
@@ -14,7 +22,7 @@ export const DELIVERY_SKIPPED = 'DeliverySkipped'; // nothing sent (no confirmed
 
 /**
  * Recovery of one plugin's failed or skipped delivery (docs/recovery.md): the workflow (mode
- * `replay`) delivers to that plugin only, under the delivery id (`webhook-id`) of the failed
+ * REDELIVERY) delivers to that plugin only, under the delivery id (`webhook-id`) of the failed
  * delivery, numbering its attempts on from `attemptOffset` so the old records stay.
  */
 export type RecoverTarget = {
@@ -38,7 +46,7 @@ export type DeliveryTarget = { pluginId: string; pluginType: string };
 /** What a submission's workflow delivers: its form's enabled plugins, and whether to e-mail. */
 export type DeliveryPlan = { targets: DeliveryTarget[]; notify: boolean };
 
-export type WebhookDeliveryInput = {
+export type DeliveryInput = {
   submissionId: string;
   pluginId: string;
   deliveryId: string;

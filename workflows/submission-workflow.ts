@@ -13,7 +13,7 @@ import type { NotificationActivities } from '../activities/notification-email';
 import type { SlackActivities } from '../activities/slack-delivery';
 import type { SpamActivities } from '../activities/spam';
 import type { WebhookActivities } from '../activities/webhook-delivery';
-import { deliveryIdOf } from '../src/domain/webhooks/delivery-ids';
+import { deliveryIdOf } from '../src/domain/deliveries/delivery-ids';
 import { DATABASE_STEP } from './database-step';
 import {
   DEFAULT_DELIVERY_POLICY,
@@ -40,14 +40,15 @@ import {
   emailPluginActivityPolicy,
   type PluginActivityPolicy,
 } from './plugin-policies';
-import type {
-  DeliverySummary,
-  DeliveryTarget,
-  NotificationResult,
-  SpamVerdict,
-  SubmissionWorkflowInput,
-  SubmissionWorkflowResult,
-  WebhookDeliveryInput,
+import {
+  REDELIVERY,
+  type DeliveryInput,
+  type DeliverySummary,
+  type DeliveryTarget,
+  type NotificationResult,
+  type SpamVerdict,
+  type SubmissionWorkflowInput,
+  type SubmissionWorkflowResult,
 } from './submission-contract';
 
 // The commands this workflow issues are the released ones (commit f520858): a change of them
@@ -97,7 +98,7 @@ export async function submissionWorkflow(
   const policy = input.delivery ?? DEFAULT_DELIVERY_POLICY;
   const { submissionId } = input;
 
-  const spam = mode === 'replay' ? NOT_CHECKED : await checkSpam(submissionId);
+  const spam = mode === REDELIVERY ? NOT_CHECKED : await checkSpam(submissionId);
   if (spam.isSpam) return { submissionId, mode, spam, deliveries: [], notification: null };
 
   const test = mode === 'test';
@@ -131,7 +132,7 @@ export async function submissionWorkflow(
 
   const sendEmail = mode === 'test' ? sendTestNotificationEmail : sendNotificationEmail;
   const notification =
-    mode === 'replay'
+    mode === REDELIVERY
       ? null
       : !notify
         ? NOBODY_TO_NOTIFY
@@ -181,7 +182,7 @@ function deliveryKinds(
 async function deliverDurably(
   { activity, policy }: DeliveryKind,
   target: DeliveryTarget,
-  input: WebhookDeliveryInput,
+  input: DeliveryInput,
 ): Promise<DeliverySummary> {
   try {
     const outcome = await proxyActivities<DeliveryActivities>(durableOptions(policy))[activity](
@@ -201,7 +202,7 @@ async function deliverDurably(
 async function deliverLocalFirst(
   kind: DeliveryKind,
   target: DeliveryTarget,
-  input: WebhookDeliveryInput,
+  input: DeliveryInput,
 ): Promise<DeliverySummary> {
   const { activity, policy } = kind;
   try {

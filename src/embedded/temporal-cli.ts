@@ -4,7 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from './package-root';
 
-export const TEMPORAL_CLI_VERSION = '1.5.1';
+/** The CLI version scripts/temporal-cli.sh provisions, from the file it reads too. */
+export function temporalCliVersion(): string {
+  const file = path.join(packageRoot(), 'scripts', 'temporal-cli.version');
+  return fs.readFileSync(file, 'utf8').trim();
+}
 
 // A cold `go install` of the CLI takes about ten minutes on two cores.
 const PROVISION_TIMEOUT_MS = 30 * 60_000;
@@ -20,7 +24,7 @@ const isExecutable = (file: string) => {
 
 export function temporalCliCacheDir(): string {
   const cacheHome = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(cacheHome, 'formward', `temporal-cli-${TEMPORAL_CLI_VERSION}`);
+  return path.join(cacheHome, 'formward', `temporal-cli-${temporalCliVersion()}`);
 }
 
 /** The same lookup as scripts/temporal-cli.sh (explicit, PATH, our cache), building nothing. */

@@ -24,9 +24,9 @@ export const listMetaSchema = z
 export type ListMeta = z.output<typeof listMetaSchema>;
 
 /**
- * Decisions §2: both envelope variants at once, `{ok, <key>, payload, links}`, so clients
- * written against either variant of the specification work; `<key>` and `payload` hold the
- * same value.
+ * Both envelope variants at once, `{ok, <key>, payload, links}`, so clients written against
+ * either variant of the specification work; `<key>` and `payload` hold the same value
+ * (docs/api/envelopes.md).
  */
 export function envelopeSchema<K extends string, V extends z.ZodType>(
   id: string,

@@ -18,7 +18,7 @@ import { deliveryPolicy } from '../temporal/delivery-policy';
 import { createRecoveryStarter } from '../temporal/recovery-starter';
 import type { RecoveryStarter } from '../domain/plugins/recovery';
 import { OwnListeners } from '../domain/webhooks/own-listeners';
-import { ReplayBudget } from '../domain/webhooks/replay-budget';
+import { ReplayBudget } from '../domain/deliveries/replay-budget';
 import {
   createWorkflowStarter,
   type SubmissionWorkflowStarter,

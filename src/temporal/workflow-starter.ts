@@ -4,9 +4,10 @@ import type { Orm } from '../db/orm';
 import { markTestRun, markWorkflowsStarted } from '../db/sql/submissions';
 import { randomBytes } from 'node:crypto';
 import type { DeliveryPolicy } from '../../workflows/delivery-policy';
-import type {
-  SubmissionWorkflowInput,
-  SubmissionWorkflowResult,
+import {
+  REDELIVERY,
+  type SubmissionWorkflowInput,
+  type SubmissionWorkflowResult,
 } from '../../workflows/submission-contract';
 import type { Admission, AdmissionStats } from './admission';
 import type { LazyTemporalClient } from './client';
@@ -193,7 +194,7 @@ export function createWorkflowStarter(deps: {
       const workflowId = replayWorkflowId(submissionId, randomBytes(6).toString('hex'));
       const handle = await startWorkflow(workflowId, {
         submissionId,
-        mode: 'replay',
+        mode: REDELIVERY,
         delivery: deps.delivery,
       });
       return { workflowId, runId: handle.firstExecutionRunId };

@@ -91,7 +91,7 @@ describe('replays per account per minute (REPLAY_RATE)', () => {
     expect(wait).toBeLessThanOrEqual(60);
 
     // A second serve process counts in the same PostgreSQL rows: it sees the budget used.
-    const { ReplayBudget } = await import('../../src/domain/webhooks/replay-budget');
+    const { ReplayBudget } = await import('../../src/domain/deliveries/replay-budget');
     const knex = t.stack.ctx.orm.em.getConnection().getKnex();
     const otherProcess = new ReplayBudget(knex, 3);
     expect(await otherProcess.consume(tenant.accountId)).toBeGreaterThan(0);

@@ -5,7 +5,7 @@ import { postMultipart, submitJson } from '../support/ingest-requests';
 import { signIn } from '../support/sign-in';
 
 // Pages and answers that show submissions, files, keys or tokens are `Cache-Control:
-// no-store` (decisions §11), so a shared browser or proxy cache keeps none of them; public
+// no-store`, so a shared browser or proxy cache keeps none of them; public
 // things keep their caching (docs/api-conventions.md, Security headers).
 const t = useTestStack({ form: { name: 'Cached?', accept_files: true } });
 

@@ -4,9 +4,9 @@ import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/w
 import { beforeAll, describe, expect, it } from 'vitest';
 import { historyFromJSON, type History } from './history-json';
 
-// Every recorded history of every released shape of the submission workflow replays against
-// the current workflow code: a change of the commands it issues without patched() fails here
-// (test/fixtures/workflow-histories/README.md).
+// Every recorded history of every released shape of the submission and recovery workflows
+// replays against the current workflow code: a change of the commands they issue without
+// patched() fails here (test/fixtures/workflow-histories/README.md).
 
 const fixtures = path.resolve(__dirname, '../fixtures/workflow-histories');
 
@@ -17,6 +17,12 @@ const PATCH = 'patch plugin-types';
 const LOCAL_FIRST = [PATCH, 'patch local-first-attempt'];
 const locals = (count: number, type = 'deliverWebhook') =>
   Array<string>(count).fill(`local ${type}`);
+const children = (count: number) => Array<string>(count).fill('child submissionWorkflow');
+const PAGE = 'local recoveryPage';
+const PROGRESS = 'local recordRecoveryProgress';
+/** A recovery's child: no spam check, no plan, its one plugin, first attempt local. */
+const REDELIVERY = [...LOCAL_FIRST, ...locals(1)];
+const REDELIVERY_RETRIED = [...REDELIVERY, 'timer', ...deliveries(1)];
 
 /**
  * Each released shape's folder and the commands its code issued in each scenario (retries
@@ -86,6 +92,20 @@ const SHAPES: Record<string, Record<string, string[]>> = {
       'activity deliverDiscord',
     ],
   },
+  // recoveryWorkflow as released (no patch): a page of candidates, one child submission
+  // workflow each at most ratePerSecond a second (a timer between), then the progress; each
+  // child's history (`<scenario>.submission-<id>`) is the current submission shape with
+  // `recover` set.
+  'recovery-v1': {
+    'recovery-redelivers-all': [PAGE, ...children(2), 'timer', ...children(1), PROGRESS],
+    'recovery-redelivers-all.submission-201': REDELIVERY,
+    'recovery-redelivers-all.submission-202': REDELIVERY,
+    'recovery-redelivers-all.submission-203': REDELIVERY_RETRIED,
+    'recovery-redelivery-fails': [PAGE, ...children(2), PROGRESS],
+    'recovery-redelivery-fails.submission-204': REDELIVERY,
+    'recovery-redelivery-fails.submission-205': REDELIVERY_RETRIED,
+    'recovery-plugin-gone': [PAGE, PROGRESS],
+  },
 };
 
 type Recorded = { shape: string; scenario: string; json: { events: unknown[] } };
@@ -113,6 +133,8 @@ function commandsOf(history: History): string[] {
     const scheduled = event.activityTaskScheduledEventAttributes;
     if (scheduled) return [`activity ${scheduled.activityType?.name}`];
     if (event.timerStartedEventAttributes) return ['timer'];
+    const child = event.startChildWorkflowExecutionInitiatedEventAttributes;
+    if (child) return [`child ${child.workflowType?.name}`];
     const marker = event.markerRecordedEventAttributes;
     if (marker?.markerName === 'core_patch') {
       return [`patch ${decode(marker.details?.['patch-data']?.payloads?.[0]?.data).id}`];
@@ -143,7 +165,7 @@ beforeAll(async () => {
   for await (const result of replays) results.set(result.workflowId, result);
 });
 
-describe('recorded submission workflow histories', () => {
+describe('recorded workflow histories', () => {
   it('cover every scenario of every released shape, and only those', () => {
     const shapes = [...new Set(recorded.map((entry) => entry.shape))].sort();
     expect(shapes).toEqual(Object.keys(SHAPES).sort());

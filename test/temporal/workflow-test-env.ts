@@ -25,7 +25,7 @@ import {
   type SpamVerdict,
   type SubmissionWorkflowInput,
   type SubmissionWorkflowResult,
-  type WebhookDeliveryInput,
+  type DeliveryInput,
 } from '../../workflows/submission-contract';
 import { submissionWorkflow } from '../../workflows/submission-workflow';
 
@@ -90,18 +90,15 @@ export function useWorkflowTestEnv(): void {
   });
 }
 
-export type DeliverBehaviour = (
-  input: WebhookDeliveryInput,
-  attempt: number,
-) => Promise<DeliveryOutcome>;
+export type DeliverBehaviour = (input: DeliveryInput, attempt: number) => Promise<DeliveryOutcome>;
 
-export type Attempt = { input: WebhookDeliveryInput; attempt: number; local: boolean };
+export type Attempt = { input: DeliveryInput; attempt: number; local: boolean };
 
 /**
  * The attempt as the activities number it (`x-formward-attempt`): Temporal counts this
  * activity's attempts, which number on after `attemptOffset` (a local first attempt, a recovery).
  */
-function attemptOf(input: WebhookDeliveryInput): Attempt {
+function attemptOf(input: DeliveryInput): Attempt {
   const { attempt, isLocal } = Context.current().info;
   return { input, attempt: (input.attemptOffset ?? 0) + attempt, local: isLocal };
 }
@@ -138,7 +135,7 @@ export const webhook = (pluginId: string): DeliveryTarget => ({ pluginId, plugin
  * Temporal's count of this activity's attempts (activities/plugin-attempt.ts).
  */
 export const outcomeFor = (
-  input: WebhookDeliveryInput,
+  input: DeliveryInput,
   attempt: number,
   fields: Partial<DeliveryOutcome> = {},
 ): DeliveryOutcome => ({
@@ -165,7 +162,7 @@ export function mockActivities(options: MockOptions = {}) {
   };
   const pluginActivity =
     (activity: string) =>
-    async (input: WebhookDeliveryInput): Promise<DeliveryOutcome> => {
+    async (input: DeliveryInput): Promise<DeliveryOutcome> => {
       const call = attemptOf(input);
       calls.deliverPlugin.push({ activity, ...call });
       return (options.deliver ?? succeeds)(input, call.attempt);

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Account security (docs/decisions §11): a confirmation link carries the password hash it
- * was asked with, so whoever confirms an address owns the password of that link; sessions
+ * Account security (README, "Accounts and sign-in"): a confirmation link carries the password
+ * hash it was asked with, so whoever confirms an address owns the password of that link; sessions
  * record when they were last used (idle timeout); API keys record the user who created them
  * (null for keys made with the CLI or before this release); and an index for the purge of
  * sign-ups never confirmed.

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { bigintArray, runStatement, selectRows } from './execute';
 
-const RANGE_INTERVALS = {
+/** Each range a list may ask for, and its interval (src/domain/submissions/range.ts lists them). */
+export const RANGE_INTERVALS = {
   '24h': '24 hours',
   '7d': '7 days',
   '30d': '30 days',

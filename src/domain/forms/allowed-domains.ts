@@ -1,6 +1,7 @@
 /**
- * Decisions §5: with `allowed_domains` empty any origin may post. Otherwise the host of
- * `Origin` (or, lacking it, `Referer`) must equal a listed domain or be a subdomain of one.
+ * With `allowed_domains` empty any origin may post. Otherwise the host of `Origin` (or,
+ * lacking it, `Referer`) must equal a listed domain or be a subdomain of one
+ * (docs/api-conventions.md, docs/api/ingest.md).
  */
 export function originAllowed(
   allowedDomains: string[],

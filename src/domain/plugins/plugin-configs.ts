@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { validateWebhookUrl, type HostLookup } from './webhook-url';
 import type { AllowList } from './address-policy';
 
-/** Every plugin type (docs/plugins.md); only `webhook` can be created through the API. */
-export const PLUGIN_TYPES = ['webhook', 'email', 'slack', 'discord'] as const;
-export type PluginType = (typeof PLUGIN_TYPES)[number];
-
-/** The types a person configures in the dashboard (they carry no signing secret). */
+/**
+ * The types a person configures in the dashboard (they carry no signing secret); the other
+ * type, `webhook`, is created through the API (docs/plugins.md lists them all).
+ */
 export const DASHBOARD_PLUGIN_TYPES = ['email', 'slack', 'discord'] as const;
 export type DashboardPluginType = (typeof DASHBOARD_PLUGIN_TYPES)[number];
 

@@ -1,3 +1,7 @@
-/** How far back the submission lists look (docs/api-conventions.md, Limits: the specification's values plus `all`). */
-export const RANGES = ['24h', '7d', '30d', 'all'] as const;
-export type Range = (typeof RANGES)[number];
+import { RANGE_INTERVALS, type SubmissionRange } from '../../db/sql/submissions';
+
+/**
+ * How far back the submission lists look (docs/api-conventions.md, Limits: the specification's
+ * values plus `all`): the ranges src/db/sql/submissions.ts has an interval for, in its order.
+ */
+export const RANGES = Object.keys(RANGE_INTERVALS) as [SubmissionRange, ...SubmissionRange[]];

@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from 'express';
 
 /**
  * Answers that show submissions, files, keys, tokens or signing secrets must stay out of
- * shared browser and proxy caches (decisions §11): `Cache-Control: no-store`.
+ * shared browser and proxy caches (docs/api-conventions.md): `Cache-Control: no-store`.
  */
 export function setNoStore(res: Response): void {
   res.set('Cache-Control', 'no-store');

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { findAccountForm } from '../../domain/forms/forms';
 import { findFormPlugin } from '../../domain/plugins/plugins';
-import { listAttempts } from '../../domain/webhooks/delivery-records';
-import { replaySubmission } from '../../domain/webhooks/replay';
+import { listAttempts } from '../../domain/deliveries/delivery-records';
+import { replaySubmission } from '../../domain/deliveries/replay';
 import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound, rateLimited, temporalUnavailable } from '../http-error';
 import { link, type Link } from '../links';

@@ -62,5 +62,4 @@ export const updateFormBody = z
   })
   .meta({ id: 'UpdateForm' });
 
-export type CreateFormBody = z.output<typeof createFormBody>;
 export type UpdateFormBody = z.output<typeof updateFormBody>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AttemptRow } from '../../domain/webhooks/delivery-records';
+import type { AttemptRow } from '../../domain/deliveries/delivery-records';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { link, linksSchema } from '../links';
 import type { PublicUrls } from '../public-urls';

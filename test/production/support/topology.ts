@@ -8,7 +8,7 @@ import {
   findTemporalServer,
   startTemporalOnPostgres,
   type TemporalOnPostgres,
-} from '../../../src/embedded/temporal-postgres';
+} from '../../support/temporal-postgres';
 import { compileService } from '../../support/worker-process';
 import { startPostgresServer, type PostgresServer } from './postgres-server';
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { findAccountSubmission } from '../../../domain/submissions/submission-queries';
-import { listAttempts, type AttemptRow } from '../../../domain/webhooks/delivery-records';
-import { replaySubmission } from '../../../domain/webhooks/replay';
+import { listAttempts, type AttemptRow } from '../../../domain/deliveries/delivery-records';
+import { replaySubmission } from '../../../domain/deliveries/replay';
 import type { DashboardPages } from '../app-page';
 import { sendAppPage } from '../app-page';
 import { setFlash } from '../flash';

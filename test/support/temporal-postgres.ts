@@ -5,9 +5,9 @@ import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { Client } from 'pg';
-import { isPortFree, waitForPort } from './free-port';
-import { packageRoot } from './package-root';
-import { waitForNamespace } from './temporal-server';
+import { isPortFree, waitForPort } from '../../src/embedded/free-port';
+import { packageRoot } from '../../src/embedded/package-root';
+import { waitForNamespace } from '../../src/embedded/temporal-server';
 
 /**
  * The Temporal server of docker-compose.yml run natively: its binaries and schema come from
