@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { takeFlash } from './flash';
 import { guestCsrfToken } from './guest-csrf';
 import { useDashboardCsp } from './send-page';
+import type { TemplateName } from './templates';
 import { renderPage } from './views';
 
 /**
@@ -12,7 +13,7 @@ export async function guestPage<S extends number>(
   req: Request,
   res: Response,
   baseUrl: string,
-  page: { status: S; template: string; title: string; altcha?: boolean },
+  page: { status: S; template: TemplateName; title: string; altcha?: boolean },
   data: Record<string, unknown> = {},
 ): Promise<{ status: S; content: string }> {
   await useDashboardCsp(res);
@@ -21,7 +22,10 @@ export async function guestPage<S extends number>(
     flash: takeFlash(req, res),
     altcha: page.altcha,
   };
-  return { status: page.status, content: renderPage(page.template, page.title, chrome, data) };
+  // Not yet checked against templates.ts: these pages are still defineRoute operations, whose
+  // data is built in src/http/routes (the signed-out templates take GuestData there).
+  const content = renderPage(page.template, page.title, chrome, data as never);
+  return { status: page.status, content };
 }
 
 /**
@@ -29,7 +33,7 @@ export async function guestPage<S extends number>(
  * data, with the data every answer of that kind carries.
  */
 export function guestPageKind(
-  page: { template: string; title: string; altcha?: boolean },
+  page: { template: TemplateName; title: string; altcha?: boolean },
   always: Record<string, unknown> = {},
 ) {
   return <S extends number>(
