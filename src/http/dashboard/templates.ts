@@ -65,9 +65,6 @@ export type TypedPluginDraft = {
   errors: Record<string, string[]>;
 };
 
-/** The signed-out pages (defineRoute operations in src/http/routes): their data as given. */
-type GuestData = Record<string, unknown>;
-
 export type Templates = {
   message: { lines: readonly string[]; link?: Link; error?: boolean; heading?: string };
   overview: { stats: AccountStatsView; accountName: string; accountId: string };
@@ -191,12 +188,19 @@ export type Templates = {
   };
   'dev-mailbox': { entries: MailboxEntry[]; directory: string };
   'dev-mailbox-message': { subject: string; to: string; text: string; links: string[] };
-  home: GuestData;
-  login: GuestData;
-  signup: GuestData;
-  forgot: GuestData;
-  reset: GuestData;
-  'recipient-action': GuestData;
+  // The signed-out pages (defineRoute operations in src/http/routes, through guest-page.ts).
+  home: Record<string, never>;
+  login: { next?: string | null; email?: string; error?: string; unconfirmed?: boolean };
+  signup: { minPasswordLength: number; email?: string; name?: string; error?: string };
+  forgot: { error?: string };
+  reset: { minPasswordLength: number; token?: string; error?: string };
+  'recipient-action': {
+    lines: readonly string[];
+    action: string;
+    button: string;
+    oneClick?: boolean;
+    error?: boolean;
+  };
 };
 
 export type TemplateName = keyof Templates;
