@@ -53,6 +53,8 @@ export type PageSpec<P extends string, A extends PageAccess, T extends TemplateN
   template?: T;
   /** The page's `<title>` and heading: fixed, or made from the data it renders. */
   title?: string | ((data: DataOf<T>) => string);
+  /** The page exists only when this holds for the running service (the dev mailbox). */
+  enabled?: (ctx: AppContext) => boolean;
 };
 
 export type PageHandler<P extends string, A extends PageAccess, T> = (
@@ -73,6 +75,7 @@ export type AnyPage = {
   access: PageAccess;
   template?: TemplateName;
   title?: string | ((data: never) => string);
+  enabled?: (ctx: AppContext) => boolean;
   handler: (input: never, ctx: AppContext) => unknown;
 };
 

@@ -22,6 +22,7 @@ const formBody = express.urlencoded({ extended: false, limit: '64kb' });
  */
 export function registerPages(router: Router, pages: readonly AnyPage[], ctx: AppContext): void {
   for (const page of pages) {
+    if (page.enabled && !page.enabled(ctx)) continue;
     if (page.access === 'session' && !inSessionArea(page.path))
       throw new Error(`${page.method} ${page.path}: a session page must be under ${SESSION_AREA}`);
     const handlers = page.access === 'guest' ? [guestGuard(ctx)] : [];

@@ -1,6 +1,7 @@
 import type { AnyPage } from '../define-page';
 import { apiKeyPages } from './api-keys';
 import { deliveryPages } from './deliveries';
+import { devMailboxPages } from './dev-mailbox';
 import { formActionPages } from './form-actions';
 import { formPages } from './forms';
 import { overviewPages } from './overview';
@@ -14,7 +15,7 @@ import { submissionExportPages } from './submission-export';
 import { submissionPages } from './submissions';
 
 /**
- * Every signed-in dashboard page (definePage), in matching order: a fixed path such as
+ * Every dashboard page (definePage), in matching order: a fixed path such as
  * `/app/forms/new` or `/app/submissions/erase` before `/app/forms/:id` or
  * `/app/submissions/:id`. dashboardRouter registers them from this list; add new pages here.
  */
@@ -32,4 +33,5 @@ export const PAGES: readonly AnyPage[] = [
   ...deliveryPages,
   ...recoveryPages,
   ...statsPages,
+  ...devMailboxPages,
 ];
