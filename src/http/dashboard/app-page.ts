@@ -1,17 +1,14 @@
-import type { Request, Response, Router } from 'express';
-import type { AppContext } from '../../runtime/app-context';
+import type { Request, Response } from 'express';
 import { takeFlash } from './flash';
 import { revealedData } from './reveal-once';
 import { sendPage } from './send-page';
 import { sessionOf } from './session-guard';
 import type { TemplateName, Templates } from './templates';
 
-/** A module of signed-in pages: it adds its routes (paths under /app) to the dashboard router. */
-export type DashboardPages = (router: Router, ctx: AppContext) => void;
-
 /**
- * Sends a signed-in page: the layout gets the person, the session's CSRF token, the
- * navigation state and any flash message; and a secret kept for this page by revealOnce.
+ * Sends a signed-in page (definePage's `render`, and the 404 pages of helpers): the layout
+ * gets the person, the session's CSRF token, the navigation state and any flash message; and
+ * a secret kept for this page by revealOnce.
  * Like every /app answer it is `no-store` (dashboardRouter).
  */
 export function sendAppPage<T extends TemplateName>(
