@@ -24,7 +24,7 @@ export function sendAppPage<T extends TemplateName>(
     path: req.baseUrl + req.path,
     flash: takeFlash(req, res),
   };
-  // The secret revealOnce kept for this page joins its data (api-keys.eta, webhooks.eta).
+  // The secret revealOnce kept for this page joins its data (api-keys.eta, plugins.eta).
   const revealed = revealedData(res);
   return sendPage(res, page.status ?? 200, page.template, page.title, chrome, {
     ...data,

@@ -41,7 +41,7 @@ export type ChartSeries = {
   p95Ms: (number | null)[];
 };
 
-/** One page of a delivery log (submission-deliveries, webhook-deliveries). */
+/** One page of a delivery log (submission-deliveries, plugin-deliveries). */
 export type LogPage = { rows: AttemptRow[]; total: number; page: number; pages: number };
 
 /** One API key as the keys page lists it. */
@@ -152,13 +152,13 @@ export type Templates = {
     temporal: TemporalUiLinks | null;
     workflowsUrl: string | undefined;
   };
-  'webhook-deliveries': {
+  'plugin-deliveries': {
     form: FormRef;
-    webhook: PluginRow;
+    plugin: PluginRow;
     log: LogPage;
     temporal: TemporalUiLinks | null;
   };
-  webhooks: {
+  plugins: {
     form: FormRef;
     plugins: PluginRow[];
     recipientsOf: (plugin: PluginRow) => RecipientStatus[] | undefined;

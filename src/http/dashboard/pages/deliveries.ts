@@ -84,14 +84,14 @@ export const deliveryPages = [
     method: 'get',
     path: '/app/forms/:formId/plugins/:pluginId/deliveries',
     access: 'session',
-    template: 'webhook-deliveries',
-    title: (data) => `Deliveries · ${data.webhook.name}`,
+    template: 'plugin-deliveries',
+    title: (data) => `Deliveries · ${data.plugin.name}`,
   }).handle(async ({ req, res, params, session, render }, ctx) => {
     const owned = await ownedPlugin(req, res, params);
     if (!owned) return;
     await render({
       form: formRef(owned.form),
-      webhook: pluginRow(owned.plugin),
+      plugin: pluginRow(owned.plugin),
       log: await logPage(req, session, { pluginId: owned.plugin.id }),
       temporal: temporalOf(ctx),
     });

@@ -8,7 +8,7 @@ import { formRef, pluginRow } from '../page-views';
 import type { Templates, TypedPluginDraft } from '../templates';
 
 /*
- * The form's plugins page (`webhooks.eta`), which the webhook pages (plugins.ts) and the
+ * The form's plugins page (`plugins.eta`), which the webhook pages (plugins.ts) and the
  * e-mail, Slack and Discord pages (plugin-types.ts) both answer with: its data is built here,
  * so neither imports the other.
  */
@@ -19,7 +19,7 @@ const MAX_PLUGINS_SHOWN = 100;
 /** What the pages that answer with the plugins page declare. */
 export const PLUGINS_PAGE = {
   access: 'session',
-  template: 'webhooks',
+  template: 'plugins',
   title: (data: { form: { name: string } }) => `Plugins · ${data.form.name}`,
 } as const;
 
@@ -44,7 +44,7 @@ export async function pluginsPageData(
   req: Request,
   form: Form,
   drafts: PluginsPageDrafts = {},
-): Promise<Templates['webhooks']> {
+): Promise<Templates['plugins']> {
   const { rows } = await listFormPlugins(req.em, form.id, { page: 1, perPage: MAX_PLUGINS_SHOWN });
   const plugins = rows.map(pluginRow);
   const recipientsOf = await pluginRecipientLookup(req.em, form.accountId, plugins);
