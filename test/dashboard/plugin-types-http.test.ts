@@ -160,7 +160,7 @@ describe('the plugin page', () => {
     expect((await pluginsOfType('discord')).find((p) => p.id === plugin.id)!.enabled).toBe(true);
     expect((await s.post(`${base}/delete`)).status).toBe(303);
     expect((await pluginsOfType('discord')).find((p) => p.id === plugin.id)).toBeUndefined();
-    expect((await s.get(`/app/forms/${t.form.id}/webhooks/${plugin.id}/deliveries`)).status).toBe(
+    expect((await s.get(`/app/forms/${t.form.id}/plugins/${plugin.id}/deliveries`)).status).toBe(
       404,
     );
   });

@@ -75,7 +75,7 @@ describe('webhooks page', () => {
     expect(page.text).toContain("req.get('x-service-signature')");
     const later = await s.get(`/app/forms/${t.form.id}/webhooks`);
     expect(later.status).toBe(200);
-    expect(later.text).toContain(`/webhooks/${id}/deliveries`);
+    expect(later.text).toContain(`/plugins/${id}/deliveries`);
     expect(later.text).not.toContain(secret);
     expect(secretOn(later)).toBeUndefined();
   });
@@ -191,9 +191,15 @@ describe('delivery log', () => {
       );
       expect(log.text).toContain('/history');
 
-      const perHook = await s.get(`/app/forms/${form.id}/webhooks/${id}/deliveries`);
+      const perHook = await s.get(`/app/forms/${form.id}/plugins/${id}/deliveries`);
       expect(perHook.status).toBe(200);
       expect(perHook.text).toContain(`/app/submissions/${submissionId}/deliveries`);
+      // The log's old address redirects to it, the page number kept.
+      const old = await s.get(`/app/forms/${form.id}/webhooks/${id}/deliveries?page=2`);
+      expect(old.status).toBe(301);
+      expect(old.headers.get('location')).toBe(
+        `/app/forms/${form.id}/plugins/${id}/deliveries?page=2`,
+      );
 
       const replay = await s.post(`/app/submissions/${submissionId}/replay`);
       expect(replay.status).toBe(303);
@@ -247,7 +253,7 @@ describe('a second account', () => {
     const submissionId = await submitJson(t.form, { message: 'private' });
     for (const path of [
       `/app/forms/${t.form.id}/webhooks`,
-      `/app/forms/${t.form.id}/webhooks/${id}/deliveries`,
+      `/app/forms/${t.form.id}/plugins/${id}/deliveries`,
       `/app/forms/${t.form.id}/stats`,
       `/app/submissions/${submissionId}/deliveries`,
     ]) {

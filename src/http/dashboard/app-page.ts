@@ -1,23 +1,21 @@
-import type { Request, Response, Router } from 'express';
-import type { AppContext } from '../../runtime/app-context';
+import type { Request, Response } from 'express';
 import { takeFlash } from './flash';
 import { revealedData } from './reveal-once';
 import { sendPage } from './send-page';
 import { sessionOf } from './session-guard';
-
-/** A module of signed-in pages: it adds its routes (paths under /app) to the dashboard router. */
-export type DashboardPages = (router: Router, ctx: AppContext) => void;
+import type { TemplateName, Templates } from './templates';
 
 /**
- * Sends a signed-in page: the layout gets the person, the session's CSRF token, the
- * navigation state and any flash message; and a secret kept for this page by revealOnce.
+ * Sends a signed-in page (definePage's `render`, and the 404 pages of helpers): the layout
+ * gets the person, the session's CSRF token, the navigation state and any flash message; and
+ * a secret kept for this page by revealOnce.
  * Like every /app answer it is `no-store` (dashboardRouter).
  */
-export function sendAppPage(
+export function sendAppPage<T extends TemplateName>(
   req: Request,
   res: Response,
-  page: { status?: number; template: string; title: string },
-  data: Record<string, unknown> = {},
+  page: { status?: number; template: T; title: string },
+  data: Templates[T],
 ): Promise<void> {
   const session = sessionOf(res);
   const chrome = {
@@ -26,6 +24,7 @@ export function sendAppPage(
     path: req.baseUrl + req.path,
     flash: takeFlash(req, res),
   };
+  // The secret revealOnce kept for this page joins its data (api-keys.eta, plugins.eta).
   const revealed = revealedData(res);
   return sendPage(res, page.status ?? 200, page.template, page.title, chrome, {
     ...data,

@@ -1,16 +1,17 @@
 import type { Response } from 'express';
 import { dashboardCsp } from '../middleware/security-headers';
 import { runMiddleware } from '../run-middleware';
+import type { TemplateName, Templates } from './templates';
 import { renderPage, type Chrome } from './views';
 
 /** Sends a dashboard page with the dashboard's Content-Security-Policy. */
-export async function sendPage(
+export async function sendPage<T extends TemplateName>(
   res: Response,
   status: number,
-  template: string,
+  template: T,
   title: string,
   chrome: Chrome,
-  data: Record<string, unknown> = {},
+  data: Templates[T],
 ): Promise<void> {
   await useDashboardCsp(res);
   res

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Eta } from 'eta';
 import type { Flash } from './flash';
+import type { TemplateName, Templates } from './templates';
 
 /**
  * The page templates (`views/*.eta`, copied next to the compiled code by `npm run build`).
@@ -38,13 +39,13 @@ export type Chrome = {
 
 /**
  * Renders `views/<template>.eta` inside the layout. The template sees `it.title`, `it.chrome`,
- * `it.nav` and the page's data.
+ * `it.nav` and the page's data (templates.ts says which data each template takes).
  */
-export function renderPage(
-  template: string,
+export function renderPage<T extends TemplateName>(
+  template: T,
   title: string,
   chrome: Chrome,
-  data: Record<string, unknown> = {},
+  data: Templates[T],
 ): string {
   return eta.render(`./${template}`, { ...data, title, chrome, nav: NAV });
 }

@@ -9,7 +9,7 @@ import {
   rotateSigningSecret,
   setPluginEnabled,
 } from '../../domain/plugins/plugins';
-import { validateWebhookUrl } from '../../domain/plugins/webhook-url';
+import { checkWebhookUrl } from '../../domain/plugins/url-policy';
 import { pluginRecipientLookup } from '../../domain/recipients/recipient-states';
 import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound } from '../http-error';
@@ -105,11 +105,7 @@ export const pluginRoutes = [
         'config.url: is required (an https:// URL)',
       ]);
     }
-    const checked = await validateWebhookUrl(config.data.url, {
-      allowList: ctx.webhookAllowList,
-      lookup: ctx.lookupHost,
-      ownUrls: [ctx.urls.base, ctx.urls.ingest],
-    });
+    const checked = await checkWebhookUrl(config.data.url, ctx);
     if (!checked.ok) {
       throw new HttpError(
         422,

@@ -12,6 +12,7 @@ import {
 import { setFlash } from '../dashboard/flash';
 import { guestCsrfMatches, renewGuestCsrfToken } from '../dashboard/guest-csrf';
 import { guestPageKind } from '../dashboard/guest-page';
+import type { Templates } from '../dashboard/templates';
 import { sameSitePath } from '../dashboard/next-path';
 import { HttpError } from '../http-error';
 import { clientAddress } from '../ingest/client-address';
@@ -129,7 +130,7 @@ export const sessionRoutes = [
     }
     const { email, password } = body.data;
     const result = await signIn(req.em, { email, password, clientAddress: clientAddress(req) });
-    const again = <S extends number>(status: S, data: Record<string, unknown>) =>
+    const again = <S extends number>(status: S, data: Partial<Templates['login']>) =>
       loginPage(req, res, base, status, { next, email, ...data });
     if (result.kind === 'throttled') {
       const minutes = Math.ceil(result.retryAfterSeconds / 60);

@@ -7,15 +7,15 @@ import {
 } from '../../../domain/accounts/api-keys';
 import { ROLES, SCOPES, type Role, type Scope } from '../../../domain/accounts/scopes';
 import type { ApiKey } from '../../../db/entities';
-import type { DashboardPages } from '../app-page';
-import { sendAppPage } from '../app-page';
+import { definePage, type Render } from '../define-page';
 import { setFlash } from '../flash';
 import { formatTime } from '../format-time';
 import { revealOnce } from '../reveal-once';
-import { sessionOf } from '../session-guard';
 import type { Request, Response } from 'express';
+import type { DashboardSession } from '../session-guard';
+import type { KeyRow, Templates } from '../templates';
 
-const KEYS = { template: 'api-keys', title: 'API keys' };
+const KEYS = { access: 'session', template: 'api-keys', title: 'API keys' } as const;
 
 /** What each scope lets a key do, in words. */
 const SCOPE_LABELS: Record<Scope, string> = {
@@ -36,7 +36,7 @@ const newKeyForm = z.object({
 });
 
 /** One row of the list: the key's role (or its scopes), who created it and its last use. */
-function keyRow(key: ApiKey, creator: string | undefined) {
+function keyRow(key: ApiKey, creator: string | undefined): KeyRow {
   return {
     // Keys made with the CLI, and those made before creators were recorded, have none.
     createdBy: creator ?? 'not recorded (CLI or older key)',
@@ -45,7 +45,7 @@ function keyRow(key: ApiKey, creator: string | undefined) {
     access: key.role ?? (key.scopes.join(', ') || 'no scopes'),
     prefix: key.prefix,
     createdAt: key.createdAt,
-    lastUsedAt: key.lastUsedAt,
+    lastUsedAt: key.lastUsedAt ?? null,
   };
 }
 
@@ -55,44 +55,49 @@ function keyFields(req: Request) {
   return { name: body.name, role: body.role, scopes: body.scopes };
 }
 
+type KeysPage = {
+  req: Request;
+  res: Response;
+  session: DashboardSession;
+  render: Render<'api-keys'>;
+};
+
+/** The keys page, with the form as typed and its errors after a refused create. */
+async function showKeys(
+  { req, res, session, render }: KeysPage,
+  extra: { status?: number; data?: Partial<Templates['api-keys']> } = {},
+) {
+  const active = await listActiveApiKeys(req.em, session.accountId);
+  const creators = await keyCreators(req.em, active);
+  const keys = active.map((key) => keyRow(key, creators.get(key.id)));
+  res.set('Cache-Control', 'no-store');
+  await render(
+    {
+      keys,
+      formatTime,
+      scopes: SCOPES,
+      scopeLabels: SCOPE_LABELS,
+      roles: ROLES,
+      form: {},
+      ...extra.data,
+    },
+    { status: extra.status },
+  );
+}
+
 /**
  * `/app/keys`: the account's active API keys; create one (Admin, Readonly or chosen scopes),
  * shown once; revoke one, refused by the API from then on.
  */
-export const apiKeyPages: DashboardPages = (router, ctx) => {
-  const showKeys = async (
-    req: Request,
-    res: Response,
-    extra: { status?: number; data?: Record<string, unknown> } = {},
-  ) => {
-    const { accountId } = sessionOf(res);
-    const active = await listActiveApiKeys(req.em, accountId);
-    const creators = await keyCreators(req.em, active);
-    const keys = active.map((key) => keyRow(key, creators.get(key.id)));
-    res.set('Cache-Control', 'no-store');
-    await sendAppPage(
-      req,
-      res,
-      { ...KEYS, status: extra.status },
-      {
-        keys,
-        formatTime,
-        scopes: SCOPES,
-        scopeLabels: SCOPE_LABELS,
-        roles: ROLES,
-        form: {},
-        ...extra.data,
-      },
-    );
-  };
+export const apiKeyPages = [
+  definePage({ ...KEYS, method: 'get', path: '/app/keys' }).handle((page) => showKeys(page)),
 
-  router.get('/app/keys', (req, res) => showKeys(req, res));
-
-  router.post('/app/keys', async (req, res) => {
+  definePage({ ...KEYS, method: 'post', path: '/app/keys' }).handle(async (page, ctx) => {
+    const { req, res, session } = page;
     const fields = keyFields(req);
     const parsed = newKeyForm.safeParse(fields);
     const again = (errors: Record<string, string>) =>
-      showKeys(req, res, { status: 422, data: { errors, form: fields } });
+      showKeys(page, { status: 422, data: { errors, form: fields } });
     if (!parsed.success) {
       const errors: Record<string, string> = {};
       for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
@@ -102,21 +107,26 @@ export const apiKeyPages: DashboardPages = (router, ctx) => {
     if (role === 'custom' && scopes.length === 0)
       return again({ scopes: 'Choose at least one scope.' });
     const created = await createApiKey(req.em, {
-      accountId: sessionOf(res).accountId,
-      createdByUserId: sessionOf(res).userId,
+      accountId: session.accountId,
+      createdByUserId: session.userId,
       name,
       role: role === 'custom' ? null : role,
       scopes: role === 'custom' ? scopes : [...ROLES[role as Role]],
     });
     // The key is stored as a hash: the page the redirect leads to shows it once.
-    revealOnce(res, ctx, '/app/keys', { created: { name: created.apiKey.name, key: created.key } });
+    revealOnce(res, ctx, '/app/keys', {
+      created: { name: created.apiKey.name, key: created.key },
+    });
     res.redirect(303, '/app/keys');
-  });
+  }),
 
-  router.post('/app/keys/:id/revoke', async (req, res) => {
-    const revoked = await revokeAccountApiKey(req.em, sessionOf(res).accountId, req.params.id);
-    if (!revoked) return showKeys(req, res, { status: 404, data: { notFound: true } });
-    setFlash(res, ctx.urls.base, 'key_revoked');
-    res.redirect(303, '/app/keys');
-  });
-};
+  definePage({ ...KEYS, method: 'post', path: '/app/keys/:id/revoke' }).handle(
+    async (page, ctx) => {
+      const { req, res, params, session } = page;
+      const revoked = await revokeAccountApiKey(req.em, session.accountId, params.id);
+      if (!revoked) return showKeys(page, { status: 404, data: { notFound: true } });
+      setFlash(res, ctx.urls.base, 'key_revoked');
+      res.redirect(303, '/app/keys');
+    },
+  ),
+];

@@ -1,90 +1,111 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { findAccountSubmission } from '../../../domain/submissions/submission-queries';
-import { listAttempts, type AttemptRow } from '../../../domain/deliveries/delivery-records';
+import { listAttempts } from '../../../domain/deliveries/delivery-records';
 import { replaySubmission } from '../../../domain/deliveries/replay';
-import type { DashboardPages } from '../app-page';
-import { sendAppPage } from '../app-page';
+import type { AppContext } from '../../../runtime/app-context';
+import { definePage } from '../define-page';
 import { setFlash } from '../flash';
-import { sessionOf } from '../session-guard';
+import { pluginRow, formRef } from '../page-views';
+import type { DashboardSession } from '../session-guard';
+import type { LogPage } from '../templates';
 import { temporalUiLinks } from '../temporal-ui';
 import { ownedPlugin, pageNumber, sendNotFound } from './owned';
 
 const PER_PAGE = 25;
 
-type LogPage = { rows: AttemptRow[]; total: number; page: number; pages: number };
-
-/** One page of the attempts of a submission or of a webhook, within the signed-in account. */
+/** One page of the attempts of a submission or of a plugin, within the signed-in account. */
 async function logPage(
   req: Request,
-  res: Response,
+  session: DashboardSession,
   filter: { submissionId?: string; pluginId?: string },
 ): Promise<LogPage> {
   const page = pageNumber(req);
   const { rows, total } = await listAttempts(
     req.em,
-    { accountId: sessionOf(res).accountId, ...filter },
+    { accountId: session.accountId, ...filter },
     { page, perPage: PER_PAGE },
   );
   return { rows, total, page, pages: Math.max(1, Math.ceil(total / PER_PAGE)) };
 }
 
+const temporalOf = (ctx: AppContext) =>
+  temporalUiLinks(ctx.temporalUiUrl, ctx.config.temporal.namespace);
+
+/** A plugin's delivery log, of every plugin type. */
+export const pluginDeliveriesPath = (formId: string, pluginId: string) =>
+  `/app/forms/${formId}/plugins/${pluginId}/deliveries`;
+
 /**
  * The delivery log: every attempt with its status, HTTP status, duration, error and stored
- * answer (4 KB, as text), per submission (with replay) and per webhook; links into the
+ * answer (4 KB, as text), per submission (with replay) and per plugin; links into the
  * Temporal UI when its address is known.
  */
-export const deliveryPages: DashboardPages = (router, ctx) => {
-  const temporal = temporalUiLinks(ctx.temporalUiUrl, ctx.config.temporal.namespace);
-
-  router.get('/app/submissions/:id/deliveries', async (req, res) => {
-    const submission = await findAccountSubmission(req.em, sessionOf(res).accountId, req.params.id);
+export const deliveryPages = [
+  definePage({
+    method: 'get',
+    path: '/app/submissions/:id/deliveries',
+    access: 'session',
+    template: 'submission-deliveries',
+    title: (data) => `Deliveries of submission ${data.submissionId}`,
+  }).handle(async ({ req, res, params, session, render }, ctx) => {
+    const submission = await findAccountSubmission(req.em, session.accountId, params.id);
     if (!submission) return sendNotFound(req, res, 'submission');
     const submissionId = String(submission.id);
-    await sendAppPage(
-      req,
-      res,
-      { template: 'submission-deliveries', title: `Deliveries of submission ${submissionId}` },
-      {
-        submissionId,
-        formId: String(submission.form_id),
-        isSpam: submission.is_spam,
-        log: await logPage(req, res, { submissionId }),
-        temporal,
-        workflowsUrl: temporal?.submission(submissionId),
-      },
-    );
-  });
+    const temporal = temporalOf(ctx);
+    await render({
+      submissionId,
+      formId: String(submission.form_id),
+      isSpam: submission.is_spam,
+      log: await logPage(req, session, { submissionId }),
+      temporal,
+      workflowsUrl: temporal?.submission(submissionId),
+    });
+  }),
 
-  router.post('/app/submissions/:id/replay', async (req, res) => {
-    const { accountId } = sessionOf(res);
-    const replayed = await replaySubmission(req.em, ctx, accountId, req.params.id);
-    if (replayed.outcome === 'not_found') return sendNotFound(req, res, 'submission');
-    if (replayed.outcome === 'unavailable') {
-      ctx.logger.warn({ err: replayed.error.message }, 'replay could not start');
-    }
-    const flash = {
-      started: 'replay_started',
-      spam: 'replay_spam',
-      rate_limited: 'replay_rate_limited',
-      unavailable: 'replay_unavailable',
-    } as const;
-    setFlash(res, ctx.urls.base, flash[replayed.outcome]);
-    res.redirect(303, `/app/submissions/${encodeURIComponent(req.params.id)}/deliveries`);
-  });
+  definePage({ method: 'post', path: '/app/submissions/:id/replay', access: 'session' }).handle(
+    async ({ req, res, params, session }, ctx) => {
+      const replayed = await replaySubmission(req.em, ctx, session.accountId, params.id);
+      if (replayed.outcome === 'not_found') return sendNotFound(req, res, 'submission');
+      if (replayed.outcome === 'unavailable') {
+        ctx.logger.warn({ err: replayed.error.message }, 'replay could not start');
+      }
+      const flash = {
+        started: 'replay_started',
+        spam: 'replay_spam',
+        rate_limited: 'replay_rate_limited',
+        unavailable: 'replay_unavailable',
+      } as const;
+      setFlash(res, ctx.urls.base, flash[replayed.outcome]);
+      res.redirect(303, `/app/submissions/${encodeURIComponent(params.id)}/deliveries`);
+    },
+  ),
 
-  router.get('/app/forms/:formId/webhooks/:pluginId/deliveries', async (req, res) => {
-    const owned = await ownedPlugin(req, res, req.params);
+  definePage({
+    method: 'get',
+    path: '/app/forms/:formId/plugins/:pluginId/deliveries',
+    access: 'session',
+    template: 'plugin-deliveries',
+    title: (data) => `Deliveries · ${data.plugin.name}`,
+  }).handle(async ({ req, res, params, session, render }, ctx) => {
+    const owned = await ownedPlugin(req, res, params);
     if (!owned) return;
-    await sendAppPage(
-      req,
-      res,
-      { template: 'webhook-deliveries', title: `Deliveries · ${owned.plugin.name}` },
-      {
-        form: owned.form,
-        webhook: owned.plugin,
-        log: await logPage(req, res, { pluginId: owned.plugin.id }),
-        temporal,
-      },
-    );
-  });
-};
+    await render({
+      form: formRef(owned.form),
+      plugin: pluginRow(owned.plugin),
+      log: await logPage(req, session, { pluginId: owned.plugin.id }),
+      temporal: temporalOf(ctx),
+    });
+  }),
+
+  // The log's address until every plugin type got one: old links and bookmarks still lead there.
+  definePage({
+    method: 'get',
+    path: '/app/forms/:formId/webhooks/:pluginId/deliveries',
+    access: 'session',
+  }).handle(({ req, res, params }) => {
+    const query = req.originalUrl.indexOf('?');
+    const search = query < 0 ? '' : req.originalUrl.slice(query);
+    const [formId, pluginId] = [params.formId, params.pluginId].map(encodeURIComponent);
+    res.redirect(301, pluginDeliveriesPath(formId!, pluginId!) + search);
+  }),
+];

@@ -1,13 +1,11 @@
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { findMailboxEntry, listMailbox, mailboxDirectory } from '../../../domain/mail/dev-mailbox';
 import { isLoopbackUrl } from '../../../domain/mail/dev-mailbox-exposure';
 import { findPart, headerValue, readMimeMessage } from '../../../domain/mail/mime-reader';
 import type { AppContext } from '../../../runtime/app-context';
-import { noStore } from '../../middleware/no-store';
-import { guestCsrfToken } from '../guest-csrf';
-import { sendPage } from '../send-page';
+import { definePage } from '../define-page';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -21,42 +19,51 @@ function fromThisMachine(req: Request): boolean {
 }
 
 /**
- * `/dev/mailbox`: with no SMTP_URL, the e-mails Formward kept (confirmation and reset links
- * among them), so a newcomer can follow them. Nothing is there when SMTP_URL is set, nor when
- * BASE_URL is not loopback: a proxy on this host that adds no forwarding header would
- * otherwise hand the page to anyone (start-up warns, dev-mailbox-exposure.ts).
+ * With no SMTP_URL, and BASE_URL on loopback: a proxy on this host that adds no forwarding
+ * header would otherwise hand the page to anyone (start-up warns, dev-mailbox-exposure.ts).
  */
-export function devMailboxPages(router: Router, ctx: AppContext): void {
-  if (ctx.accounts.mailing.mailer.kind !== 'dev-mailbox') return;
-  if (!isLoopbackUrl(ctx.config.baseUrl)) return;
-  // The kept mails hold confirmation and reset links.
-  router.use('/dev/mailbox', noStore);
-  const directory = mailboxDirectory(ctx.config.dataDir);
-  const chrome = (req: Request, res: Parameters<typeof guestCsrfToken>[1]) => ({
-    csrfToken: guestCsrfToken(req, res, ctx.urls.base),
-  });
+const mailboxKept = (ctx: AppContext) =>
+  ctx.accounts.mailing.mailer.kind === 'dev-mailbox' && isLoopbackUrl(ctx.config.baseUrl);
 
-  router.get('/dev/mailbox', async (req, res, next) => {
+/**
+ * `/dev/mailbox`: the e-mails Formward kept (confirmation and reset links among them), so a
+ * newcomer can follow them; signed-out pages (`guest`: never cached, as the links are
+ * secrets), and only for a direct request from this machine (otherwise a 404).
+ */
+export const devMailboxPages = [
+  definePage({
+    method: 'get',
+    path: '/dev/mailbox',
+    access: 'guest',
+    template: 'dev-mailbox',
+    title: 'Dev mailbox',
+    enabled: mailboxKept,
+  }).handle(async ({ req, next, render }, ctx) => {
     if (!fromThisMachine(req)) return next();
-    const entries = await listMailbox(directory);
-    await sendPage(res, 200, 'dev-mailbox', 'Dev mailbox', chrome(req, res), {
-      entries,
-      directory,
-    });
-  });
+    const directory = mailboxDirectory(ctx.config.dataDir);
+    await render({ entries: await listMailbox(directory), directory });
+  }),
 
-  router.get('/dev/mailbox/:file', async (req, res, next) => {
+  definePage({
+    method: 'get',
+    path: '/dev/mailbox/:file',
+    access: 'guest',
+    template: 'dev-mailbox-message',
+    title: 'Message',
+    enabled: mailboxKept,
+  }).handle(async ({ req, next, params, render }, ctx) => {
     if (!fromThisMachine(req)) return next();
-    const name = path.basename(req.params.file);
+    const directory = mailboxDirectory(ctx.config.dataDir);
+    const name = path.basename(params.file);
     const file = name.endsWith('.eml') ? await findMailboxEntry(directory, name) : null;
     if (!file || path.dirname(file) !== directory) return next();
     const message = readMimeMessage(await fs.readFile(file));
     const text = findPart(message, 'text/plain')?.body ?? '';
-    await sendPage(res, 200, 'dev-mailbox-message', 'Message', chrome(req, res), {
+    await render({
       subject: headerValue(message, 'subject') ?? '',
       to: headerValue(message, 'to') ?? '',
       text,
       links: [...new Set(text.match(/https?:\/\/[^\s<>"]+/g) ?? [])],
     });
-  });
-}
+  }),
+];

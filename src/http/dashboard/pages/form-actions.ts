@@ -1,12 +1,11 @@
-import type { Router } from 'express';
 import { countSubmissionsByForm } from '../../../domain/forms/form-counts';
 import { deleteForm } from '../../../domain/forms/forms';
 import { storeTestSubmission } from '../../../domain/submissions/test-submission';
-import type { AppContext } from '../../../runtime/app-context';
 import { testDeliveriesView } from '../../views/test-deliveries';
-import { sendAppPage } from '../app-page';
-import { setFlash } from '../flash';
 import { formOr404 } from '../account-form';
+import { definePage } from '../define-page';
+import { setFlash } from '../flash';
+import { formRef } from '../page-views';
 
 /** As long as the API's `?test=true` waits for the deliveries (src/http/routes/ingest.ts). */
 const TEST_RUN_TIMEOUT_MS = 60_000;
@@ -16,14 +15,20 @@ const TEST_RUN_TIMEOUT_MS = 60_000;
  * submission whose workflow runs now, each delivery's result shown) and its deletion, after a
  * page that names how many submissions go with it.
  */
-export function formActionPages(router: Router, ctx: AppContext): void {
-  router.post('/app/forms/:id/test', async (req, res) => {
+export const formActionPages = [
+  definePage({
+    method: 'post',
+    path: '/app/forms/:id/test',
+    access: 'session',
+    template: 'form-test',
+    title: (data) => `Test of ${data.form.name}`,
+  }).handle(async ({ req, res, render }, ctx) => {
     const form = await formOr404(req, res);
     if (!form) return;
-    const page = { template: 'form-test', title: `Test of ${form.name}` };
+    const view = formRef(form);
     if (!form.isActive) {
       const error = 'This form is not active: ingest refuses its submissions. Activate it first.';
-      return sendAppPage(req, res, { ...page, status: 409 }, { form, error });
+      return render({ form: view, error }, { status: 409 });
     }
     const { id } = await storeTestSubmission(
       req.em,
@@ -40,39 +45,37 @@ export function formActionPages(router: Router, ctx: AppContext): void {
     try {
       const result = await ctx.workflows.runAndWait(id, TEST_RUN_TIMEOUT_MS);
       const deliveries = testDeliveriesView(result.deliveries);
-      await sendAppPage(req, res, page, { form, submissionId: id, deliveries, spam: result.spam });
+      await render({ form: view, submissionId: id, deliveries, spam: result.spam });
     } catch (error) {
       ctx.logger.warn({ err: error, submissionId: id }, 'dashboard test submission did not finish');
       const message =
         'The submission is stored, but its deliveries did not finish in time; ' +
         'their results will be in the delivery log.';
-      await sendAppPage(
-        req,
-        res,
-        { ...page, status: 504 },
-        { form, submissionId: id, error: message },
-      );
+      await render({ form: view, submissionId: id, error: message }, { status: 504 });
     }
-  });
+  }),
 
-  router.get('/app/forms/:id/delete', async (req, res) => {
+  definePage({
+    method: 'get',
+    path: '/app/forms/:id/delete',
+    access: 'session',
+    template: 'form-delete',
+    title: (data) => `Delete ${data.form.name}`,
+  }).handle(async ({ req, res, render }) => {
     const form = await formOr404(req, res);
     if (!form) return;
     const counts = (await countSubmissionsByForm(req.em, [form.id]))(form.id);
-    await sendAppPage(
-      req,
-      res,
-      { template: 'form-delete', title: `Delete ${form.name}` },
-      { form, submissions: counts.submissions, spam: counts.spam },
-    );
-  });
+    await render({ form: formRef(form), submissions: counts.submissions, spam: counts.spam });
+  }),
 
-  router.post('/app/forms/:id/delete', async (req, res) => {
-    const form = await formOr404(req, res);
-    if (!form) return;
-    await deleteForm(req.em, form);
-    ctx.forms.forget(form.endpointToken);
-    setFlash(res, ctx.urls.base, 'form_deleted');
-    res.redirect(303, '/app/forms');
-  });
-}
+  definePage({ method: 'post', path: '/app/forms/:id/delete', access: 'session' }).handle(
+    async ({ req, res }, ctx) => {
+      const form = await formOr404(req, res);
+      if (!form) return;
+      await deleteForm(req.em, form);
+      ctx.forms.forget(form.endpointToken);
+      setFlash(res, ctx.urls.base, 'form_deleted');
+      res.redirect(303, '/app/forms');
+    },
+  ),
+];

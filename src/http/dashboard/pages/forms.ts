@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import type { AppContext } from '../../../runtime/app-context';
 import { countSubmissionsByForm } from '../../../domain/forms/form-counts';
 import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
 import { createForm, listAccountForms, updateForm } from '../../../domain/forms/forms';
@@ -7,8 +8,7 @@ import type { Form } from '../../../db/entities';
 import { requestConfirmations } from '../../../domain/recipients/confirmations';
 import { recipientLookup } from '../../../domain/recipients/recipient-states';
 import { formView } from '../../views/form-view';
-import type { DashboardPages } from '../app-page';
-import { sendAppPage } from '../app-page';
+import { definePage, type Render } from '../define-page';
 import { setFlash } from '../flash';
 import {
   type FieldErrors,
@@ -20,74 +20,77 @@ import {
 } from '../form-settings-fields';
 import { formatTime } from '../format-time';
 import { formOr404, sessionPrincipal } from '../account-form';
-import { sessionOf } from '../session-guard';
-import { formActionPages } from './form-actions';
+import { formRef } from '../page-views';
+import type { DashboardSession } from '../session-guard';
 
 const PER_PAGE = 50;
+
+/** Each address of the form not yet confirmed for the account gets its request. */
+const askToConfirm = (em: EntityManager, ctx: AppContext, form: Form) =>
+  requestConfirmations(em, ctx.accounts.mailing, {
+    accountId: form.accountId,
+    formName: form.name,
+    addresses: form.notificationEmailAddresses,
+    mailPerHour: ctx.config.accountMailPerHour,
+  });
+
+/** The form's page, with the settings as typed and their errors after a refused save. */
+async function showForm(
+  { req, session, render }: { req: Request; session: DashboardSession; render: Render<'form'> },
+  ctx: AppContext,
+  form: Form,
+  edit?: { input: FormSettingsInput; errors: FieldErrors },
+) {
+  const counts = await countSubmissionsByForm(req.em, [form.id]);
+  const addresses = form.notificationEmailAddresses;
+  const recipients = await recipientLookup(req.em, form.accountId, addresses);
+  const principal = sessionPrincipal(session);
+  const view = formView(form, counts(form.id), ctx.urls, principal, recipients(addresses));
+  await render(
+    {
+      form: view,
+      formatTime,
+      lastSubmissionAt: counts(form.id).lastSubmissionAt,
+      input: edit?.input ?? formSettingsOf(form),
+      errors: edit?.errors ?? {},
+    },
+    { status: edit ? 422 : 200 },
+  );
+}
+
+const showNewForm = (
+  render: Render<'form-new'>,
+  input: FormSettingsInput,
+  errors = {},
+  refusal?: { status: number; message: string },
+) =>
+  render(
+    { input, errors, refusal: refusal?.message ?? null },
+    { status: refusal?.status ?? (Object.keys(errors).length > 0 ? 422 : 200) },
+  );
+
+const FORM = {
+  access: 'session',
+  template: 'form',
+  title: (data: { form: { name: string } }) => data.form.name,
+} as const;
+const NEW_FORM = { access: 'session', template: 'form-new', title: 'New form' } as const;
 
 /**
  * `/app/forms`: the list with counts, a new form, and each form's page (its settings, the
  * embed snippet and request examples); the test run and deletion are in form-actions.ts.
  */
-export const formPages: DashboardPages = (router, ctx) => {
-  /** Each address of the form not yet confirmed for the account gets its request. */
-  const askToConfirm = (em: EntityManager, form: Form) =>
-    requestConfirmations(em, ctx.accounts.mailing, {
-      accountId: form.accountId,
-      formName: form.name,
-      addresses: form.notificationEmailAddresses,
-      mailPerHour: ctx.config.accountMailPerHour,
-    });
-
-  /** The form's page, with the settings as typed and their errors after a refused save. */
-  async function showForm(
-    req: Request,
-    res: Response,
-    form: Form,
-    edit?: { input: FormSettingsInput; errors: FieldErrors },
-  ) {
-    const counts = await countSubmissionsByForm(req.em, [form.id]);
-    const addresses = form.notificationEmailAddresses;
-    const recipients = await recipientLookup(req.em, form.accountId, addresses);
-    const principal = sessionPrincipal(sessionOf(res));
-    const view = formView(form, counts(form.id), ctx.urls, principal, recipients(addresses));
-    await sendAppPage(
-      req,
-      res,
-      { status: edit ? 422 : 200, template: 'form', title: form.name },
-      {
-        form: view,
-        formatTime,
-        lastSubmissionAt: counts(form.id).lastSubmissionAt,
-        input: edit?.input ?? formSettingsOf(form),
-        errors: edit?.errors ?? {},
-      },
-    );
-  }
-
-  const showNewForm = (
-    req: Request,
-    res: Response,
-    input: FormSettingsInput,
-    errors = {},
-    refusal?: { status: number; message: string },
-  ) =>
-    sendAppPage(
-      req,
-      res,
-      {
-        status: refusal?.status ?? (Object.keys(errors).length > 0 ? 422 : 200),
-        template: 'form-new',
-        title: 'New form',
-      },
-      { input, errors, refusal: refusal?.message ?? null },
-    );
-
-  router.get('/app/forms', async (req, res) => {
+export const formPages = [
+  definePage({
+    method: 'get',
+    path: '/app/forms',
+    access: 'session',
+    template: 'forms',
+    title: 'Forms',
+  }).handle(async ({ req, session, render }) => {
     const requested = Number(req.query.page);
     const page = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
-    const { accountId } = sessionOf(res);
-    const { rows, total } = await listAccountForms(req.em, accountId, {
+    const { rows, total } = await listAccountForms(req.em, session.accountId, {
       page,
       perPage: PER_PAGE,
     });
@@ -95,51 +98,55 @@ export const formPages: DashboardPages = (router, ctx) => {
       req.em,
       rows.map((form) => form.id),
     );
-    const forms = rows.map((form) => ({ form, counts: counts(form.id) }));
-    await sendAppPage(
-      req,
-      res,
-      { template: 'forms', title: 'Forms' },
-      { forms, total, page, pages: Math.max(1, Math.ceil(total / PER_PAGE)), formatTime },
-    );
-  });
+    const forms = rows.map((form) => ({ form: formRef(form), counts: counts(form.id) }));
+    await render({
+      forms,
+      total,
+      page,
+      pages: Math.max(1, Math.ceil(total / PER_PAGE)),
+      formatTime,
+    });
+  }),
 
-  router.get('/app/forms/new', (req, res) => showNewForm(req, res, NEW_FORM_INPUT));
+  definePage({ ...NEW_FORM, method: 'get', path: '/app/forms/new' }).handle(({ render }) =>
+    showNewForm(render, NEW_FORM_INPUT),
+  ),
 
-  router.post('/app/forms', async (req, res) => {
-    const input = readFormSettings(req.body);
-    const valid = validateFormSettings(input, 'create');
-    if (!valid.ok) return showNewForm(req, res, input, valid.errors);
-    const form = await createForm(
-      req.em,
-      sessionOf(res).accountId,
-      valid.changes,
-      ctx.config.budgets.formsPerAccount,
-    ).catch(limitReachedOrThrow);
-    if (form instanceof LimitReachedError)
-      return showNewForm(req, res, input, {}, { status: 409, message: form.message });
-    await askToConfirm(req.em, form);
-    setFlash(res, ctx.urls.base, 'form_created');
-    res.redirect(303, `/app/forms/${form.id}`);
-  });
+  definePage({ ...NEW_FORM, method: 'post', path: '/app/forms' }).handle(
+    async ({ req, res, session, render }, ctx) => {
+      const input = readFormSettings(req.body);
+      const valid = validateFormSettings(input, 'create');
+      if (!valid.ok) return showNewForm(render, input, valid.errors);
+      const form = await createForm(
+        req.em,
+        session.accountId,
+        valid.changes,
+        ctx.config.budgets.formsPerAccount,
+      ).catch(limitReachedOrThrow);
+      if (form instanceof LimitReachedError)
+        return showNewForm(render, input, {}, { status: 409, message: form.message });
+      await askToConfirm(req.em, ctx, form);
+      setFlash(res, ctx.urls.base, 'form_created');
+      res.redirect(303, `/app/forms/${form.id}`);
+    },
+  ),
 
-  router.get('/app/forms/:id', async (req, res) => {
-    const form = await formOr404(req, res);
-    if (form) await showForm(req, res, form);
-  });
+  definePage({ ...FORM, method: 'get', path: '/app/forms/:id' }).handle(async (page, ctx) => {
+    const form = await formOr404(page.req, page.res);
+    if (form) await showForm(page, ctx, form);
+  }),
 
-  router.post('/app/forms/:id', async (req, res) => {
+  definePage({ ...FORM, method: 'post', path: '/app/forms/:id' }).handle(async (page, ctx) => {
+    const { req, res } = page;
     const form = await formOr404(req, res);
     if (!form) return;
     const input = readFormSettings(req.body);
     const valid = validateFormSettings(input, 'update');
-    if (!valid.ok) return showForm(req, res, form, { input, errors: valid.errors });
+    if (!valid.ok) return showForm(page, ctx, form, { input, errors: valid.errors });
     await updateForm(req.em, form, valid.changes);
     ctx.forms.forget(form.endpointToken);
-    await askToConfirm(req.em, form);
+    await askToConfirm(req.em, ctx, form);
     setFlash(res, ctx.urls.base, 'form_updated');
     res.redirect(303, `/app/forms/${form.id}`);
-  });
-
-  formActionPages(router, ctx);
-};
+  }),
+];

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { Form, Plugin } from '../../../db/entities';
 import {
   findRecovery,
@@ -6,10 +6,9 @@ import {
   sinceProblem,
   startRecovery,
 } from '../../../domain/plugins/recovery';
-import type { DashboardPages } from '../app-page';
-import { sendAppPage } from '../app-page';
+import { definePage, type Render } from '../define-page';
 import { formatTime } from '../format-time';
-import { sessionOf } from '../session-guard';
+import { formRef, pluginRow } from '../page-views';
 import { ownedPlugin, sendNotFound } from './owned';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -30,16 +29,14 @@ type RecoverView = { status?: number; error?: string; since?: string; runningHre
 
 async function sendRecoverPage(
   req: Request,
-  res: Response,
+  render: Render<'plugin-recover'>,
   owned: { form: Form; plugin: Plugin },
   view: RecoverView = {},
 ) {
-  await sendAppPage(
-    req,
-    res,
-    { status: view.status, template: 'plugin-recover', title: `Recover · ${owned.plugin.name}` },
+  await render(
     {
-      ...owned,
+      form: formRef(owned.form),
+      plugin: pluginRow(owned.plugin),
       base: pluginPath(owned.form, owned.plugin),
       since: view.since ?? localUtc(new Date(Date.now() - DAY_MS)),
       error: view.error ?? null,
@@ -47,73 +44,96 @@ async function sendRecoverPage(
       runs: await recentRecoveries(req.em, owned.plugin.id),
       formatTime,
     },
+    { status: view.status },
   );
 }
+
+const RECOVER = {
+  access: 'session',
+  path: '/app/forms/:formId/webhooks/:pluginId/recover',
+  template: 'plugin-recover',
+  title: (data: { plugin: { name: string } }) => `Recover · ${data.plugin.name}`,
+} as const;
 
 /**
  * `/app/forms/{id}/webhooks/{pluginId}/recover`: recover a webhook's failed deliveries since
  * a time (docs/recovery.md), and each run's progress page (htmx refreshes it while it runs;
  * without JavaScript a reload does).
  */
-export const recoveryPages: DashboardPages = (router, ctx) => {
-  router.get('/app/forms/:formId/webhooks/:pluginId/recover', async (req, res) => {
-    const owned = await ownedPlugin(req, res, req.params);
-    if (owned) await sendRecoverPage(req, res, owned);
-  });
+export const recoveryPages = [
+  definePage({ ...RECOVER, method: 'get' }).handle(async ({ req, res, params, render }) => {
+    const owned = await ownedPlugin(req, res, params);
+    if (owned) await sendRecoverPage(req, render, owned);
+  }),
 
-  router.post('/app/forms/:formId/webhooks/:pluginId/recover', async (req, res) => {
-    const owned = await ownedPlugin(req, res, req.params);
-    if (!owned) return;
-    const field = (req.body as Record<string, unknown> | undefined)?.since;
-    const now = new Date();
-    const since = readSince(field);
-    const problem = sinceProblem(since, now);
-    const draft = typeof field === 'string' ? field.slice(0, 40) : '';
-    if (problem)
-      return sendRecoverPage(req, res, owned, {
-        status: 422,
-        error: `Since ${problem}.`,
-        since: draft,
+  definePage({ ...RECOVER, method: 'post' }).handle(
+    async ({ req, res, params, session, render }, ctx) => {
+      // Webhooks only, as when this path was reached through the webhook actions' route.
+      const owned = await ownedPlugin(req, res, params, 'webhook');
+      if (!owned) return;
+      const field = (req.body as Record<string, unknown> | undefined)?.since;
+      const now = new Date();
+      const since = readSince(field);
+      const problem = sinceProblem(since, now);
+      const draft = typeof field === 'string' ? field.slice(0, 40) : '';
+      if (problem)
+        return sendRecoverPage(req, render, owned, {
+          status: 422,
+          error: `Since ${problem}.`,
+          since: draft,
+        });
+      const started = await startRecovery(req.em, ctx.recoveries, {
+        accountId: session.accountId,
+        plugin: owned.plugin,
+        since,
+        now,
       });
-    const started = await startRecovery(req.em, ctx.recoveries, {
-      accountId: sessionOf(res).accountId,
-      plugin: owned.plugin,
-      since,
-      now,
-    });
-    if (started.outcome === 'disabled') {
-      const error = 'This webhook is disabled: enable it before recovering its deliveries.';
-      return sendRecoverPage(req, res, owned, { status: 409, error, since: draft });
-    }
-    if (started.outcome === 'running') {
-      const run = started.recovery;
-      const error = `Recovery ${run.id} of this webhook is still running (${run.done + run.failed} of ${run.total} done): one recovery per plugin runs at a time. Start another once it ends.`;
-      const runningHref = `${pluginPath(owned.form, owned.plugin)}/recoveries/${run.id}`;
-      return sendRecoverPage(req, res, owned, { status: 409, error, since: draft, runningHref });
-    }
-    if (started.outcome === 'unavailable') {
-      ctx.logger.warn({ err: started.error.message }, 'recovery could not start');
-      const error = 'The delivery engine (Temporal) is unreachable; try again shortly.';
-      return sendRecoverPage(req, res, owned, { status: 503, error, since: draft });
-    }
-    const base = pluginPath(owned.form, owned.plugin);
-    res.redirect(303, `${base}/recoveries/${started.recovery.id}`);
-  });
+      if (started.outcome === 'disabled') {
+        const error = 'This webhook is disabled: enable it before recovering its deliveries.';
+        return sendRecoverPage(req, render, owned, { status: 409, error, since: draft });
+      }
+      if (started.outcome === 'running') {
+        const run = started.recovery;
+        const error = `Recovery ${run.id} of this webhook is still running (${run.done + run.failed} of ${run.total} done): one recovery per plugin runs at a time. Start another once it ends.`;
+        const runningHref = `${pluginPath(owned.form, owned.plugin)}/recoveries/${run.id}`;
+        return sendRecoverPage(req, render, owned, {
+          status: 409,
+          error,
+          since: draft,
+          runningHref,
+        });
+      }
+      if (started.outcome === 'unavailable') {
+        ctx.logger.warn({ err: started.error.message }, 'recovery could not start');
+        const error = 'The delivery engine (Temporal) is unreachable; try again shortly.';
+        return sendRecoverPage(req, render, owned, { status: 503, error, since: draft });
+      }
+      const base = pluginPath(owned.form, owned.plugin);
+      res.redirect(303, `${base}/recoveries/${started.recovery.id}`);
+    },
+  ),
 
-  router.get('/app/forms/:formId/webhooks/:pluginId/recoveries/:id', async (req, res) => {
-    const owned = await ownedPlugin(req, res, req.params);
+  definePage({
+    method: 'get',
+    path: '/app/forms/:formId/webhooks/:pluginId/recoveries/:id',
+    access: 'session',
+    template: 'plugin-recovery',
+    title: (data) => `Recovery ${data.run.id} · ${data.plugin.name}`,
+  }).handle(async ({ req, res, params, session, render }) => {
+    const owned = await ownedPlugin(req, res, params);
     if (!owned) return;
     const run = await findRecovery(req.em, {
-      id: req.params.id,
+      id: params.id,
       pluginId: owned.plugin.id,
-      accountId: sessionOf(res).accountId,
+      accountId: session.accountId,
     });
     if (!run) return sendNotFound(req, res, 'recovery run');
-    await sendAppPage(
-      req,
-      res,
-      { template: 'plugin-recovery', title: `Recovery ${run.id} · ${owned.plugin.name}` },
-      { ...owned, base: pluginPath(owned.form, owned.plugin), run, formatTime },
-    );
-  });
-};
+    await render({
+      form: formRef(owned.form),
+      plugin: pluginRow(owned.plugin),
+      base: pluginPath(owned.form, owned.plugin),
+      run,
+      formatTime,
+    });
+  }),
+];

@@ -3,9 +3,9 @@ import { listAccountForms } from '../../../domain/forms/forms';
 import { accountStats } from '../../../domain/stats/account-stats';
 import { activityOf, type Activity } from '../../../domain/stats/activity-series';
 import { formStats } from '../../../domain/stats/form-stats';
-import type { DashboardPages } from '../app-page';
-import { sendAppPage } from '../app-page';
-import { sessionOf } from '../session-guard';
+import { definePage } from '../define-page';
+import { formRef } from '../page-views';
+import type { ChartSeries } from '../templates';
 import { ownedForm } from './owned';
 
 /** Forms listed on the account's stats page (the forms page has them all). */
@@ -15,7 +15,7 @@ const FORMS_LISTED = 50;
  * The series the charts draw (assets/stats-charts.js), as one data-* attribute: numbers and
  * dates only, HTML-escaped like any attribute, so no inline script is needed.
  */
-function chartSeries(activity: Activity) {
+function chartSeries(activity: Activity): ChartSeries {
   return {
     dates: activity.days.map((d) => d.date),
     submissions: activity.days.map((d) => d.submissions),
@@ -28,9 +28,15 @@ function chartSeries(activity: Activity) {
 }
 
 /** `/app/stats` (the account's) and `/app/forms/{id}/stats`: the numbers as tables, and charts. */
-export const statsPages: DashboardPages = (router) => {
-  router.get('/app/stats', async (req, res) => {
-    const { accountId } = sessionOf(res);
+export const statsPages = [
+  definePage({
+    method: 'get',
+    path: '/app/stats',
+    access: 'session',
+    template: 'stats',
+    title: 'Stats',
+  }).handle(async ({ req, session, render }) => {
+    const { accountId } = session;
     const [stats, activity, forms] = await Promise.all([
       accountStats(req.em, accountId),
       activityOf(req.em, { accountId }),
@@ -40,32 +46,28 @@ export const statsPages: DashboardPages = (router) => {
       req.em,
       forms.rows.map((f) => f.id),
     );
-    await sendAppPage(
-      req,
-      res,
-      { template: 'stats', title: 'Stats' },
-      {
-        stats,
-        activity,
-        series: chartSeries(activity),
-        forms: forms.rows.map((form) => ({ form, counts: counts(form.id) })),
-        moreForms: forms.total - forms.rows.length,
-      },
-    );
-  });
+    await render({
+      stats,
+      activity,
+      series: chartSeries(activity),
+      forms: forms.rows.map((form) => ({ form: formRef(form), counts: counts(form.id) })),
+      moreForms: forms.total - forms.rows.length,
+    });
+  }),
 
-  router.get('/app/forms/:formId/stats', async (req, res) => {
-    const form = await ownedForm(req, res, req.params.formId);
+  definePage({
+    method: 'get',
+    path: '/app/forms/:formId/stats',
+    access: 'session',
+    template: 'form-stats',
+    title: (data) => `Stats · ${data.form.name}`,
+  }).handle(async ({ req, res, params, render }) => {
+    const form = await ownedForm(req, res, params.formId);
     if (!form) return;
     const [stats, activity] = await Promise.all([
       formStats(req.em, form),
       activityOf(req.em, { formId: form.id }),
     ]);
-    await sendAppPage(
-      req,
-      res,
-      { template: 'form-stats', title: `Stats · ${form.name}` },
-      { form, stats, activity, series: chartSeries(activity) },
-    );
-  });
-};
+    await render({ form: formRef(form), stats, activity, series: chartSeries(activity) });
+  }),
+];

@@ -8,22 +8,28 @@ import {
 } from '../../../domain/submissions/submission-export';
 import type { SubmissionFilter } from '../../../domain/submissions/submission-queries';
 import type { AppContext } from '../../../runtime/app-context';
-import type { DashboardPages } from '../app-page';
-import { sendAppPage } from '../app-page';
+import { definePage } from '../define-page';
 import { csvCells, csvColumns, csvStream, jsonStream } from '../export-format';
 import { sendNotFound } from '../not-found';
-import { sessionOf } from '../session-guard';
+import type { DashboardSession } from '../session-guard';
 import { filterQuery, parseListFilters } from '../submission-display';
 
 const PREVIEW_ROWS = 10;
 
 /** The form and the export's filter (the list page's filters), or null after a 404/400 page. */
-async function exportRequest(
-  req: Request,
-  res: Response,
-): Promise<{ filter: SubmissionFilter; token: string; formId: string; query: string } | null> {
-  const { accountId } = sessionOf(res);
-  const form = await findAccountForm(req.em, accountId, String(req.params.formId));
+async function exportRequest({
+  req,
+  res,
+  params,
+  session,
+}: {
+  req: Request;
+  res: Response;
+  params: { formId: string };
+  session: DashboardSession;
+}): Promise<{ filter: SubmissionFilter; token: string; formId: string; query: string } | null> {
+  const { accountId } = session;
+  const form = await findAccountForm(req.em, accountId, params.formId);
   const filters = parseListFilters(req.query);
   if (!form || !filters) {
     await sendNotFound(req, res, form ? 'export' : 'form');
@@ -61,9 +67,16 @@ async function sendDownload(
  * `/app/forms/{id}/export`: the columns and first rows of the export with the list's
  * filters, and the CSV and JSON downloads (streamed in keyset batches).
  */
-export const submissionExportPages: DashboardPages = (router, ctx) => {
-  router.get('/app/forms/:formId/export', async (req, res) => {
-    const found = await exportRequest(req, res);
+export const submissionExportPages = [
+  definePage({
+    method: 'get',
+    path: '/app/forms/:formId/export',
+    access: 'session',
+    template: 'export-preview',
+    title: 'Export submissions',
+  }).handle(async (page) => {
+    const { req, render } = page;
+    const found = await exportRequest(page);
     if (!found) return;
     const fieldNames = await exportFieldNames(req.em, found.filter);
     const preview: ExportRow[] = [];
@@ -71,42 +84,43 @@ export const submissionExportPages: DashboardPages = (router, ctx) => {
       preview.push(row);
       if (preview.length === PREVIEW_ROWS) break;
     }
-    await sendAppPage(
-      req,
-      res,
-      { template: 'export-preview', title: 'Export submissions' },
-      {
-        formId: found.formId,
-        columns: csvColumns(fieldNames),
-        rows: preview.map((row) => csvCells(row, fieldNames)),
-        links: {
-          csv: `/app/forms/${found.formId}/export.csv?${found.query}`,
-          json: `/app/forms/${found.formId}/export.json?${found.query}`,
-          list: `/app/forms/${found.formId}/submissions?${found.query}`,
-        },
+    await render({
+      formId: found.formId,
+      columns: csvColumns(fieldNames),
+      rows: preview.map((row) => csvCells(row, fieldNames)),
+      links: {
+        csv: `/app/forms/${found.formId}/export.csv?${found.query}`,
+        json: `/app/forms/${found.formId}/export.json?${found.query}`,
+        list: `/app/forms/${found.formId}/submissions?${found.query}`,
       },
-    );
-  });
+    });
+  }),
 
-  router.get('/app/forms/:formId/export.csv', async (req, res) => {
-    const found = await exportRequest(req, res);
-    if (!found) return;
-    const fieldNames = await exportFieldNames(req.em, found.filter);
-    const filename = `formward-${found.token}-submissions.csv`;
-    const rows = exportSubmissions(req.em, found.filter);
-    await sendDownload(
-      ctx,
-      res,
-      { filename, type: 'text/csv; charset=utf-8' },
-      csvStream(rows, fieldNames),
-    );
-  });
+  definePage({ method: 'get', path: '/app/forms/:formId/export.csv', access: 'session' }).handle(
+    async (page, ctx) => {
+      const { req, res } = page;
+      const found = await exportRequest(page);
+      if (!found) return;
+      const fieldNames = await exportFieldNames(req.em, found.filter);
+      const filename = `formward-${found.token}-submissions.csv`;
+      const rows = exportSubmissions(req.em, found.filter);
+      await sendDownload(
+        ctx,
+        res,
+        { filename, type: 'text/csv; charset=utf-8' },
+        csvStream(rows, fieldNames),
+      );
+    },
+  ),
 
-  router.get('/app/forms/:formId/export.json', async (req, res) => {
-    const found = await exportRequest(req, res);
-    if (!found) return;
-    const filename = `formward-${found.token}-submissions.json`;
-    const rows = exportSubmissions(req.em, found.filter);
-    await sendDownload(ctx, res, { filename, type: 'application/json' }, [jsonStream(rows)]);
-  });
-};
+  definePage({ method: 'get', path: '/app/forms/:formId/export.json', access: 'session' }).handle(
+    async (page, ctx) => {
+      const { req, res } = page;
+      const found = await exportRequest(page);
+      if (!found) return;
+      const filename = `formward-${found.token}-submissions.json`;
+      const rows = exportSubmissions(req.em, found.filter);
+      await sendDownload(ctx, res, { filename, type: 'application/json' }, [jsonStream(rows)]);
+    },
+  ),
+];

@@ -1,0 +1,28 @@
+import type { AllowList } from './address-policy';
+import type { UrlCheckOptions } from './plugin-configs';
+import { validateWebhookUrl, type HostLookup, type WebhookUrlCheck } from './webhook-url';
+
+/** What the URL policy is made of: the SSRF allow-list, the resolver and this service's URLs. */
+export type UrlPolicySource = {
+  webhookAllowList: AllowList;
+  lookupHost: HostLookup;
+  urls: { base: string; ingest: string };
+};
+
+/**
+ * The options every creation-time URL check uses (the API's `POST /api/forms/{id}/plugins`,
+ * the dashboard's webhook, Slack and Discord forms): built here once, so no caller can leave
+ * out the loop check or the resolver.
+ */
+export function urlCheckOptions(source: UrlPolicySource): UrlCheckOptions {
+  return {
+    allowList: source.webhookAllowList,
+    lookup: source.lookupHost,
+    ownUrls: [source.urls.base, source.urls.ingest],
+  };
+}
+
+/** A webhook URL checked as every creation path checks it (validateWebhookUrl). */
+export function checkWebhookUrl(url: unknown, source: UrlPolicySource): Promise<WebhookUrlCheck> {
+  return validateWebhookUrl(url, urlCheckOptions(source));
+}

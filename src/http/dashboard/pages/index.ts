@@ -1,0 +1,37 @@
+import type { AnyPage } from '../define-page';
+import { apiKeyPages } from './api-keys';
+import { deliveryPages } from './deliveries';
+import { devMailboxPages } from './dev-mailbox';
+import { formActionPages } from './form-actions';
+import { formPages } from './forms';
+import { overviewPages } from './overview';
+import { pluginTypePages } from './plugin-types';
+import { pluginPages } from './plugins';
+import { recoveryPages } from './recoveries';
+import { settingsPages } from './settings';
+import { statsPages } from './stats';
+import { submissionActionPages } from './submission-actions';
+import { submissionExportPages } from './submission-export';
+import { submissionPages } from './submissions';
+
+/**
+ * Every dashboard page (definePage), in matching order: a fixed path such as
+ * `/app/forms/new` or `/app/submissions/erase` before `/app/forms/:id` or
+ * `/app/submissions/:id`. dashboardRouter registers them from this list; add new pages here.
+ */
+export const PAGES: readonly AnyPage[] = [
+  ...overviewPages,
+  ...settingsPages,
+  ...apiKeyPages,
+  ...formPages,
+  ...formActionPages,
+  ...submissionActionPages,
+  ...submissionPages,
+  ...submissionExportPages,
+  ...pluginPages,
+  ...pluginTypePages,
+  ...deliveryPages,
+  ...recoveryPages,
+  ...statsPages,
+  ...devMailboxPages,
+];

@@ -1,0 +1,68 @@
+import type { Request } from 'express';
+import type { Form } from '../../../db/entities';
+import { listFormPlugins } from '../../../domain/plugins/plugins';
+import { pluginRecipientLookup } from '../../../domain/recipients/recipient-states';
+import { SIGNATURE_HEADERS } from '../../../domain/webhooks/signatures';
+import { formatTime } from '../format-time';
+import { formRef, pluginRow } from '../page-views';
+import type { Templates, TypedPluginDraft } from '../templates';
+
+/*
+ * The form's plugins page (`plugins.eta`), which the webhook pages (plugins.ts) and the
+ * e-mail, Slack and Discord pages (plugin-types.ts) both answer with: its data is built here,
+ * so neither imports the other.
+ */
+
+/** A form has few plugins; one page shows them all. */
+const MAX_PLUGINS_SHOWN = 100;
+
+/** What the pages that answer with the plugins page declare. */
+export const PLUGINS_PAGE = {
+  access: 'session',
+  template: 'plugins',
+  title: (data: { form: { name: string } }) => `Plugins · ${data.form.name}`,
+} as const;
+
+export const EMPTY_TYPED_DRAFT: TypedPluginDraft = {
+  type: 'slack',
+  name: '',
+  url: '',
+  recipients: '',
+  subject: '',
+  errors: {},
+};
+
+/** What a refused form post shows again: its errors and what was typed. */
+export type PluginsPageDrafts = {
+  error?: string[];
+  draft?: { url: string; name: string };
+  /** The e-mail, Slack or Discord form as submitted, with its errors by field. */
+  typed?: TypedPluginDraft;
+};
+
+export async function pluginsPageData(
+  req: Request,
+  form: Form,
+  drafts: PluginsPageDrafts = {},
+): Promise<Templates['plugins']> {
+  const { rows } = await listFormPlugins(req.em, form.id, { page: 1, perPage: MAX_PLUGINS_SHOWN });
+  const plugins = rows.map(pluginRow);
+  const recipientsOf = await pluginRecipientLookup(req.em, form.accountId, plugins);
+  return {
+    form: formRef(form),
+    plugins,
+    recipientsOf,
+    webhooks: plugins.filter((p) => p.pluginType === 'webhook'),
+    typed: drafts.typed ?? EMPTY_TYPED_DRAFT,
+    errors: drafts.error ?? [],
+    draft: drafts.draft ?? { url: '', name: '' },
+    headers: SIGNATURE_HEADERS,
+    formatTime,
+  };
+}
+
+/** A form field of the urlencoded body, as a string ('' when absent). */
+export const bodyField = (req: Request, name: string): string => {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};

@@ -1,0 +1,99 @@
+import type { Form, Plugin } from '../../../db/entities';
+import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
+import {
+  createWebhookPlugin,
+  deletePlugin,
+  rotateSigningSecret,
+  setPluginEnabled,
+} from '../../../domain/plugins/plugins';
+import { checkWebhookUrl } from '../../../domain/plugins/url-policy';
+import type { AppContext } from '../../../runtime/app-context';
+import type { Response } from 'express';
+import { definePage } from '../define-page';
+import { setFlash } from '../flash';
+import { revealOnce } from '../reveal-once';
+import { ownedForm, ownedWebhook } from './owned';
+import { bodyField, PLUGINS_PAGE, pluginsPageData } from './plugin-list';
+
+const pluginsPath = (form: Form) => `/app/forms/${form.id}/webhooks`;
+
+/** A webhook's action (`/app/forms/{id}/webhooks/{pluginId}/<action>`): it redirects back. */
+function webhookAction(
+  action: string,
+  run: (res: Response, owned: { form: Form; plugin: Plugin }, ctx: AppContext) => Promise<void>,
+) {
+  return definePage({
+    method: 'post',
+    path: `/app/forms/:formId/webhooks/:pluginId/${action}`,
+    access: 'session',
+  }).handle(async ({ req, res, params }, ctx) => {
+    const owned = await ownedWebhook(req, res, params);
+    if (!owned) return;
+    await run(res, owned, ctx);
+    res.redirect(303, pluginsPath(owned.form));
+  });
+}
+
+const toggle = (enabled: boolean) =>
+  webhookAction(enabled ? 'enable' : 'disable', async (res, { plugin }, ctx) => {
+    await setPluginEnabled(res.req.em, plugin, enabled);
+    setFlash(res, ctx.urls.base, plugin.enabled ? 'webhook_enabled' : 'webhook_disabled');
+  });
+
+/**
+ * `/app/forms/{id}/webhooks`: a form's plugins of every type (e-mail, Slack and Discord are
+ * added by pages/plugin-types.ts); webhooks: create (the URL checked by the API's own
+ * checkWebhookUrl), enable / disable, rotate the secret (shown once), delete, and the
+ * signature snippets.
+ */
+export const pluginPages = [
+  definePage({ ...PLUGINS_PAGE, method: 'get', path: '/app/forms/:formId/webhooks' }).handle(
+    async ({ req, res, params, render }) => {
+      const form = await ownedForm(req, res, params.formId);
+      if (form) await render(await pluginsPageData(req, form));
+    },
+  ),
+
+  definePage({ ...PLUGINS_PAGE, method: 'post', path: '/app/forms/:formId/webhooks' }).handle(
+    async ({ req, res, params, render }, ctx) => {
+      const form = await ownedForm(req, res, params.formId);
+      if (!form) return;
+      const draft = {
+        url: bodyField(req, 'url').trim(),
+        name: bodyField(req, 'name').trim().slice(0, 200),
+      };
+      const checked = await checkWebhookUrl(draft.url, ctx);
+      if (!checked.ok)
+        return render(await pluginsPageData(req, form, { error: checked.errors, draft }), {
+          status: 422,
+        });
+      const created = await createWebhookPlugin(
+        req.em,
+        ctx.signingSecrets,
+        { formId: form.id, url: checked.url, name: draft.name || undefined },
+        ctx.config.budgets.pluginsPerForm,
+      ).catch(limitReachedOrThrow);
+      if (created instanceof LimitReachedError)
+        return render(await pluginsPageData(req, form, { error: [created.message], draft }), {
+          status: 409,
+        });
+      const { plugin, signingSecret } = created;
+      const revealed = { plugin: { name: plugin.name }, secret: signingSecret, rotated: false };
+      revealOnce(res, ctx, pluginsPath(form), { revealed });
+      res.redirect(303, pluginsPath(form));
+    },
+  ),
+
+  toggle(true),
+  toggle(false),
+  webhookAction('delete', async (res, { plugin }, ctx) => {
+    await deletePlugin(res.req.em, plugin);
+    setFlash(res, ctx.urls.base, 'webhook_deleted');
+  }),
+  webhookAction('rotate', async (res, { form, plugin }, ctx) => {
+    const secret = await rotateSigningSecret(res.req.em, ctx.signingSecrets, plugin);
+    revealOnce(res, ctx, pluginsPath(form), {
+      revealed: { plugin: { name: plugin.name }, secret, rotated: true },
+    });
+  }),
+];

@@ -1,0 +1,206 @@
+import type { ROLES, Scope } from '../../domain/accounts/scopes';
+import type { FormCounts } from '../../domain/forms/form-counts';
+import type { MailboxEntry } from '../../domain/mail/dev-mailbox';
+import type { DashboardPluginType } from '../../domain/plugins/plugin-configs';
+import type { RecoveryRow } from '../../domain/plugins/recovery';
+import type { RecipientStatus } from '../../domain/recipients/recipient-states';
+import type { accountStats } from '../../domain/stats/account-stats';
+import type { Activity } from '../../domain/stats/activity-series';
+import type { formStats } from '../../domain/stats/form-stats';
+import type { RANGES } from '../../domain/submissions/range';
+import type { AttemptRow } from '../../domain/deliveries/delivery-records';
+import type { FormView } from '../views/form-view';
+import type { SubmissionView } from '../views/submission-view';
+import type { TestDeliveryView } from '../views/test-deliveries';
+import type { FieldErrors, FormSettingsInput } from './form-settings-fields';
+import type { formatTime } from './format-time';
+import type { FormRef, PluginRow } from './page-views';
+import type { FieldDisplay, ListFilters } from './submission-display';
+import type { TemporalUiLinks } from './temporal-ui';
+
+/*
+ * Every page template (`views/<name>.eta`, partials excepted) and the data it takes: renderPage
+ * and definePage's `render` accept only this data for that name, so a page cannot hand a
+ * template the wrong data. The data is views (plain objects: page-views.ts, src/http/views),
+ * never entities. The layout adds `title`, `chrome` and `nav` (views.ts).
+ */
+
+type FormatTime = typeof formatTime;
+type AccountStatsView = Awaited<ReturnType<typeof accountStats>>;
+type FormStatsView = Awaited<ReturnType<typeof formStats>>;
+type Link = { href: string; label: string };
+
+/** The chart data of stats pages (`data-series` of assets/stats-charts.js). */
+export type ChartSeries = {
+  dates: string[];
+  submissions: number[];
+  spam: number[];
+  succeeded: number[];
+  failed: number[];
+  medianMs: (number | null)[];
+  p95Ms: (number | null)[];
+};
+
+/** One page of a delivery log (submission-deliveries, plugin-deliveries). */
+export type LogPage = { rows: AttemptRow[]; total: number; page: number; pages: number };
+
+/** One API key as the keys page lists it. */
+export type KeyRow = {
+  createdBy: string;
+  id: string;
+  name: string;
+  access: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+};
+
+/** The add-a-plugin form (e-mail, Slack, Discord) as a person filled it in, with its errors. */
+export type TypedPluginDraft = {
+  type: DashboardPluginType;
+  name: string;
+  url: string;
+  recipients: string;
+  subject: string;
+  errors: Record<string, string[]>;
+};
+
+export type Templates = {
+  message: { lines: readonly string[]; link?: Link; error?: boolean; heading?: string };
+  overview: { stats: AccountStatsView; accountName: string; accountId: string };
+  settings: { minPasswordLength: number; error?: string };
+  'api-keys': {
+    keys: KeyRow[];
+    formatTime: FormatTime;
+    scopes: readonly Scope[];
+    scopeLabels: Record<Scope, string>;
+    roles: typeof ROLES;
+    form: { name?: unknown; role?: unknown; scopes?: unknown };
+    errors?: Record<string, string>;
+    notFound?: boolean;
+  };
+  forms: {
+    forms: { form: FormRef; counts: FormCounts }[];
+    total: number;
+    page: number;
+    pages: number;
+    formatTime: FormatTime;
+  };
+  'form-new': { input: FormSettingsInput; errors: FieldErrors; refusal: string | null };
+  form: {
+    form: FormView;
+    formatTime: FormatTime;
+    lastSubmissionAt: Date | null;
+    input: FormSettingsInput;
+    errors: FieldErrors;
+  };
+  'form-test': {
+    form: FormRef;
+    submissionId?: string;
+    deliveries?: TestDeliveryView[];
+    spam?: { isSpam: boolean; reason: string | null };
+    error?: string;
+  };
+  'form-delete': { form: FormRef; submissions: number; spam: number };
+  'form-stats': { form: FormRef; stats: FormStatsView; activity: Activity; series: ChartSeries };
+  stats: {
+    stats: AccountStatsView;
+    activity: Activity;
+    series: ChartSeries;
+    forms: { form: FormRef; counts: FormCounts }[];
+    moreForms: number;
+  };
+  submissions: {
+    form: { id: string; name: string } | null;
+    base: string;
+    filters: ListFilters;
+    ranges: typeof RANGES;
+    rows: {
+      id: string;
+      formId: string;
+      formToken: string;
+      receivedAt: string;
+      receivedLabel: string;
+      sender: string;
+      summary: string;
+      spamReason: string | null;
+    }[];
+    total: number | null;
+    page: number;
+    cut: boolean;
+    links: {
+      inbox: string;
+      spam: string;
+      next: string | null;
+      first: string | null;
+      exportPreview: string | null;
+    };
+  };
+  submission: { submission: SubmissionView; fields: FieldDisplay[] };
+  'erase-sender': { email: string; count?: number; error?: string };
+  'export-preview': {
+    formId: string;
+    columns: string[];
+    rows: string[][];
+    links: { csv: string; json: string; list: string };
+  };
+  'submission-deliveries': {
+    submissionId: string;
+    formId: string;
+    isSpam: boolean;
+    log: LogPage;
+    temporal: TemporalUiLinks | null;
+    workflowsUrl: string | undefined;
+  };
+  'plugin-deliveries': {
+    form: FormRef;
+    plugin: PluginRow;
+    log: LogPage;
+    temporal: TemporalUiLinks | null;
+  };
+  plugins: {
+    form: FormRef;
+    plugins: PluginRow[];
+    recipientsOf: (plugin: PluginRow) => RecipientStatus[] | undefined;
+    webhooks: PluginRow[];
+    typed: TypedPluginDraft;
+    errors: string[];
+    draft: { url: string; name: string };
+    headers: Record<string, string>;
+    formatTime: FormatTime;
+  };
+  'plugin-recover': {
+    form: FormRef;
+    plugin: PluginRow;
+    base: string;
+    since: string;
+    error: string | null;
+    runningHref: string | null;
+    runs: RecoveryRow[];
+    formatTime: FormatTime;
+  };
+  'plugin-recovery': {
+    form: FormRef;
+    plugin: PluginRow;
+    base: string;
+    run: RecoveryRow;
+    formatTime: FormatTime;
+  };
+  'dev-mailbox': { entries: MailboxEntry[]; directory: string };
+  'dev-mailbox-message': { subject: string; to: string; text: string; links: string[] };
+  // The signed-out pages (defineRoute operations in src/http/routes, through guest-page.ts).
+  home: Record<string, never>;
+  login: { next?: string | null; email?: string; error?: string; unconfirmed?: boolean };
+  signup: { minPasswordLength: number; email?: string; name?: string; error?: string };
+  forgot: { error?: string };
+  reset: { minPasswordLength: number; token?: string; error?: string };
+  'recipient-action': {
+    lines: readonly string[];
+    action: string;
+    button: string;
+    oneClick?: boolean;
+    error?: boolean;
+  };
+};
+
+export type TemplateName = keyof Templates;
