@@ -44,6 +44,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/http/**/*.ts'],
+    rules: layerRule(['db'], 'src/http reaches the database through src/domain'),
+  },
+  {
     files: ['src/domain/**/*.ts'],
     rules: layerRule(
       ['http', 'runtime', 'cli', 'temporal', 'app-context'],

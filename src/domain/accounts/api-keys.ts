@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey, User } from '../../db/entities';
+import { touchApiKey } from '../../db/sql/api-keys';
 import { isScope, type Scope } from './scopes';
 import { randomToken, sha256Hex } from './secrets';
 
@@ -93,6 +94,13 @@ export async function revokeAccountApiKey(
   apiKey.revokedAt = new Date();
   await em.flush();
   return apiKey;
+}
+
+/** Records when a key was last used, at most once a minute and off the request's path. */
+export function recordApiKeyUse(em: EntityManager, apiKey: ApiKey): void {
+  const lastUsedAt = apiKey.lastUsedAt ?? null;
+  if (lastUsedAt && Date.now() - lastUsedAt.getTime() < 60_000) return;
+  touchApiKey(em, apiKey.id).catch(() => undefined);
 }
 
 export function scopesOf(apiKey: ApiKey): Scope[] {

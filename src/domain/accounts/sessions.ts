@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Session, User } from '../../db/entities';
+import { Account, Session, User } from '../../db/entities';
 import { findUserIdByEmail } from '../../db/sql/users';
 import {
   beginPasswordCheck,
@@ -97,4 +97,16 @@ export async function findSession(
 
 export async function signOut(em: EntityManager, token: string): Promise<void> {
   await em.nativeDelete(Session, { tokenHash: sha256Hex(token) });
+}
+
+/** The e-mail of a session's user and the name of its account (the dashboard's header). */
+export async function findSessionHolder(
+  em: EntityManager,
+  session: Pick<Session, 'userId' | 'accountId'>,
+): Promise<{ email: string; accountName: string }> {
+  const [user, account] = await Promise.all([
+    em.findOneOrFail(User, { id: session.userId }),
+    em.findOneOrFail(Account, { id: session.accountId }),
+  ]);
+  return { email: user.email, accountName: account.name };
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { SubmissionFile } from '../../db/entities';
 import {
   countSubmissions,
   findAccountSubmissionRow,
@@ -42,4 +43,13 @@ export async function findAccountSubmission(
 ): Promise<SubmissionRow | null> {
   if (!/^\d{1,18}$/.test(id)) return null;
   return findAccountSubmissionRow(em, accountId, id);
+}
+
+/** The uploaded file `fileId` of the submission `submissionId`, or null. */
+export function findSubmissionFile(
+  em: EntityManager,
+  submissionId: string,
+  fileId: string,
+): Promise<SubmissionFile | null> {
+  return em.findOne(SubmissionFile, { id: fileId, submissionId });
 }

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { SCOPES } from '../../domain/accounts/scopes';
 import { findAccountForm } from '../../domain/forms/forms';
-import type { Form } from '../../db/entities';
+import type { Form } from '../../domain/entities';
 import type { Principal } from '../../domain/accounts/principal';
 import { sendAppPage } from './app-page';
 import { type DashboardSession, sessionOf } from './session-guard';

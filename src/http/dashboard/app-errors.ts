@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { withoutStatementValues } from '../../db/database-errors';
+import { withoutStatementValues } from '../../domain/database-errors';
 import { toHttpError } from '../middleware/errors';
 import { sendPage } from './send-page';
 import type { DashboardSession } from './session-guard';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Form } from '../../db/entities';
+import type { Form } from '../../domain/entities';
 import { formChanges } from '../form-changes';
 import { createFormBody, updateFormBody } from '../schemas/forms';
 import type { FormChanges } from '../../domain/forms/forms';

@@ -1,4 +1,4 @@
-import type { Form, Plugin } from '../../db/entities';
+import type { Form, Plugin } from '../../domain/entities';
 
 /*
  * What the dashboard's templates see of a form and of a plugin: plain objects with the fields

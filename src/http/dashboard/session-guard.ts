@@ -1,8 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import express from 'express';
-import { Account, User } from '../../db/entities';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
-import { findSession } from '../../domain/accounts/sessions';
+import { findSession, findSessionHolder } from '../../domain/accounts/sessions';
 import { readSessionCookie } from '../cookies';
 import type { AppContext } from '../../runtime/app-context';
 import { runMiddleware } from '../run-middleware';
@@ -63,16 +62,13 @@ export async function currentSession(
   const token = readSessionCookie(req.headers.cookie, ctx.urls.base);
   const session = token ? await findSession(req.em, token, ctx.accounts.sessions) : null;
   if (!session) return null;
-  const [user, account] = await Promise.all([
-    req.em.findOneOrFail(User, { id: session.userId }),
-    req.em.findOneOrFail(Account, { id: session.accountId }),
-  ]);
+  const { email, accountName } = await findSessionHolder(req.em, session);
   return {
     sessionId: session.id,
     userId: session.userId,
     accountId: session.accountId,
     csrfToken: session.csrfToken,
-    email: user.email,
-    accountName: account.name,
+    email,
+    accountName,
   };
 }

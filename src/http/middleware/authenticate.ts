@@ -1,10 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import type { Principal } from '../../domain/accounts/principal';
-import { findActiveApiKey, scopesOf } from '../../domain/accounts/api-keys';
+import { findActiveApiKey, recordApiKeyUse, scopesOf } from '../../domain/accounts/api-keys';
 import { SCOPES } from '../../domain/accounts/scopes';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
 import { findSession, type SessionPolicy } from '../../domain/accounts/sessions';
-import { touchApiKey } from '../../db/sql/api-keys';
 import type { PublicUrls } from '../public-urls';
 import { readSessionCookie } from '../cookies';
 import { HttpError } from '../http-error';
@@ -73,7 +72,7 @@ export async function bearerKeyPrincipal(req: Request): Promise<Principal | unde
   }
   const apiKey = await findActiveApiKey(req.em, match[1]!);
   if (!apiKey) throw new HttpError(401, 'invalid_api_key', 'the API key matches no active key');
-  touchKey(req.em, apiKey.id, apiKey.lastUsedAt ?? null);
+  recordApiKeyUse(req.em, apiKey);
   return {
     kind: 'api_key',
     apiKeyId: apiKey.id,
@@ -90,14 +89,4 @@ function csrfSatisfied(
 ) {
   if (header && constantTimeEqual(header, expected)) return true;
   return origin !== undefined && origin === new URL(urls.base).origin;
-}
-
-/** Records when a key was last used, at most once a minute and off the request's path. */
-function touchKey(
-  em: import('@mikro-orm/postgresql').EntityManager,
-  id: string,
-  lastUsedAt: Date | null,
-) {
-  if (lastUsedAt && Date.now() - lastUsedAt.getTime() < 60_000) return;
-  touchApiKey(em, id).catch(() => undefined);
 }

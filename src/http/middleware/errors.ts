@@ -1,8 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
 import escapeHtml from 'escape-html';
-import { isConnectionError } from '../../db/connection-errors';
-import { withoutStatementValues } from '../../db/database-errors';
+import { isConnectionError, withoutStatementValues } from '../../domain/database-errors';
 import { LimitReachedError } from '../../domain/budgets/limit-reached';
 import { HttpError, limitReached } from '../http-error';
 import type { PublicUrls } from '../public-urls';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Form } from '../../db/entities';
+import type { Form } from '../../domain/entities';
 import { can } from '../../domain/accounts/principal';
 import { countSubmissionsByForm } from '../../domain/forms/form-counts';
 import {

@@ -1,7 +1,9 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
-import { ping } from '../../db/sql/server';
-import { countUnstartedSubmissions } from '../../db/sql/submissions';
+import {
+  countSubmissionsAwaitingWorkflow,
+  pingDatabase,
+} from '../../domain/health/database-readiness';
 import type { AppContext } from '../../runtime/app-context';
 import { linksSchema } from '../links';
 import { defineRoute } from '../routing/define-route';
@@ -78,7 +80,7 @@ export const healthRoutes = [
         },
       );
     const checks: Record<string, string> = {
-      postgres: await check('postgres', ping(req.em)),
+      postgres: await check('postgres', pingDatabase(req.em)),
       temporal: await check('temporal', ctx.checkTemporal()),
     };
     if (ctx.fileStore.kind === 's3')
@@ -86,7 +88,9 @@ export const healthRoutes = [
     const ready = Object.values(checks).every((v) => v === 'ok');
     const starts = ctx.workflows.stats();
     const waiting =
-      checks.postgres === 'ok' ? await countUnstartedSubmissions(req.em).catch(() => null) : null;
+      checks.postgres === 'ok'
+        ? await countSubmissionsAwaitingWorkflow(req.em).catch(() => null)
+        : null;
     const body = {
       ok: ready,
       checks,

@@ -1,13 +1,16 @@
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
-import { isSearchIndexTooLarge } from '../../db/database-errors';
 import { originAllowed } from '../../domain/forms/allowed-domains';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import { findFormByToken } from '../../domain/forms/forms';
 import { FileStoreUnavailableError } from '../../domain/files/file-store';
 import { FileQuotaExceededError } from '../../domain/submissions/file-quota';
 import { INGEST_LIMITS } from '../../domain/submissions/limits';
-import { isConnectionError, retryOnConnectionError } from '../../db/connection-errors';
+import {
+  isConnectionError,
+  isSearchIndexTooLarge,
+  retryOnConnectionError,
+} from '../../domain/database-errors';
 import { DatabaseUnavailableError } from '../middleware/errors';
 import {
   prepareSubmission,

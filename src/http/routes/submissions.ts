@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import { SubmissionFile } from '../../db/entities';
 import type { Principal } from '../../domain/accounts/principal';
 import { FileStoreUnavailableError, StoredFileMissingError } from '../../domain/files/file-store';
 import { findAccountForm } from '../../domain/forms/forms';
+import { findSubmissionFile } from '../../domain/submissions/submission-queries';
 import { envelope, listAnswer } from '../envelope';
 import { encodeCursor } from '../list-cursor';
 import { submissionListPage } from '../submission-list';
@@ -122,7 +122,7 @@ export const submissionRoutes = [
   }).handle(async ({ req, res, params }, ctx) => {
     const row = await findReadableSubmission(req, params.id);
     if (!/^\d{1,18}$/.test(params.file_id)) throw notFound('file');
-    const file = await req.em.findOne(SubmissionFile, { id: params.file_id, submissionId: row.id });
+    const file = await findSubmissionFile(req.em, row.id, params.file_id);
     if (!file) throw notFound('file');
     const content = await ctx.fileStore
       .open(req.em, { id: file.id, storageKey: file.storageKey ?? null })

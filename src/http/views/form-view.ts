@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Form } from '../../db/entities';
+import type { Form } from '../../domain/entities';
 import { can, type Principal } from '../../domain/accounts/principal';
 import type { FormCounts } from '../../domain/forms/form-counts';
 import type { RecipientStatus } from '../../domain/recipients/recipient-states';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Plugin } from '../../db/entities';
+import type { Plugin } from '../../domain/entities';
 import { can, type Principal } from '../../domain/accounts/principal';
 import { DISABLED_BY_ACCOUNT } from '../../domain/plugins/plugins';
 import type { RecipientStatus } from '../../domain/recipients/recipient-states';

@@ -6,7 +6,7 @@ import {
   revokeAccountApiKey,
 } from '../../../domain/accounts/api-keys';
 import { ROLES, SCOPES, type Role, type Scope } from '../../../domain/accounts/scopes';
-import type { ApiKey } from '../../../db/entities';
+import type { ApiKey } from '../../../domain/entities';
 import { definePage, type Render } from '../define-page';
 import { setFlash } from '../flash';
 import { formatTime } from '../format-time';

@@ -4,7 +4,7 @@ import type { AppContext } from '../../../runtime/app-context';
 import { countSubmissionsByForm } from '../../../domain/forms/form-counts';
 import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
 import { createForm, listAccountForms, updateForm } from '../../../domain/forms/forms';
-import type { Form } from '../../../db/entities';
+import type { Form } from '../../../domain/entities';
 import { requestConfirmations } from '../../../domain/recipients/confirmations';
 import { recipientLookup } from '../../../domain/recipients/recipient-states';
 import { formView } from '../../views/form-view';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Form, Plugin } from '../../../db/entities';
+import type { Form, Plugin } from '../../../domain/entities';
 import { findAccountForm } from '../../../domain/forms/forms';
 import { findFormPlugin } from '../../../domain/plugins/plugins';
 import { sendAppPage } from '../app-page';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Form } from '../../../db/entities';
+import type { Form } from '../../../domain/entities';
 import { listFormPlugins } from '../../../domain/plugins/plugins';
 import { pluginRecipientLookup } from '../../../domain/recipients/recipient-states';
 import { SIGNATURE_HEADERS } from '../../../domain/webhooks/signatures';

@@ -1,4 +1,4 @@
-import type { Form } from '../../../db/entities';
+import type { Form } from '../../../domain/entities';
 import { checkPluginConfig, isDashboardPluginType } from '../../../domain/plugins/plugin-configs';
 import { urlCheckOptions } from '../../../domain/plugins/url-policy';
 import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';

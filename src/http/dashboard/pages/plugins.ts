@@ -1,4 +1,4 @@
-import type { Form, Plugin } from '../../../db/entities';
+import type { Form, Plugin } from '../../../domain/entities';
 import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
 import {
   createWebhookPlugin,

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Form, Plugin } from '../../../db/entities';
+import type { Form, Plugin } from '../../../domain/entities';
 import {
   findRecovery,
   recentRecoveries,
