@@ -13,8 +13,8 @@ const oneClickBody = z
   .object({ 'List-Unsubscribe': z.literal('One-Click').optional() })
   .meta({ id: 'OneClickUnsubscribe' });
 
-// The pages carry the link's token: never kept by a cache.
-const NO_STORE = { 'Cache-Control': 'no-store' };
+// The pages carry the link's token: never kept by a cache (every Dashboard-tagged route is
+// answered no-store, register-routes.ts).
 const page = (description: string) => ({
   ...htmlPage(description),
   headers: { 'Cache-Control': '`no-store`' },
@@ -30,14 +30,13 @@ async function recipientPage<S extends number>(
   lines: string[],
   form?: { action: string; button: string; oneClick?: boolean },
 ) {
-  const answer = await guestPage(
+  return guestPage(
     req,
     res,
     ctx.urls.base,
     { status, template: form ? 'recipient-action' : 'message', title },
     { lines, ...form, error: status >= 400 },
   );
-  return { ...answer, headers: NO_STORE };
 }
 
 const LINK_NOT_VALID = [

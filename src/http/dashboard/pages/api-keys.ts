@@ -64,13 +64,12 @@ type KeysPage = {
 
 /** The keys page, with the form as typed and its errors after a refused create. */
 async function showKeys(
-  { req, res, session, render }: KeysPage,
+  { req, session, render }: KeysPage,
   extra: { status?: number; data?: Partial<Templates['api-keys']> } = {},
 ) {
   const active = await listActiveApiKeys(req.em, session.accountId);
   const creators = await keyCreators(req.em, active);
   const keys = active.map((key) => keyRow(key, creators.get(key.id)));
-  res.set('Cache-Control', 'no-store');
   await render(
     {
       keys,

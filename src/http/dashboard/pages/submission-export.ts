@@ -53,7 +53,7 @@ async function sendDownload(
   streams: [NodeJS.ReadableStream, ...NodeJS.ReadWriteStream[]],
 ): Promise<void> {
   res.attachment(download.filename);
-  res.type(download.type).set('Cache-Control', 'no-store');
+  res.type(download.type); // no-store like every /app answer (dashboard router)
   try {
     await pipeline([...streams, res]);
   } catch (error) {
