@@ -1,16 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runStatement, selectRows } from './execute';
 
-/** One `?` a key: a handful of keys, bound one by one (knex would expand an array binding). */
-const placeholders = (keys: readonly string[]) => keys.map(() => '?').join(', ');
-
 export type ThrottleRow = { key: string; failures: number; retry_after_s: number };
 
 /**
  * Counts one attempt for each key and returns every key's count in its window with the
  * seconds until that window ends: one statement, so parallel attempts each see their own
  * count and none can slip in between a read and a write. A key whose window has ended
- * starts a new one.
+ * starts a new one. Rows are locked in the order of `keys`; every caller gives them in the
+ * same order (client, then e-mail) and the other statements lock one row each, so no cycle.
  */
 export function countAttempt(
   em: EntityManager,
@@ -32,26 +30,36 @@ export function countAttempt(
   );
 }
 
-/** Takes back one counted attempt of each key (it turned out not to be a failure). */
+/**
+ * Takes back one counted attempt of each key (it turned out not to be a failure). One key a
+ * statement: a statement that locked two rows in its own order would deadlock with
+ * countAttempt locking them in the order given.
+ */
 export async function uncountAttempt(em: EntityManager, keys: readonly string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await runStatement(
-    em,
-    `update login_throttle set failures = greatest(0, failures - 1)
-     where key in (${placeholders(keys)})`,
-    [...keys],
-  );
+  for (const key of keys) {
+    await runStatement(
+      em,
+      'update login_throttle set failures = greatest(0, failures - 1) where key = ?',
+      [key],
+    );
+  }
 }
 
 export async function clearFailures(em: EntityManager, key: string): Promise<void> {
   await runStatement(em, 'delete from login_throttle where key = ?', [key]);
 }
 
-/** Drops the counts of windows that have ended. */
+/**
+ * Drops the counts of windows that have ended. Rows another attempt holds are skipped (the
+ * next purge takes them), so the purge never waits on, or deadlocks with, a count.
+ */
 export async function purgeEndedWindows(em: EntityManager, windowSeconds: number): Promise<void> {
   await runStatement(
     em,
-    'delete from login_throttle where window_started_at <= now() - make_interval(secs => ?)',
+    `delete from login_throttle where key in (
+       select key from login_throttle
+       where window_started_at <= now() - make_interval(secs => ?)
+       for update skip locked)`,
     [windowSeconds],
   );
 }
