@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES, isScope } from '../../src/domain/accounts/scopes';
+import { LOGIN_CSRF_COOKIE } from '../../src/http/cookies';
+import { PAGES } from '../../src/http/dashboard/pages';
 import { ROUTES } from '../../src/http/routes';
 import type { AnyRoute } from '../../src/http/routing/define-route';
 import { expectError, type ApiClient } from '../support/api-client';
@@ -82,4 +84,49 @@ describe('with an API key on a session-only route', () => {
       expectError(await send(t.api, route), 401, 'unauthorized');
     },
   );
+});
+
+// The signed-out pages are not in ROUTES but in PAGES (definePage): generated from that list,
+// every signed-out post refuses a form without the signed-out CSRF token, or with another
+// one than its cookie's, before it does anything; only the posts that prove what they need
+// otherwise take none (sign-out checks the session's token; the recipient links carry
+// theirs, and mail providers post the one-click unsubscribe cross-site).
+const guestPosts = PAGES.filter((page) => page.access === 'guest' && page.method === 'post');
+const tokenFree = guestPosts.filter((page) => page.guestCsrf === false);
+const tokenBound = guestPosts.filter((page) => page.guestCsrf !== false);
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const FIELDS = 'email=access%40example.com&password=a-long-enough-password&name=x';
+
+describe('signed-out posts', () => {
+  it('take no CSRF token only for sign-out and the recipient links', () => {
+    expect(tokenFree.map((page) => page.path).sort()).toEqual([
+      '/logout',
+      '/recipients/confirm',
+      '/recipients/unsubscribe',
+    ]);
+    expect(tokenBound.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(tokenBound.map((page) => [`POST ${page.path}`, page] as const))(
+    '%s without the token, or with another one → 403 page with a new token',
+    async (_label, page) => {
+      const cookie = `${LOGIN_CSRF_COOKIE}=${'a'.repeat(32)}`;
+      for (const attempt of [
+        { headers: FORM, body: FIELDS },
+        { headers: { ...FORM, cookie }, body: `${FIELDS}&_csrf=${'b'.repeat(32)}` },
+      ]) {
+        const res = await t.http.send('POST', page.path, attempt);
+        expect(res.status).toBe(403);
+        expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        expect(res.headers.get('set-cookie')).toContain(`${LOGIN_CSRF_COOKIE}=`);
+      }
+    },
+  );
+
+  it('answer another method on their path 405 with its Allow, as the API does', async () => {
+    const res = await t.http.send('PUT', '/login');
+    expectError(res, 405, 'method_not_allowed');
+    expect(res.headers.get('allow')).toBe('GET, POST');
+  });
 });

@@ -3,7 +3,7 @@ import { ERROR_CODES } from '../../src/http/error-codes';
 import { buildOpenApiDocument } from '../../src/http/openapi/openapi-document';
 import { apiGuide } from '../../src/http/pages/api-guide';
 import { docsPage } from '../../src/http/pages/docs-page';
-import { ROUTES } from '../../src/http/routes';
+import { OPERATIONS } from '../../src/http/routes';
 import { routeErrors } from '../../src/http/routing/route-errors';
 
 const urls = { base: 'http://api.test:3000', ingest: 'http://ingest.test:3001' };
@@ -23,19 +23,19 @@ function collectRefs(value: unknown, into: string[] = []): string[] {
 }
 
 const guide = apiGuide(urls);
-const document = buildOpenApiDocument(ROUTES, urls, guide.introduction);
+const document = buildOpenApiDocument(OPERATIONS, urls, guide.introduction);
 const operation = (path: string, method: string) =>
   (document.paths[path] as Record<string, Json>)[method]!;
 
-describe('the OpenAPI document, built from the route definitions', () => {
+describe('the OpenAPI document, built from the operations (routes and documented pages)', () => {
   it('is OpenAPI 3.1 on the base URL', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
     expect(document.servers).toEqual([{ url: urls.base, description: 'API' }]);
   });
 
-  it('has every registered route with its method, and nothing else', () => {
-    const registered = ROUTES.map((r) => `${r.method} ${r.path}`).sort();
+  it('has every operation with its method, and nothing else', () => {
+    const registered = OPERATIONS.map((r) => `${r.method} ${r.path}`).sort();
     const documented = Object.entries(document.paths)
       .flatMap(([path, item]) =>
         Object.keys(item)
@@ -44,11 +44,11 @@ describe('the OpenAPI document, built from the route definitions', () => {
       )
       .sort();
     expect(documented).toEqual(registered);
-    expect(new Set(registered).size).toBe(ROUTES.length);
+    expect(new Set(registered).size).toBe(OPERATIONS.length);
   });
 
   it('gives every operation its id, its declared statuses and its error codes', () => {
-    for (const route of ROUTES) {
+    for (const route of OPERATIONS) {
       const op = operation(route.path, route.method);
       expect(op.operationId).toBe(route.operationId);
       const responses = op.responses as Record<string, Json>;
@@ -67,11 +67,11 @@ describe('the OpenAPI document, built from the route definitions', () => {
       for (const error of errors)
         expect(responses[String(error.status)]!['x-error-codes']).toContain(error.code);
     }
-    expect(new Set(ROUTES.map((r) => r.operationId)).size).toBe(ROUTES.length);
+    expect(new Set(OPERATIONS.map((r) => r.operationId)).size).toBe(OPERATIONS.length);
   });
 
   it('declares the path parameters of every path', () => {
-    for (const route of ROUTES) {
+    for (const route of OPERATIONS) {
       const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const declared = ((operation(route.path, route.method).parameters ?? []) as Json[])
         .filter((p) => p.in === 'path')
@@ -90,7 +90,7 @@ describe('the OpenAPI document, built from the route definitions', () => {
   });
 
   it('knows every error code it names', () => {
-    for (const route of ROUTES)
+    for (const route of OPERATIONS)
       for (const error of routeErrors(route)) expect(ERROR_CODES).toHaveProperty(error.code);
   });
 
@@ -124,7 +124,7 @@ describe('the OpenAPI document, built from the route definitions', () => {
   });
 
   it('serves ingest operations from the ingest URL', () => {
-    for (const route of ROUTES) {
+    for (const route of OPERATIONS) {
       const servers = operation(route.path, route.method).servers;
       if (route.server === 'ingest')
         expect(servers).toEqual([{ url: urls.ingest, description: 'ingest' }]);
@@ -141,7 +141,7 @@ describe('the docs page', () => {
   const html = docsPage(document, guide);
 
   it('lists every path and operation', () => {
-    for (const route of ROUTES) {
+    for (const route of OPERATIONS) {
       expect(html, route.path).toContain(`>${route.path}<`);
       expect(html).toContain(`id="op-${route.operationId}"`);
     }

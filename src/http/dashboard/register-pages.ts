@@ -1,48 +1,81 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { AppContext } from '../../runtime/app-context';
 import { setNoStore } from '../middleware/no-store';
-import { runMiddleware } from '../run-middleware';
+import { markOperation, methodNotAllowed } from '../routing/register-routes';
+import { parseOrThrow } from '../validate';
 import { sendAppPage } from './app-page';
-import type { AnyPage } from './define-page';
-import { takeFlash } from './flash';
-import { guestCsrfMatches, guestCsrfToken, renewGuestCsrfToken } from './guest-csrf';
+import type { AnyPage, RenderOptions } from './define-page';
+import { renewGuestCsrfToken } from './guest-csrf';
+import { checkGuestForm, readGuestFormBody } from './guest-form';
+import { sendGuestPage } from './guest-page';
+import { pageOperation } from './page-operations';
 import { sendPage } from './send-page';
 import type { TemplateName, Templates } from './templates';
 
 /** Where the signed-in pages live: dashboardRouter checks the session (and CSRF) there. */
 export const SESSION_AREA = '/app';
 
-const formBody = express.urlencoded({ extended: false, limit: '64kb' });
-
 /**
  * Adds the pages to the dashboard's router, in the list's order (a fixed path such as
  * `/app/forms/new` before `/app/forms/:id`). A `session` page must sit under SESSION_AREA,
  * where requireSession already ran: a page declared elsewhere fails at start-up rather than
- * open without a session.
+ * open without a session. The path of a documented page, like an API operation's, answers
+ * any other method 405 with its `Allow`.
  */
 export function registerPages(router: Router, pages: readonly AnyPage[], ctx: AppContext): void {
+  const documentedMethods = new Map<string, string[]>();
   for (const page of pages) {
     if (page.enabled && !page.enabled(ctx)) continue;
     if (page.access === 'session' && !inSessionArea(page.path))
       throw new Error(`${page.method} ${page.path}: a session page must be under ${SESSION_AREA}`);
-    const handlers = page.access === 'guest' ? [guestGuard(ctx)] : [];
-    router[page.method](page.path, ...handlers, pageHandler(page, ctx));
+    if ((page.form || page.refused) && !checksGuestForm(page))
+      throw new Error(`${page.method} ${page.path}: form and refused are for guest posts`);
+    router[page.method](page.path, pageHandler(page, ctx));
+    if (page.document) {
+      const methods = documentedMethods.get(page.path) ?? [];
+      documentedMethods.set(page.path, [...methods, page.method.toUpperCase()]);
+    }
   }
+  for (const [path, methods] of documentedMethods) router.all(path, methodNotAllowed(methods));
 }
+
+/** A signed-out post that carries the signed-out forms' CSRF token. */
+const checksGuestForm = (page: AnyPage) =>
+  page.access === 'guest' && page.method === 'post' && page.guestCsrf !== false;
 
 const inSessionArea = (path: string) =>
   path === SESSION_AREA || path.startsWith(`${SESSION_AREA}/`);
 
+type RenderOf =
+  ((data: Templates[TemplateName], options?: RenderOptions) => Promise<void>) | undefined;
+
 function pageHandler(page: AnyPage, ctx: AppContext): RequestHandler {
+  // The error handler checks a documented page's errors as it checks an operation's.
+  const operation = page.document && pageOperation({ ...page, document: page.document });
   return async (req, res, next) => {
-    const render = page.template
-      ? (data: Templates[TemplateName], options: { status?: number } = {}) =>
-          renderDeclared(req, res, ctx, page, data, options.status ?? 200)
+    if (operation) markOperation(res, operation);
+    // Signed-out pages carry links' tokens and forms' CSRF tokens: never cached.
+    if (page.access === 'guest') setNoStore(res);
+    const query = page.query ? parseOrThrow(page.query, req.query, 'query') : undefined;
+    const render: RenderOf = page.template
+      ? (data, options = {}) => renderDeclared(req, res, ctx, page, data, options)
       : undefined;
+    let form: unknown;
+    if (checksGuestForm(page)) {
+      await readGuestFormBody(req, res);
+      const checked = checkGuestForm(req, page.form);
+      if (!checked.accepted) {
+        const token = renewGuestCsrfToken(res, ctx.urls.base);
+        if (!page.refused) return refuse(res, token);
+        const refused = page.refused as (input: unknown, ctx: AppContext) => unknown;
+        return refused({ req, res, query, form: checked.form, render }, ctx);
+      }
+      form = checked.form;
+    }
     const session = page.access === 'session' ? res.locals.dashboard : undefined;
     if (page.access === 'session' && !session)
       throw new Error(`${page.method} ${page.path}: no session (requireSession did not run)`);
-    const input = { req, res, next, params: req.params, session, render };
+    const input = { req, res, next, params: req.params, query, form, session, render };
     const handler = page.handler as (input: unknown, ctx: AppContext) => unknown;
     await handler(input, ctx);
   };
@@ -54,26 +87,31 @@ function renderDeclared(
   ctx: AppContext,
   page: AnyPage,
   data: Templates[TemplateName],
-  status: number,
+  options: RenderOptions,
 ): Promise<void> {
   const template = page.template!;
   const titleOf = page.title as string | ((data: unknown) => string) | undefined;
-  const title = typeof titleOf === 'function' ? titleOf(data) : (titleOf ?? '');
+  const title = options.title ?? (typeof titleOf === 'function' ? titleOf(data) : (titleOf ?? ''));
+  const status = options.status ?? 200;
   if (page.access === 'session') return sendAppPage(req, res, { status, template, title }, data);
-  const chrome = { csrfToken: guestCsrfToken(req, res, ctx.urls.base), flash: takeFlash(req, res) };
-  return sendPage(res, status, template, title, chrome, data);
+  return sendGuestPage(
+    req,
+    res,
+    ctx.urls.base,
+    { status, template, title, altcha: page.altcha },
+    data,
+  );
 }
 
-/** Signed-out pages: never cached; a state change carries the guest CSRF token (double submit). */
-function guestGuard(ctx: AppContext): RequestHandler {
-  return async (req, res, next) => {
-    setNoStore(res);
-    if (req.method === 'GET' || req.method === 'HEAD') return next();
-    if (req.is('application/x-www-form-urlencoded')) await runMiddleware(formBody, req, res);
-    const presented = (req.body as { _csrf?: unknown } | undefined)?._csrf;
-    if (guestCsrfMatches(req, presented)) return next();
-    const chrome = { csrfToken: renewGuestCsrfToken(res, ctx.urls.base) };
-    const lines = ['The form expired. Go back, reload the page and try again.'];
-    return sendPage(res, 403, 'message', 'Request refused', chrome, { lines, error: true });
-  };
+/** A guest post refused, on a page with no answer of its own; it carries the renewed token. */
+function refuse(res: Response, token: string): Promise<void> {
+  const lines = ['The form expired. Go back, reload the page and try again.'];
+  return sendPage(
+    res,
+    403,
+    'message',
+    'Request refused',
+    { csrfToken: token },
+    { lines, error: true },
+  );
 }

@@ -9,11 +9,11 @@ import { takeReveal } from './reveal-once';
 import { requireSession } from './session-guard';
 
 /**
- * The dashboard's Express router, outside the OpenAPI document (docs/dashboard.md): the
- * assets, the ALTCHA challenge of the sign-up form, and the pages of pages/index.ts: the dev
- * mailbox, and `/app` and below behind requireSession (session, then CSRF on every state
- * change). The account pages (/, /signup, /confirm, /login, /logout, /forgot, /reset) are
- * defineRoute operations in src/http/routes/sessions.ts and accounts.ts.
+ * The dashboard's Express router (docs/dashboard.md): the assets, the ALTCHA challenge of the
+ * sign-up form, and the pages of pages/index.ts: the signed-out ones (sign-in, sign-up,
+ * password reset, recipient links, the dev mailbox; those with a `document` are in the
+ * OpenAPI document too), and `/app` and below behind requireSession (session, then CSRF on
+ * every state change).
  */
 export function dashboardRouter(ctx: AppContext): Router {
   const router = express.Router();

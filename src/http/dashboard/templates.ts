@@ -188,7 +188,7 @@ export type Templates = {
   };
   'dev-mailbox': { entries: MailboxEntry[]; directory: string };
   'dev-mailbox-message': { subject: string; to: string; text: string; links: string[] };
-  // The signed-out pages (defineRoute operations in src/http/routes, through guest-page.ts).
+  // The signed-out pages (pages/sign-in.ts, sign-up.ts, password-reset.ts, recipients.ts).
   home: Record<string, never>;
   login: { next?: string | null; email?: string; error?: string; unconfirmed?: boolean };
   signup: { minPasswordLength: number; email?: string; name?: string; error?: string };

@@ -9,11 +9,12 @@ import { ROLES, SCOPES, type Scope } from '../../domain/accounts/scopes';
 import { SESSION_COOKIE } from '../cookies';
 import { errorMeaning, errorSchema } from '../error-codes';
 import type { PublicUrls } from '../public-urls';
-import { TAGS, type Access, type AnyRoute, type ResponseSpec } from '../routing/define-route';
+import { TAGS, type Access, type AnyOperation, type ResponseSpec } from '../routing/define-route';
 import { routeErrors, type DeclaredError } from '../routing/route-errors';
 
 /*
- * The OpenAPI 3.1 description of the registered route definitions: their zod schemas become
+ * The OpenAPI 3.1 description of the operations (the route definitions and the documented
+ * dashboard pages, OPERATIONS in src/http/routes/index.ts): their zod schemas become
  * JSON Schema (named ones, `.meta({id})`, as components) through zod-to-openapi, and their
  * access and errors become security, descriptions and error responses.
  */
@@ -91,7 +92,7 @@ function answerResponse(spec: ResponseSpec): ResponseConfig {
   return response;
 }
 
-function errorResponses(route: AnyRoute): Record<string, ResponseConfig> {
+function errorResponses(route: AnyOperation): Record<string, ResponseConfig> {
   const byStatus = new Map<number, DeclaredError[]>();
   for (const error of routeErrors(route))
     byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
@@ -114,7 +115,7 @@ function errorResponses(route: AnyRoute): Record<string, ResponseConfig> {
   return responses;
 }
 
-function routeConfig(route: AnyRoute, urls: PublicUrls): RouteConfig {
+function routeConfig(route: AnyOperation, urls: PublicUrls): RouteConfig {
   const responses: Record<string, ResponseConfig> = {};
   for (const [status, spec] of Object.entries(route.responses))
     responses[status] = answerResponse(spec);
@@ -170,9 +171,9 @@ function securitySchemes() {
   };
 }
 
-/** The document of these routes, served from these URLs; `introduction` is its Markdown intro. */
+/** The document of these operations, served from these URLs; `introduction` is its Markdown intro. */
 export function buildOpenApiDocument(
-  routes: readonly AnyRoute[],
+  routes: readonly AnyOperation[],
   urls: PublicUrls,
   introduction: string,
 ): OpenApiDocument {

@@ -3,17 +3,17 @@ import { buildOpenApiDocument } from '../openapi/openapi-document';
 import { apiGuide } from '../pages/api-guide';
 import { docsPage } from '../pages/docs-page';
 import type { PublicUrls } from '../public-urls';
-import { defineRoute, type AnyRoute } from '../routing/define-route';
+import { defineRoute, type AnyOperation } from '../routing/define-route';
 
 /** The page has no scripts or external resources; say so to the browser. */
 const DOCS_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
 /**
- * `GET /api/openapi.json` and `GET /docs`: public, built from the route definitions (`routes`,
+ * `GET /api/openapi.json` and `GET /docs`: public, built from the operations (`routes`,
  * read when first asked, since these two are among them) and the Markdown under docs/api.
  */
-export function docsRoutes(routes: () => readonly AnyRoute[]) {
+export function docsRoutes(routes: () => readonly AnyOperation[]) {
   // Built once per URL pair: the URLs are only known once the port is bound.
   const documents = new Map<string, { document: OpenApiDocument; page?: string }>();
   const documentFor = (urls: PublicUrls) => {

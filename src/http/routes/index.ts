@@ -1,5 +1,6 @@
-import type { AnyRoute } from '../routing/define-route';
-import { accountRoutes } from './accounts';
+import { PAGES } from '../dashboard/pages';
+import { pageOperations } from '../dashboard/page-operations';
+import type { AnyOperation, AnyRoute } from '../routing/define-route';
 import { apiRootRoutes } from './api-root';
 import { deliveryRoutes } from './deliveries';
 import { docsRoutes } from './docs';
@@ -8,24 +9,14 @@ import { healthRoutes } from './health';
 import { ingestRoutes } from './ingest';
 import { pluginRoutes } from './plugins';
 import { publicRoutes } from './public';
-import { recipientRoutes } from './recipients';
 import { recoveryRoutes } from './recoveries';
-import { sessionRoutes } from './sessions';
 import { statsRoutes } from './stats';
 import { submissionRoutes } from './submissions';
 
-/**
- * Every operation of the HTTP surface, in matching order (a fixed path such as
- * `/api/submissions/spam` before `/api/submissions/{id}`). The app, the OpenAPI document and
- * /docs are all built from this list.
- */
-export const ROUTES: readonly AnyRoute[] = [
-  ...healthRoutes,
-  ...ingestRoutes,
-  ...sessionRoutes,
-  ...accountRoutes,
-  ...recipientRoutes,
-  ...docsRoutes(() => ROUTES),
+// In the document, the dashboard's signed-out pages sit between these two parts (OPERATIONS).
+const PROBE_AND_INGEST_ROUTES = [...healthRoutes, ...ingestRoutes];
+const DOCS_AND_API_ROUTES = [
+  ...docsRoutes(() => OPERATIONS),
   ...publicRoutes,
   ...apiRootRoutes,
   ...formRoutes,
@@ -34,4 +25,21 @@ export const ROUTES: readonly AnyRoute[] = [
   ...deliveryRoutes,
   ...recoveryRoutes,
   ...statsRoutes,
+];
+
+/**
+ * Every operation of the HTTP surface, in matching order (a fixed path such as
+ * `/api/submissions/spam` before `/api/submissions/{id}`). The app registers them from this
+ * list; the OpenAPI document and /docs describe OPERATIONS.
+ */
+export const ROUTES: readonly AnyRoute[] = [...PROBE_AND_INGEST_ROUTES, ...DOCS_AND_API_ROUTES];
+
+/**
+ * What the OpenAPI document and /docs describe: every route, and the signed-out dashboard
+ * pages that declare a `document` (tag Dashboard; src/http/dashboard/pages, registerPages).
+ */
+export const OPERATIONS: readonly AnyOperation[] = [
+  ...PROBE_AND_INGEST_ROUTES,
+  ...pageOperations(PAGES),
+  ...DOCS_AND_API_ROUTES,
 ];

@@ -141,14 +141,20 @@ export type RouteDefinition<
   B extends BodySpec | undefined,
 > = RouteSpec<P, A, R, Q, B> & { handler: RouteHandler<P, A, R, Q, B> };
 
-/** Any route definition, as registerRoutes and the document builder see it. */
-export type AnyRoute = RouteSpec<
+/**
+ * Any documented operation, as the document builder sees it: a route's declaration, or one
+ * made from a documented dashboard page (src/http/dashboard/page-operations.ts).
+ */
+export type AnyOperation = RouteSpec<
   string,
   Access,
   Responses,
   z.ZodObject | undefined,
   BodySpec | undefined
-> & { handler: (input: never, ctx: RouteContext) => unknown };
+>;
+
+/** Any route definition, as registerRoutes sees it. */
+export type AnyRoute = AnyOperation & { handler: (input: never, ctx: RouteContext) => unknown };
 
 /**
  * Declares an operation, then its handler: `defineRoute({...}).handle(async (input, ctx) =>

@@ -4,15 +4,19 @@ import { z } from 'zod';
 import { can } from '../../domain/accounts/principal';
 import { HttpError } from '../http-error';
 import { jsonBody } from '../middleware/json-body';
-import { setNoStore } from '../middleware/no-store';
 import { parseOrThrow } from '../validate';
-import type { AnyRoute, ResponseSpec, RouteContext } from './define-route';
+import type { AnyOperation, AnyRoute, ResponseSpec, RouteContext } from './define-route';
 
-/** Where the route that took a request is kept, for the answer check of the error handler. */
+/** Where the operation that took a request is kept, for the answer check of the error handler. */
 const ROUTE_KEY = 'routeDefinition';
 
-export function routeOf(res: Response): AnyRoute | undefined {
-  return res.locals[ROUTE_KEY] as AnyRoute | undefined;
+export function routeOf(res: Response): AnyOperation | undefined {
+  return res.locals[ROUTE_KEY] as AnyOperation | undefined;
+}
+
+/** Says which operation took the request (a route, or a documented dashboard page). */
+export function markOperation(res: Response, operation: AnyOperation): void {
+  res.locals[ROUTE_KEY] = operation;
 }
 
 /** An answer its route does not declare: a bug, reported loudly where answers are checked. */
@@ -43,7 +47,7 @@ export function registerRoutes(
 }
 
 /** The last handler of a path: the path exists, the method does not. */
-function methodNotAllowed(allowed: string[]): RequestHandler {
+export function methodNotAllowed(allowed: string[]): RequestHandler {
   return (req) => {
     throw new HttpError(
       405,
@@ -58,9 +62,7 @@ function methodNotAllowed(allowed: string[]): RequestHandler {
 function handlersOf(route: AnyRoute, ctx: RouteContext): RequestHandler[] {
   const handlers: RequestHandler[] = [
     (req, res, next) => {
-      res.locals[ROUTE_KEY] = route;
-      // The account pages (sign-in, sign-up, confirm, reset…) carry tokens: never cached.
-      if (route.tag === 'Dashboard') setNoStore(res);
+      markOperation(res, route);
       route.onRequest?.(req, res);
       next();
     },

@@ -1,11 +1,11 @@
 import { SCOPES, type Scope } from '../../domain/accounts/scopes';
 import { resolveErrorRef, type ErrorCode, type ErrorRef } from '../error-codes';
-import type { AnyRoute } from './define-route';
+import type { AnyOperation } from './define-route';
 
 export type DeclaredError = { code: ErrorCode; status: number };
 
 /** The codes every operation of a kind can answer, on top of its own. */
-function impliedErrors(route: AnyRoute): ErrorRef[] {
+function impliedErrors(route: AnyOperation): ErrorRef[] {
   const codes: ErrorRef[] = [];
   // A key sent to a session-only operation is still checked first, so it can be invalid too.
   if (route.access !== 'public') codes.push('unauthorized', 'invalid_api_key');
@@ -23,7 +23,7 @@ function impliedErrors(route: AnyRoute): ErrorRef[] {
 }
 
 /** Every error a route can answer, by status then code: the document's and the runtime check's. */
-export function routeErrors(route: AnyRoute): DeclaredError[] {
+export function routeErrors(route: AnyOperation): DeclaredError[] {
   const seen = new Map<string, DeclaredError>();
   for (const ref of [...route.errors, ...impliedErrors(route)]) {
     const error = resolveErrorRef(ref);

@@ -5,10 +5,14 @@ import { devMailboxPages } from './dev-mailbox';
 import { formActionPages } from './form-actions';
 import { formPages } from './forms';
 import { overviewPages } from './overview';
+import { passwordResetPages } from './password-reset';
 import { pluginTypePages } from './plugin-types';
 import { pluginPages } from './plugins';
+import { recipientPages } from './recipients';
 import { recoveryPages } from './recoveries';
 import { settingsPages } from './settings';
+import { signInPages } from './sign-in';
+import { signUpPages } from './sign-up';
 import { statsPages } from './stats';
 import { submissionActionPages } from './submission-actions';
 import { submissionExportPages } from './submission-export';
@@ -18,8 +22,14 @@ import { submissionPages } from './submissions';
  * Every dashboard page (definePage), in matching order: a fixed path such as
  * `/app/forms/new` or `/app/submissions/erase` before `/app/forms/:id` or
  * `/app/submissions/:id`. dashboardRouter registers them from this list; add new pages here.
+ * The signed-out pages come first; those with a `document` are also in the API reference
+ * (OPERATIONS, src/http/routes/index.ts), in this order.
  */
 export const PAGES: readonly AnyPage[] = [
+  ...signInPages,
+  ...signUpPages,
+  ...passwordResetPages,
+  ...recipientPages,
   ...overviewPages,
   ...settingsPages,
   ...apiKeyPages,
