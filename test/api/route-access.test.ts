@@ -124,6 +124,24 @@ describe('signed-out posts', () => {
     },
   );
 
+  it('read a form of at most 16kb in UTF-8 (413, 415); the one-click unsubscribe reads none', async () => {
+    const large = `email=x&_csrf=${'a'.repeat(17 * 1024)}`;
+    for (const path of ['/login', '/signup', '/reset', '/logout'])
+      expectError(
+        await t.http.send('POST', path, { headers: FORM, body: large }),
+        413,
+        'payload_too_large',
+      );
+    const utf16 = { 'content-type': 'application/x-www-form-urlencoded; charset=utf-16' };
+    const wrongCharset = await t.http.send('POST', '/login', { headers: utf16, body: 'a=b' });
+    expectError(wrongCharset, 415, 'unsupported_media_type');
+    const oneClick = await t.http.send('POST', '/recipients/unsubscribe?token=abc', {
+      headers: FORM,
+      body: `List-Unsubscribe=One-Click&padding=${'a'.repeat(17 * 1024)}`,
+    });
+    expect(oneClick.status).toBe(400); // a link not made here, not a body refusal
+  });
+
   it('answer another method on their path 405 with its Allow, as the API does', async () => {
     const res = await t.http.send('PUT', '/login');
     expectError(res, 405, 'method_not_allowed');
