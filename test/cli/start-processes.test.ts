@@ -180,17 +180,22 @@ describe('formward start', () => {
     expect(attempts[0]!.error).toContain('the HTTP server');
   });
 
-  it('restarts a killed worker process, at nice 10, and it delivers', async () => {
+  /** SIGKILLs the worker process; resolves with its successor's pid once that one polls. */
+  async function killWorker(delaySeconds: number): Promise<number> {
     const killed = workerPid();
     const from = stack.output().length;
     process.kill(killed, 'SIGKILL');
-    await stack.waitForOutput(
-      new RegExp(`Worker process ${killed} exited \\(signal SIGKILL\\)`),
-      from,
-    );
+    const exited = `Worker process ${killed} exited \\(signal SIGKILL\\)`;
+    await stack.waitForOutput(new RegExp(`${exited}; restarting it in ${delaySeconds} s`), from);
     const [, restarted] = await stack.waitForOutput(/Worker process (\d+) running/, from, 30_000);
-    const worker = Number(restarted);
-    expect(worker).not.toBe(killed);
+    expect(Number(restarted)).not.toBe(killed);
+    return Number(restarted);
+  }
+
+  it('restarts a killed worker process, with backoff, at nice 10, and it delivers', async () => {
+    await killWorker(1);
+    // Killed again within a minute: the next restart waits twice as long.
+    const worker = await killWorker(2);
     expect(parentOf(worker)).toBe(stack.pid);
     expect(new Set(nicesOf(worker))).toEqual(new Set([10]));
     await (await submit('after the restart')).delivered();
