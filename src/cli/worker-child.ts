@@ -5,6 +5,9 @@ import { WORKER_STOP_MARGIN_MS } from './worker-supervisor';
 // The process `formward start` forks for its worker (src/cli/worker-supervisor.ts):
 // `formward worker`, configured through the environment its parent gave it.
 
+// Its name in ps, top and the bench's CPU figures (bench/cpu.ts groups by command name).
+process.title = 'formward-worker';
+
 /**
  * A parent that dies without stopping us (SIGKILL) closes the IPC channel: stop the same way
  * as on SIGTERM, and exit regardless once the shutdown grace is over.
