@@ -105,7 +105,8 @@ export async function startSupervisedWorker(options: {
     restartTimer = setTimeout(() => {
       spawnWorker().then(
         (info) => options.say(`Worker process ${info.pid} running (health ${info.healthUrl})`),
-        (error: Error) => options.say(`Worker ${error.message}`),
+        // Stopping meanwhile kills a worker that is still starting: no news.
+        (error: Error) => stopping || options.say(`Worker ${error.message}`),
       );
     }, delayMs);
     delayMs = Math.min(delayMs * 2, MAX_DELAY_MS);
