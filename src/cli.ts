@@ -7,7 +7,8 @@ import { EmailTakenError } from './domain/accounts/accounts';
 
 const USAGE = `usage: formward <command>
 
-  start                      everything: PostgreSQL and Temporal (embedded unless configured), worker, HTTP
+  start                      everything: PostgreSQL and Temporal (embedded unless configured), HTTP,
+                             and the worker as a supervised second process
   serve                      the HTTP server (API + ingest) only
   worker                     the Temporal worker only
   migrate                    apply database migrations

@@ -10,13 +10,21 @@ import { startWorkerHealthServer } from '../runtime/worker-health-server';
 import { eagerStartClient, runWorker, type RunningWorker } from '../runtime/worker-runner';
 import { say } from './output';
 import { onShutdownSignal } from './signals';
+import {
+  reportReady,
+  startSupervisedWorker,
+  supervisorNote,
+  workerEnvironment,
+  type SupervisedWorker,
+} from './worker-supervisor';
 
 type Parts = { http: boolean; worker: boolean };
 
 /**
  * `start` (everything), `serve` (HTTP only) and `worker` (Temporal worker only). Embedded
  * PostgreSQL and Temporal are started when no external ones are configured; a signal stops
- * all of it, in reverse order.
+ * all of it, in reverse order. `start` runs its worker as a supervised child process
+ * (`formward worker`, src/cli/worker-supervisor.ts) unless WORKER_PROCESS=inline.
  */
 export async function runStack(config: Config, parts: Parts): Promise<void> {
   const stops: Array<() => Promise<void>> = [];
@@ -27,10 +35,12 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
   const verbose = (line: string) => {
     if (process.env.FORMWARD_DEBUG_EMBEDDED) say(line);
   };
+  // This process is the worker of a `formward start`: its parent prints and decides.
+  const supervisor = parts.http ? null : supervisorNote();
   try {
     const database: Database = await openDatabase(config, verbose);
     stops.push(() => database.stop());
-    const temporal: TemporalService = await openTemporal(config, verbose);
+    const temporal: TemporalService = await openTemporal(config, verbose, say);
     stops.push(() => temporal.stop());
 
     const ctx = await createAppContext(config, {
@@ -52,7 +62,27 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
     }
     // After the HTTP server, whose bound port decides the links in notification e-mails.
     let worker: RunningWorker | null = null;
-    if (parts.worker) {
+    let workerProcess: SupervisedWorker | null = null;
+    if (parts.worker && http && config.worker.process === 'separate') {
+      // Stopped first on shutdown: in-flight deliveries finish while the rest still runs.
+      const supervised = await startSupervisedWorker({
+        env: workerEnvironment({
+          databaseUrl: database.url,
+          temporalAddress: temporal.address,
+          temporalUiUrl: temporal.uiUrl,
+          dataDir: config.dataDir,
+          urls: ctx.urls,
+          listener: { address: http.address, port: http.port },
+        }),
+        nice: config.worker.nice,
+        say,
+      });
+      workerProcess = supervised;
+      stops.push(() => supervised.stop());
+    } else if (parts.worker) {
+      // The parent's HTTP server is one of our own listeners: never deliver there.
+      if (supervisor)
+        ctx.ownListeners.addBound(supervisor.listener.address, supervisor.listener.port);
       worker = await runWorker(ctx, { address: temporal.address });
       const running = worker;
       stops.push(() => running.stop());
@@ -80,30 +110,56 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
       stops.push(async () => removeRuntimeFile(config.dataDir));
     }
 
-    say('Formward is running');
-    if (http) {
-      say(`  API:          ${ctx.urls.base}/api   (reference: ${ctx.urls.base}/docs)`);
-      say(
-        `  Ingest:       ${ctx.urls.ingest}/f/{endpoint_token}  and  ${ctx.urls.ingest}/json/{endpoint_token}`,
-      );
-      say(`  Sign in:      ${ctx.urls.base}/login`);
-    }
-    if (worker) say(`  Worker:       task queue "${config.temporal.taskQueue}"`);
-    if (worker && !http)
-      say(`  Health:       http://${config.host}:${config.port}/healthz and /readyz`);
-    say(
-      `  PostgreSQL:   ${database.embedded ? `embedded, data in ${config.dataDir}/postgres` : 'DATABASE_URL'}`,
-    );
-    say(`  Temporal:     ${temporal.address}${temporal.embedded ? ' (embedded dev server)' : ''}`);
-    if (temporal.uiUrl) say(`  Temporal UI:  ${temporal.uiUrl}`);
-    say('Press Ctrl-C to stop.');
+    if (supervisor) reportReady();
+    else printRunning(config, { ctx, http, worker, workerProcess, database, temporal });
 
     await new Promise<void>((resolve) => {
-      onShutdownSignal(resolve);
+      onShutdownSignal(resolve, { repeatExits: !supervisor });
       worker?.done.catch(() => resolve());
     });
-    say('Stopping…');
+    if (!supervisor) say('Stopping…');
   } finally {
     await shutdown();
   }
+}
+
+function printRunning(
+  config: Config,
+  stack: {
+    ctx: { urls: { base: string; ingest: string } };
+    http: RunningHttpServer | null;
+    worker: RunningWorker | null;
+    workerProcess: SupervisedWorker | null;
+    database: Database;
+    temporal: TemporalService;
+  },
+): void {
+  const { ctx, http, worker, workerProcess, database, temporal } = stack;
+  say('Formward is running');
+  if (http) {
+    say(`  API:          ${ctx.urls.base}/api   (reference: ${ctx.urls.base}/docs)`);
+    say(
+      `  Ingest:       ${ctx.urls.ingest}/f/{endpoint_token}  and  ${ctx.urls.ingest}/json/{endpoint_token}`,
+    );
+    say(`  Sign in:      ${ctx.urls.base}/login`);
+  }
+  const queue = `task queue "${config.temporal.taskQueue}"`;
+  const child = workerProcess?.current();
+  if (child) {
+    const nice = config.worker.nice === 0 ? '' : `, nice ${config.worker.nice}`;
+    say(`  Worker:       ${queue}, process ${child.pid}${nice} (health ${child.healthUrl})`);
+  } else if (worker) {
+    say(`  Worker:       ${queue}${http ? ', in this process' : ''}`);
+  }
+  if (worker && !http)
+    say(`  Health:       http://${config.host}:${config.port}/healthz and /readyz`);
+  say(
+    `  PostgreSQL:   ${database.embedded ? `embedded, data in ${config.dataDir}/postgres` : 'DATABASE_URL'}`,
+  );
+  const temporalNice = temporal.embedded && config.worker.nice !== 0;
+  say(
+    `  Temporal:     ${temporal.address}${temporal.embedded ? ` (embedded dev server${temporalNice ? `, nice ${config.worker.nice}` : ''})` : ''}`,
+  );
+  if (temporal.uiUrl) say(`  Temporal UI:  ${temporal.uiUrl}`);
+  say('Press Ctrl-C to stop.');
 }

@@ -64,8 +64,12 @@ const environmentSchema = z.object({
   TEMPORAL_DEV_SQLITE_SYNCHRONOUS: z.enum(SQLITE_SYNCHRONOUS_LEVELS).default('normal'),
   /** The Temporal Web UI, for links from the delivery log; the embedded dev server's is known. */
   TEMPORAL_UI_URL: optionalText,
-  /** `formward start`: hand each new workflow's first task straight to the in-process worker. */
+  /** `formward start` with WORKER_PROCESS=inline: hand each new workflow's first task to its worker. */
   TEMPORAL_EAGER_START: z.enum(['true', 'false']).default('true'),
+  /** `formward start`: the worker in a supervised child process (`separate`) or in this one. */
+  WORKER_PROCESS: z.enum(['separate', 'inline']).default('separate'),
+  /** CPU nice of that child and of the embedded Temporal dev server (docs/running.md); 0: off. */
+  WORKER_NICE: z.coerce.number().int().min(-20).max(19).default(10),
   SMTP_URL: optionalText,
   MAIL_FROM: z.string().default('Formward <no-reply@formward.local>'),
   APP_SECRET: optionalText,
@@ -148,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       uiUrl: e.TEMPORAL_UI_URL ? stripSlash(e.TEMPORAL_UI_URL) : undefined,
       eagerStart: e.TEMPORAL_EAGER_START === 'true',
     },
+    worker: { process: e.WORKER_PROCESS, nice: e.WORKER_NICE },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     appSecret: e.APP_SECRET,

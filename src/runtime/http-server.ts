@@ -6,7 +6,13 @@ import type { LazyTemporalClient } from '../temporal/client';
 import { startSweeper } from '../temporal/sweeper';
 import { startObjectSweep } from '../domain/files/object-sweep';
 
-export type RunningHttpServer = { url: string; port: number; close(): Promise<void> };
+export type RunningHttpServer = {
+  url: string;
+  /** The address and port bound (the address may be a wildcard such as 0.0.0.0). */
+  address: string;
+  port: number;
+  close(): Promise<void>;
+};
 
 /** Starts the HTTP server and the workflow sweeper; links follow the bound port unless BASE_URL is set. */
 export async function startHttpServer(
@@ -28,7 +34,8 @@ export async function startHttpServer(
   });
   const bound = server.address() as AddressInfo;
   const port = bound.port;
-  // A worker in this process refuses to deliver here (docs/webhook-delivery.md, Address guard).
+  // A worker in this process, or the worker process of `formward start` (told through its
+  // environment), refuses to deliver here (docs/webhook-delivery.md, Address guard).
   ctx.ownListeners.addBound(bound.address, port);
   const host = ctx.config.host.includes(':') ? `[${ctx.config.host}]` : ctx.config.host;
   const url = `http://${host}:${port}`;
@@ -49,6 +56,7 @@ export async function startHttpServer(
       : null;
   return {
     url,
+    address: bound.address,
     port,
     async close() {
       await objectSweep?.stop();

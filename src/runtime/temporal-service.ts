@@ -1,5 +1,6 @@
 import type { Config } from '../config/config';
 import { readRuntimeFile } from '../embedded/runtime-file';
+import { lowerPriority } from '../embedded/process-priority';
 import { findTemporalCli } from '../embedded/temporal-cli';
 import { startTemporalDevServer } from '../embedded/temporal-server';
 
@@ -10,10 +11,15 @@ export type TemporalService = {
   stop(): Promise<void>;
 };
 
-/** TEMPORAL_ADDRESS when set; otherwise `temporal server start-dev` with its data under DATA_DIR. */
+/**
+ * TEMPORAL_ADDRESS when set; otherwise `temporal server start-dev` with its data under
+ * DATA_DIR, at nice WORKER_NICE: it serves the delivery pipeline, never a submitter's answer.
+ * `log` hears the dev server's output, `warn` what went wrong but is no reason to stop.
+ */
 export async function openTemporal(
   config: Config,
   log: (line: string) => void,
+  warn: (line: string) => void = log,
 ): Promise<TemporalService> {
   if (config.temporal.address) {
     return {
@@ -40,6 +46,7 @@ export async function openTemporal(
     sqliteSynchronous: config.temporal.devSqliteSynchronous,
     log,
   });
+  lowerPriority(server.pid, config.worker.nice, warn);
   return {
     address: server.address,
     uiUrl: config.temporal.uiUrl ?? server.uiUrl,

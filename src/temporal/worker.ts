@@ -3,7 +3,7 @@ import { createActivities, type ActivityDeps } from '../../activities';
 import { workflowCode } from './workflow-code';
 
 /** Long enough for an in-flight webhook attempt (connect + read timeouts) to finish on shutdown. */
-const SHUTDOWN_GRACE = '30s';
+export const WORKER_SHUTDOWN_GRACE_MS = 30_000;
 
 export async function createWorker(
   options: { address: string; namespace: string; taskQueue: string } & ActivityDeps,
@@ -15,7 +15,7 @@ export async function createWorker(
     taskQueue: options.taskQueue,
     ...workflowCode(),
     activities: createActivities(options),
-    shutdownGraceTime: SHUTDOWN_GRACE,
+    shutdownGraceTime: WORKER_SHUTDOWN_GRACE_MS,
   });
   return { worker, connection };
 }

@@ -1,0 +1,226 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { ApiClient, type CreatedWebhook } from '../support/api-client';
+import { eventually } from '../support/eventually';
+import {
+  startHttpsReceiver,
+  standardSignatureValid,
+  type HttpsReceiver,
+} from '../support/https-receiver';
+import { postJson } from '../support/ingest-requests';
+import {
+  killAll,
+  nicesOf,
+  parentOf,
+  processesOf,
+  ROOT,
+  startFormward,
+  waitUntilGone,
+  type RunningStart,
+} from './running-start';
+
+// `formward start` answers first (README, "Performance"; docs/running.md): its worker is a
+// supervised child process at nice 10, like the embedded Temporal dev server; the HTTP
+// process and PostgreSQL keep their priority. Real parts: the built CLI, embedded
+// PostgreSQL, the Temporal dev server, an HTTPS receiver.
+
+vi.setConfig({ testTimeout: 90_000 });
+
+let dataDir: string;
+let receiver: HttpsReceiver;
+let env: NodeJS.ProcessEnv;
+let stack: RunningStart;
+let api: ApiClient;
+let baseUrl: string;
+let webhook: CreatedWebhook;
+let endpointToken: string;
+
+beforeAll(async () => {
+  await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 170_000 });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-start-'));
+  // As root, PostgreSQL runs as `postgres`, which must enter it.
+  fs.chmodSync(dataDir, 0o755);
+  receiver = await startHttpsReceiver(inject('stack').certificates);
+  env = { ...process.env };
+  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'BASE_URL', 'INGEST_URL'])
+    delete env[name];
+  Object.assign(env, {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    TEMPORAL_CLI: inject('stack').temporalCli,
+    INGEST_RATE_LIMIT: '0',
+    // The receiver is on 127.0.0.1; NODE_EXTRA_CA_CERTS (global setup) makes its CA trusted.
+    WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
+    WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
+  });
+  stack = await startFormward(env);
+  baseUrl = stack.output().match(/API: +(http:\/\/\S+)\/api/)![1]!;
+  const account = await stack.cli([
+    ...['account', 'create', '--email', 'start@example.com'],
+    ...['--password', 'correct horse battery'],
+  ]);
+  const { key } = await stack.cli([
+    'key',
+    'create',
+    '--account',
+    account.account_id!,
+    '--role',
+    'admin',
+  ]);
+  api = new ApiClient(baseUrl, { key: key! });
+  const form = await api.createForm({ name: 'Processes' });
+  endpointToken = form.endpoint_token;
+  webhook = await api.addWebhook(form.id, `${receiver.url}/hook`);
+}, 240_000);
+
+afterAll(async () => {
+  if (stack && stack.child.exitCode === null) stack.child.kill('SIGKILL');
+  if (dataDir) {
+    killAll(dataDir);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  await receiver?.close();
+});
+
+/** The pid of the worker process the output names last. */
+function workerPid(): number {
+  const pids = [...stack.output().matchAll(/[Ww]orker.* process (\d+)[ ,].*health/g)];
+  return Number(pids.at(-1)![1]);
+}
+
+const temporalPid = () =>
+  (
+    JSON.parse(fs.readFileSync(path.join(dataDir, 'temporal-dev-server.json'), 'utf8')) as {
+      pid: number;
+    }
+  ).pid;
+const postgresPid = () =>
+  Number(fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+
+/** Posts one submission; resolves with the webhook request that delivered it. */
+async function submit(marker: string) {
+  const res = await postJson(`${baseUrl}/json/${endpointToken}`, { message: marker });
+  expect(res.status, res.text).toBe(200);
+  return {
+    id: String(res.body.id),
+    delivered: () =>
+      eventually(async () => receiver.received.find((request) => request.body.includes(marker)), {
+        what: `delivery of ${marker}`,
+      }),
+  };
+}
+
+async function attemptsOf(submissionId: string): Promise<Array<{ status: string; error: string }>> {
+  const runtime = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as {
+    databaseUrl: string;
+  };
+  const client = new Client({ connectionString: runtime.databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'select status, error from delivery_attempts where submission_id = $1 order by id',
+      [submissionId],
+    );
+    return rows as Array<{ status: string; error: string }>;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('formward start', () => {
+  it('runs the worker as a child process at nice 10, and the Temporal dev server at nice 10', () => {
+    const worker = workerPid();
+    expect(worker).not.toBe(stack.pid);
+    expect(parentOf(worker)).toBe(stack.pid);
+    // Every thread: Linux keeps the nice per thread.
+    expect(new Set(nicesOf(worker))).toEqual(new Set([10]));
+    expect(new Set(nicesOf(temporalPid()))).toEqual(new Set([10]));
+    // Answering and storing keep their priority.
+    expect(new Set(nicesOf(stack.pid))).toEqual(new Set([0]));
+    expect(new Set(nicesOf(postgresPid()))).toEqual(new Set([0]));
+    expect(stack.output()).toMatch(/Temporal: .*embedded dev server, nice 10/);
+  });
+
+  it('answers while the worker process is stopped, and the worker process delivers', async () => {
+    const worker = workerPid();
+    process.kill(worker, 'SIGSTOP');
+    let submission: Awaited<ReturnType<typeof submit>>;
+    try {
+      submission = await submit('while stopped');
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect(receiver.received.some((request) => request.body.includes('while stopped'))).toBe(
+        false,
+      );
+    } finally {
+      process.kill(worker, 'SIGCONT');
+    }
+    const request = await submission.delivered();
+    expect(standardSignatureValid(request, webhook.signing_secret)).toBe(true);
+  });
+
+  it("refuses to deliver to the parent's HTTP server", async () => {
+    const form = await api.createForm({ name: 'Loop' });
+    await api.addWebhook(form.id, `https://127.0.0.1:${new URL(baseUrl).port}/hooks`);
+    const res = await postJson(`${baseUrl}/json/${form.endpoint_token}`, { message: 'loop' });
+    expect(res.status, res.text).toBe(200);
+    const attempts = await eventually(async () => {
+      const rows = await attemptsOf(String(res.body.id));
+      return rows.length > 0 && rows;
+    });
+    expect(attempts[0]!.status).toBe('failed');
+    expect(attempts[0]!.error).toMatch(/^refused: the address is this Formward's own listener/);
+    // The bound socket the parent told its worker about, not only BASE_URL.
+    expect(attempts[0]!.error).toContain('the HTTP server');
+  });
+
+  /** SIGKILLs the worker process; resolves with its successor's pid once that one polls. */
+  async function killWorker(delaySeconds: number): Promise<number> {
+    const killed = workerPid();
+    const from = stack.output().length;
+    process.kill(killed, 'SIGKILL');
+    const exited = `Worker process ${killed} exited \\(signal SIGKILL\\)`;
+    await stack.waitForOutput(new RegExp(`${exited}; restarting it in ${delaySeconds} s`), from);
+    const [, restarted] = await stack.waitForOutput(/Worker process (\d+) running/, from, 30_000);
+    expect(Number(restarted)).not.toBe(killed);
+    return Number(restarted);
+  }
+
+  it('restarts a killed worker process, with backoff, at nice 10, and it delivers', async () => {
+    await killWorker(1);
+    // Killed again within a minute: the next restart waits twice as long.
+    const worker = await killWorker(2);
+    expect(parentOf(worker)).toBe(stack.pid);
+    expect(new Set(nicesOf(worker))).toEqual(new Set([10]));
+    await (await submit('after the restart')).delivered();
+  });
+
+  it('stops on SIGTERM with exit code 0, and no process of the stack remains', async () => {
+    const pids = processesOf(dataDir);
+    // The parent, its worker, Temporal, and PostgreSQL with its own processes.
+    expect(pids).toEqual(
+      expect.arrayContaining([stack.pid, workerPid(), temporalPid(), postgresPid()]),
+    );
+    stack.child.kill('SIGTERM');
+    expect(await stack.exited).toEqual({ code: 0, signal: null });
+    expect(await waitUntilGone(pids, 5_000)).toEqual([]);
+    expect(processesOf(dataDir)).toEqual([]);
+  });
+
+  it('a worker process whose parent is SIGKILLed exits on its own', async () => {
+    stack = await startFormward(env);
+    const worker = workerPid();
+    const others = processesOf(dataDir).filter((pid) => pid !== worker);
+    process.kill(stack.pid, 'SIGKILL');
+    expect(await waitUntilGone([worker], 45_000)).toEqual([]);
+    // What a SIGKILL leaves behind (PostgreSQL, Temporal) is the next start's to clean up.
+    killAll(dataDir);
+    await waitUntilGone(others, 10_000);
+  });
+});
