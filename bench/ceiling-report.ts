@@ -6,7 +6,7 @@ import { table } from './table';
 import { round } from './util';
 
 /** Burst deliveries/s Formward must reach, as a fraction of the ceiling's in the same run. */
-export const BURST_CEILING_RATIO_MIN = 0.8;
+export const BURST_CEILING_RATIO_MIN = 0.85;
 
 /** Formward's deliveries/s in a phase over the ceiling's in the phase of the same name. */
 export function ratiosToCeiling(e2e: E2eResult, ceiling: CeilingResult): Record<string, number> {

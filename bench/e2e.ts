@@ -30,8 +30,8 @@ import { sleep } from './util';
 
 export const E2E_SETTINGS = {
   /** Submissions per second of the paced run, and how long it lasts. */
-  rate: Number(process.env.BENCH_E2E_RATE || 50),
-  durationS: Number(process.env.BENCH_E2E_DURATION || 20),
+  rate: Number(process.env.BENCH_E2E_RATE || 80),
+  durationS: Number(process.env.BENCH_E2E_DURATION || 60),
   warmupS: 3,
   /** Submissions per burst (once with the stack's worker, once with a second one). */
   burst: Number(process.env.BENCH_E2E_BURST || 1000),

@@ -4,7 +4,7 @@
 // part on a fresh stack (the ingest part leaves a workflow backlog the e2e part must not see).
 // Environment: BENCH_ONLY=ingest|e2e (one part only), BENCH_TEMPORAL=dev|postgres|both (the
 // Temporal server(s) of the e2e part, bench/temporal-servers.ts), BENCH_DURATION (s, default 10),
-// BENCH_E2E_RATE / BENCH_E2E_DURATION / BENCH_E2E_BURST (default 50/s, 20 s, 1000),
+// BENCH_E2E_RATE / BENCH_E2E_DURATION / BENCH_E2E_BURST (default 80/s, 60 s, 1000),
 // BENCH_CPU_PROF=1 (profile the formward process), BENCH_KEEP_DATA=1 (keep its DATA_DIR),
 // BENCH_RESULTS (JSON output file).
 import { execFileSync } from 'node:child_process';
