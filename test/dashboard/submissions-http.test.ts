@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { request, type ApiResponse } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { postMultipart, submitJson } from '../support/ingest-requests';
+import { ingestResultOf, postMultipart, submitJson } from '../support/ingest-requests';
 import { signIn } from '../support/sign-in';
 
 // The submission pages over plain HTTP: lists, search, pages, detail, spam marking, delete,
@@ -182,7 +182,7 @@ describe('changes', () => {
       { accept: 'application/json' },
     );
     expect(upload.status, upload.text).toBe(200);
-    ids.push(String(upload.body.id));
+    ids.push(ingestResultOf(upload).id);
 
     const form = await get(`/app/submissions/erase?email=${encodeURIComponent(sender)}`);
     expect(form.status).toBe(200);

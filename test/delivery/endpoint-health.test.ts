@@ -5,7 +5,7 @@ import { expectError, type ApiClient, type Json } from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack, type TestKit } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
-import { postJson, submitJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson, submitJson } from '../support/ingest-requests';
 import { attemptsOf, fastDeliveryEnv, waitForAttempts } from '../support/delivery-attempts';
 
 // Endpoint health end to end (docs/endpoint-health.md): real ingest, a real worker, a real
@@ -140,8 +140,8 @@ describe('after 3 exhausted deliveries (PLUGIN_DISABLE_AFTER=0s)', () => {
       authorization: `Bearer ${t.adminKey}`,
     });
     expect(test.status, test.text).toBe(200);
-    expect(test.body.deliveries).toEqual([]);
-    expect(await attemptsOf(t.stack, String(test.body.id))).toEqual([]);
+    expect(ingestResultOf(test).deliveries).toEqual([]);
+    expect(await attemptsOf(t.stack, ingestResultOf(test).id)).toEqual([]);
     expect(hook.received).toHaveLength(sent);
 
     // Enabling resets the health; deliveries resume.

@@ -3,7 +3,7 @@ import type { Json } from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
-import { postJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson } from '../support/ingest-requests';
 import { fastDeliveryEnv, waitForAttempts } from '../support/delivery-attempts';
 
 // The loop guard at delivery time (docs/webhook-delivery.md, Address guard): the creation
@@ -39,7 +39,7 @@ async function deliverTo(url: string): Promise<{ plugin: Json; submissionId: str
   // INGEST_URL follows BASE_URL (the proxy): post to the stack itself.
   const res = await postJson(`${t.stack.url}/json/${form.endpoint_token}`, { message: 'hi' });
   expect(res.status, res.text).toBe(200);
-  return { plugin, submissionId: String(res.body.id) };
+  return { plugin, submissionId: ingestResultOf(res).id };
 }
 
 describe('a delivery to this Formward itself', () => {

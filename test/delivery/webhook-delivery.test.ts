@@ -8,7 +8,7 @@ import {
   type HttpsReceiver,
   type Responder,
 } from '../support/https-receiver';
-import { postJson, submitJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson, submitJson } from '../support/ingest-requests';
 import { completedSubmissionWorkflow } from '../support/workflow-probes';
 import { attemptsOf, fastDeliveryEnv, waitForAttempts } from '../support/delivery-attempts';
 
@@ -258,7 +258,7 @@ describe('?test=true', () => {
       authorization: `Bearer ${t.adminKey}`,
     });
     expect(res.status).toBe(200);
-    expect(res.body.deliveries).toEqual([
+    expect(ingestResultOf(res).deliveries).toEqual([
       {
         plugin_id: plugin.id,
         plugin_type: 'webhook',
@@ -272,7 +272,7 @@ describe('?test=true', () => {
     ]);
     await new Promise((resolve) => setTimeout(resolve, 2000)); // past the first retry interval
     expect(hook.received).toHaveLength(1);
-    const attempts = await attemptsOf(t.stack, String(res.body.id));
+    const attempts = await attemptsOf(t.stack, ingestResultOf(res).id);
     expect(attempts).toEqual([expect.objectContaining({ status: 'failed', is_test: true })]);
   });
 });

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config';
 import { createAppContext } from '../../src/runtime/app-context';
 import { expectError, request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { postJson, postMultipart, type Part } from '../support/ingest-requests';
+import { ingestResultOf, type Part, postJson, postMultipart } from '../support/ingest-requests';
 import { startS3Server, type S3Server } from '../support/s3-server';
 import { countSubmissions } from '../support/stored-submissions';
 
@@ -43,7 +43,7 @@ describe('uploads in an S3-compatible object store', () => {
       json,
     );
     expect(res.status, res.text).toBe(200);
-    return String(res.body.id);
+    return ingestResultOf(res).id;
   }
 
   it('stores the files as objects, serves identical bytes, and deletes them with the submission', async () => {

@@ -13,7 +13,7 @@ import { findPart, headerValue, readMimeMessage } from '../../src/domain/mail/mi
 import { SMTP_REJECTED_FAILURE } from '../../workflows/submission-contract';
 import type { FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { postMultipart, submitJson } from '../support/ingest-requests';
+import { ingestResultOf, postMultipart, submitJson } from '../support/ingest-requests';
 import {
   closedPort,
   startSmtpSink,
@@ -210,7 +210,7 @@ describe('notification e-mail over SMTP', () => {
       { accept: 'application/json' },
     );
     expect(res.status).toBe(200);
-    const id = String(res.body.id);
+    const id = ingestResultOf(res).id;
 
     const result = await activityWith(mailerFor(smtp.url())).sendNotificationEmail(id);
     expect(result.sent).toBe(true);

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { useTestStack } from '../support/fixture';
-import { postJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson } from '../support/ingest-requests';
 import { eventually } from '../support/eventually';
 import { completedSubmissionWorkflow } from '../support/workflow-probes';
 
@@ -25,7 +25,7 @@ describe('admission control of workflow starts', () => {
       for (let i = 0; i < BURST; i++) {
         const res = await postJson(form.json_url, { email: `b${i}@example.com`, n: i });
         expect(res.status).toBe(200);
-        ids.push(String(res.body.id));
+        ids.push(ingestResultOf(res).id);
       }
 
       // No worker yet: the window fills and the rest of the burst waits, stored.
