@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
+import { expectAnswer } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { ingestResultOf, postJson } from '../support/ingest-requests';
 import { eventually } from '../support/eventually';
@@ -12,8 +13,8 @@ const WINDOW = 3;
 const BURST = 10;
 const t = useTestStack({ env: { ADMISSION_WINDOW: String(WINDOW) } });
 
-type Starts = { waiting: number | null; queued: number; in_flight: number; window: number };
-const readyStarts = async () => (await t.http.get('/readyz')).body.workflow_starts as Starts;
+const readyStarts = async () =>
+  expectAnswer(await t.http.get('/readyz'), 'GET /readyz', 200).workflow_starts;
 
 describe('admission control of workflow starts', () => {
   it(
