@@ -92,12 +92,10 @@ describe('lists and detail', () => {
       ],
       { accept: 'application/json' },
     );
-    expect(res.status, res.text).toBe(200);
-    const detail = await get(`/app/submissions/${res.body.id}`);
+    const { id } = ingestResultOf(res);
+    const detail = await get(`/app/submissions/${id}`);
     expect(detail.text).toContain('&lt;b&gt;cv.txt');
-    const href = new RegExp(`href="(/api/submissions/${res.body.id}/files/\\d+)"`).exec(
-      detail.text,
-    )![1]!;
+    const href = new RegExp(`href="(/api/submissions/${id}/files/\\d+)"`).exec(detail.text)![1]!;
     const file = await get(href);
     expect(file.status).toBe(200);
     expect(file.text).toBe('hello');
