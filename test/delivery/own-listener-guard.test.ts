@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Json } from '../support/api-client';
+import type { CreatedWebhook } from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
@@ -33,7 +33,7 @@ const t = useTestStack(() => ({
 }));
 
 /** A form with one webhook to `url` (accepted at creation), and one submission to it. */
-async function deliverTo(url: string): Promise<{ plugin: Json; submissionId: string }> {
+async function deliverTo(url: string): Promise<{ plugin: CreatedWebhook; submissionId: string }> {
   const form = await t.api.createForm({ name: `Loop ${Math.random().toString(36).slice(2)}` });
   const plugin = await t.api.addWebhook(form.id, url);
   // INGEST_URL follows BASE_URL (the proxy): post to the stack itself.

@@ -79,6 +79,3 @@ export type FormSettings = Partial<z.input<typeof createFormBody>>;
 
 /** The Plugin resource as `POST /api/forms/{form_id}/plugins` answers it. */
 export type CreatedPlugin = AnswerBody<'POST /api/forms/{form_id}/plugins', 201>['plugin'];
-
-/** A page of `GET /api/submissions`. */
-export type SubmissionList = AnswerBody<'GET /api/submissions', 200>;
