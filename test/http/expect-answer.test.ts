@@ -1,4 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { ROUTES } from '../../src/http/routes';
+import { apiRootRoutes } from '../../src/http/routes/api-root';
+import { deliveryRoutes } from '../../src/http/routes/deliveries';
+import { docsRoutes } from '../../src/http/routes/docs';
+import { formRoutes } from '../../src/http/routes/forms';
+import { healthRoutes } from '../../src/http/routes/health';
+import { ingestRoutes } from '../../src/http/routes/ingest';
+import { pluginRoutes } from '../../src/http/routes/plugins';
+import { publicRoutes } from '../../src/http/routes/public';
+import { recoveryRoutes } from '../../src/http/routes/recoveries';
+import { statsRoutes } from '../../src/http/routes/stats';
+import { submissionRoutes } from '../../src/http/routes/submissions';
+import type { Operation, OperationOf } from '../support/api-answers';
 import {
   expectAnswer,
   expectError,
@@ -67,6 +80,35 @@ export function declaredOperations(res: ApiResponse): void {
 
 // @ts-expect-error: the list answers `forms`, not `form`
 export const wrongEnvelope = (body: AnswerBody<'GET /api/forms', 200>) => body.form;
+
+/** The route groups test/support/api-answers.ts types, as values. */
+const typedGroups = [
+  healthRoutes,
+  ingestRoutes,
+  docsRoutes(() => []),
+  publicRoutes,
+  apiRootRoutes,
+  formRoutes,
+  pluginRoutes,
+  submissionRoutes,
+  deliveryRoutes,
+  recoveryRoutes,
+  statsRoutes,
+] as const;
+
+describe('the operations expectAnswer knows', () => {
+  it('are those of the groups above', () => {
+    expectTypeOf<OperationOf<(typeof typedGroups)[number][number]>>().toEqualTypeOf<Operation>();
+  });
+
+  it('cover every route of ROUTES but the signed-out dashboard pages', () => {
+    const name = (route: { method: string; path: string }) =>
+      `${route.method.toUpperCase()} ${route.path}`;
+    const typed = new Set(typedGroups.flat().map(name));
+    const missing = ROUTES.filter((r) => r.tag !== 'Dashboard' && !typed.has(name(r)));
+    expect(missing.map(name), 'add their group to test/support/api-answers.ts').toEqual([]);
+  });
+});
 
 describe('expectAnswer', () => {
   it('returns the body of the operation it names', () => {

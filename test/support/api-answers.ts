@@ -36,7 +36,10 @@ type ApiRoute =
   | (typeof statsRoutes)[number];
 
 /** `GET /api/forms/{id}`: the method in capitals, a space, the declared path. */
-type OperationOf<R> = R extends { method: infer M extends string; path: infer P extends string }
+export type OperationOf<R> = R extends {
+  method: infer M extends string;
+  path: infer P extends string;
+}
   ? `${Uppercase<M>} ${P}`
   : never;
 
