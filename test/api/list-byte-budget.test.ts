@@ -155,9 +155,14 @@ describe('list answers bounded in bytes (LIST_MAX_BYTES)', () => {
   it('declares the cursor parameter and the new meta fields in OpenAPI', async () => {
     const res = await t.http.get('/api/openapi.json');
     expect(res.status).toBe(200);
-    const operation = res.body.paths['/api/submissions'].get;
-    expect(operation.parameters.map((p: { name: string }) => p.name)).toContain('cursor');
-    const meta = res.body.components.schemas.ListMeta;
+    // A document, not a declared JSON answer: the parts read here, as OpenAPI 3.1 has them.
+    const document = res.body as {
+      paths: Record<string, Record<string, { parameters: { name: string }[] }>>;
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    const operation = document.paths['/api/submissions']!.get!;
+    expect(operation.parameters.map((p) => p.name)).toContain('cursor');
+    const meta = document.components.schemas.ListMeta!;
     expect(Object.keys(meta.properties)).toEqual(
       expect.arrayContaining(['truncated', 'max_bytes']),
     );

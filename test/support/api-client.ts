@@ -10,7 +10,7 @@ import type {
   Operation,
 } from './api-answers';
 
-/** Read loosely; `expectAnswer` and `expectError` return a body typed from its declaration. */
+/** JSON that no route declares (the CLI's output), read loosely. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
@@ -20,8 +20,11 @@ export type ApiResponse = {
   url: string;
   status: number;
   headers: Headers;
-  /** The body parsed as JSON, or null when it is not JSON. */
-  body: Json;
+  /**
+   * The body parsed as JSON, or null when it is not JSON. Unknown on purpose: read an answer
+   * through `expectAnswer` or `expectError`, which type it from the route declarations.
+   */
+  body: unknown;
   text: string;
   bytes: Buffer;
 };
@@ -63,7 +66,7 @@ export async function request(
   const res = await fetch(url, { method, headers, body, redirect: 'manual' });
   const bytes = Buffer.from(await res.arrayBuffer());
   const text = bytes.toString('utf8');
-  let parsed: Json = null;
+  let parsed: unknown = null;
   try {
     parsed = JSON.parse(text);
   } catch {
