@@ -62,6 +62,24 @@ export default tseslint.config(
     ),
   },
   {
+    files: ['src/temporal/**/*.ts'],
+    rules: layerRule(
+      ['http', 'runtime', 'cli'],
+      'src/temporal (client, starter, worker) is below src/http, src/runtime and src/cli',
+    ),
+  },
+  {
+    files: ['activities/**/*.ts'],
+    rules: layerRule(
+      ['http', 'runtime', 'cli', 'temporal'],
+      'activities get their dependencies from createActivities(deps): no src/http, src/runtime, src/cli or src/temporal',
+    ),
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: layerRule(['http'], 'src/cli starts the HTTP server through src/runtime'),
+  },
+  {
     // Workflow code is replayed: it imports types and pure helpers only (the SDK's sandbox
     // would refuse Node built-ins at run time; this says so at lint time).
     files: ['workflows/**/*.ts'],
@@ -86,6 +104,13 @@ export default tseslint.config(
             {
               regex: '^(\\.{1,2}/)+src/(db|http|runtime|cli|temporal|config|embedded)(/|$)',
               message: 'workflows import only types and pure helpers, never the service layers',
+            },
+            {
+              regex:
+                '^(@mikro-orm|@temporalio/(activity|client|worker|testing)|@aws-sdk|express|pg|pino|nodemailer|undici|busboy)(/|$)',
+              allowTypeImports: true,
+              message:
+                'workflows import only types and pure helpers: no database, I/O or worker packages (only @temporalio/workflow and @temporalio/common)',
             },
           ],
         },

@@ -27,6 +27,7 @@ const UNIT_TESTS = [
   'test/domain/signing-secret.test.ts',
   'test/domain/spam-rules.test.ts',
   'test/domain/submission-email.test.ts',
+  'test/http/expect-answer.test.ts',
   'test/http/next-path.test.ts',
   'test/http/openapi-document.test.ts',
   'test/http/route-answers.test.ts',

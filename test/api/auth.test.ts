@@ -1,10 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, rels, type ApiClient } from '../support/api-client';
+import {
+  expectAnswer,
+  expectError,
+  rels,
+  type ApiClient,
+  type ApiResponse,
+} from '../support/api-client';
 import { revokeKey } from '../support/database-edits';
 import { useTestStack } from '../support/fixture';
 
 const t = useTestStack();
+const rootOf = (res: ApiResponse) => expectAnswer(res, 'GET /api', 200);
 let spamOnly: ApiClient;
 
 beforeAll(async () => {
@@ -31,8 +38,8 @@ describe('missing credentials', () => {
   });
 
   it('says how to authenticate', async () => {
-    const res = await t.http.get('/api/forms');
-    expect(res.body.message).toMatch(/Bearer/);
+    const { message } = expectError(await t.http.get('/api/forms'), 401, 'unauthorized');
+    expect(message).toMatch(/Bearer/);
   });
 });
 
@@ -86,15 +93,16 @@ describe('scopes', () => {
   it('a readonly key cannot create a form → 403 forbidden', async () => {
     const res = await t.readonly.post('/api/forms', { name: 'Nope' });
     expectError(res, 403, 'forbidden');
-    const list = await t.api.get('/api/forms');
-    expect(list.body.forms.map((f: { name: string }) => f.name)).not.toContain('Nope');
+    const list = expectAnswer(await t.api.get('/api/forms'), 'GET /api/forms', 200);
+    expect(list.forms.map((f) => f.name)).not.toContain('Nope');
   });
 
   it('a readonly key cannot update a form → 403 forbidden', async () => {
     const form = await t.api.createForm({ name: 'Owned by admin' });
     const res = await t.readonly.patch(`/api/forms/${form.id}`, { name: 'Renamed' });
     expectError(res, 403, 'forbidden');
-    expect((await t.api.get(`/api/forms/${form.id}`)).body.form.name).toBe('Owned by admin');
+    const read = await t.api.get(`/api/forms/${form.id}`);
+    expect(expectAnswer(read, 'GET /api/forms/{id}', 200).form.name).toBe('Owned by admin');
   });
 
   it('a readonly key reads forms and non-spam submissions but not spam', async () => {
@@ -105,55 +113,56 @@ describe('scopes', () => {
 
   it('a key with only the spam scope lists spam but not non-spam submissions', async () => {
     const spam = await spamOnly.get('/api/submissions/spam');
-    expect(spam.status).toBe(200);
-    expect(spam.body.submissions).toEqual([]);
+    expect(expectAnswer(spam, 'GET /api/submissions/spam', 200).submissions).toEqual([]);
     expectError(await spamOnly.get('/api/submissions'), 403, 'forbidden');
     expectError(await spamOnly.post('/api/forms', { name: 'x' }), 403, 'forbidden');
   });
 
   it('the 403 message names the missing scope', async () => {
-    const res = await spamOnly.get('/api/submissions');
-    expect(res.body.message).toContain('can_read_submissions');
+    const { message } = expectError(await spamOnly.get('/api/submissions'), 403, 'forbidden');
+    expect(message).toContain('can_read_submissions');
   });
 });
 
 describe('GET /api', () => {
-  it.each(['/api', '/api/'])('%s returns the account id and the admin key links', async (path) => {
-    const res = await t.api.get(path);
-    expect(res.status).toBe(200);
-    expect(res.body.ok).toBe(true);
-    expect(res.body.account_id).toBe(t.accountId);
-    expect(rels(res.body.links)).toEqual(
-      expect.arrayContaining(['self', 'forms', 'create_form', 'submissions', 'spam_submissions']),
-    );
-    expect(res.body.links).toContainEqual({
-      rel: 'create_form',
-      href: `${t.stack.url}/api/forms`,
-      method: 'POST',
-    });
-    expect(rels(res.body.links)).not.toContain('stats');
-  });
+  it.each(['/api', '/api/'] as const)(
+    '%s returns the account id and the admin key links',
+    async (path) => {
+      const root = expectAnswer(await t.api.get(path), `GET ${path}`, 200);
+      expect(root.ok).toBe(true);
+      expect(root.account_id).toBe(t.accountId);
+      expect(rels(root.links)).toEqual(
+        expect.arrayContaining(['self', 'forms', 'create_form', 'submissions', 'spam_submissions']),
+      );
+      expect(root.links).toContainEqual({
+        rel: 'create_form',
+        href: `${t.stack.url}/api/forms`,
+        method: 'POST',
+      });
+      expect(rels(root.links)).not.toContain('stats');
+    },
+  );
 
   it('a readonly key gets no create_form and no spam link', async () => {
-    const res = await t.readonly.get('/api');
-    expect(res.body.account_id).toBe(t.accountId);
-    expect(rels(res.body.links)).toContain('submissions');
-    expect(rels(res.body.links)).not.toContain('create_form');
-    expect(rels(res.body.links)).not.toContain('spam_submissions');
+    const root = rootOf(await t.readonly.get('/api'));
+    expect(root.account_id).toBe(t.accountId);
+    expect(rels(root.links)).toContain('submissions');
+    expect(rels(root.links)).not.toContain('create_form');
+    expect(rels(root.links)).not.toContain('spam_submissions');
   });
 
   it('a spam-only key gets the spam link but not the submissions link', async () => {
-    const res = await spamOnly.get('/api');
-    expect(rels(res.body.links)).toContain('spam_submissions');
-    expect(rels(res.body.links)).not.toContain('submissions');
-    expect(rels(res.body.links)).not.toContain('create_form');
+    const root = rootOf(await spamOnly.get('/api'));
+    expect(rels(root.links)).toContain('spam_submissions');
+    expect(rels(root.links)).not.toContain('submissions');
+    expect(rels(root.links)).not.toContain('create_form');
   });
 
   it('each key sees its own account id', async () => {
     const other = await t.newTenant();
-    const res = await other.api.get('/api');
-    expect(res.body.account_id).toBe(other.accountId);
-    expect(res.body.account_id).not.toBe(t.accountId);
+    const root = rootOf(await other.api.get('/api'));
+    expect(root.account_id).toBe(other.accountId);
+    expect(root.account_id).not.toBe(t.accountId);
   });
 
   it('POST /api → 405 with Allow: GET', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectError, hrefOf, type Json } from '../support/api-client';
+import { expectAnswer, expectError, hrefOf } from '../support/api-client';
 import { useTestStack, type Tenant } from '../support/fixture';
 import { submitJson } from '../support/ingest-requests';
 
@@ -68,7 +68,11 @@ describe('plugins per form (MAX_PLUGINS_PER_FORM, all types)', () => {
     expect(refused.message).toContain('MAX_PLUGINS_PER_FORM');
     expect(refused.message).toMatch(/\b3\b/);
 
-    const created = answers.find((a) => a.status === 201)!.body.plugin as Json;
+    const { plugin: created } = expectAnswer(
+      answers.find((a) => a.status === 201)!,
+      'POST /api/forms/{form_id}/plugins',
+      201,
+    );
     const removed = await tenant.api.delete(`/api/forms/${form.id}/plugins/${created.id}`);
     expect(removed.status, removed.text).toBe(200);
     expect((await addWebhook(tenant, form.id)).status).toBe(201);
@@ -105,7 +109,8 @@ describe('one running recovery per plugin', () => {
     // No worker on this stack: a started recovery stays running.
     const tenant = await t.newTenant();
     const form = await tenant.api.createForm({ name: 'Recovered' });
-    const plugin = (await addWebhook(tenant, form.id)).body.plugin as Json;
+    const added = await addWebhook(tenant, form.id);
+    const { plugin } = expectAnswer(added, 'POST /api/forms/{form_id}/plugins', 201);
     const submissionId = await submitJson(form, { message: 'failed once' });
     await t.stack.sql(
       `insert into delivery_attempts (delivery_id, submission_id, plugin_id, attempt, status,
@@ -119,7 +124,11 @@ describe('one running recovery per plugin', () => {
       });
     const answers = await Promise.all([recover(), recover(), recover()]);
     expect(statuses(answers)).toEqual([202, 409, 409]);
-    const started = answers.find((a) => a.status === 202)!.body.recovery as Json;
+    const { recovery: started } = expectAnswer(
+      answers.find((a) => a.status === 202)!,
+      'POST /api/forms/{form_id}/plugins/{id}/recover',
+      202,
+    );
     expect(started.status).toBe('running');
     for (const answer of answers.filter((a) => a.status === 409)) {
       const body = expectError(answer, 409, 'recovery_running');

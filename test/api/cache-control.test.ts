@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApiResponse } from '../support/api-client';
+import { expectAnswer, type ApiResponse } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postMultipart, submitJson } from '../support/ingest-requests';
 import { signIn } from '../support/sign-in';
@@ -27,10 +27,10 @@ beforeAll(async () => {
     ],
     { accept: 'application/json' },
   );
-  expect(res.status, res.text).toBe(200);
-  submissionId = res.body.id;
-  fileUrl = (await t.api.get(`/api/submissions/${submissionId}`)).body.submission.payload_json.cv
-    .url;
+  submissionId = expectAnswer(res, 'POST /f/{endpoint_token}', 200).id;
+  const read = await t.api.get(`/api/submissions/${submissionId}`);
+  const { payload_json } = expectAnswer(read, 'GET /api/submissions/{id}', 200).submission;
+  fileUrl = (payload_json.cv as { url: string }).url;
   await submitJson(t.form, { message: 'a second one' });
   cookie = await signIn(t.stack.url, t.email, t.password);
 });
@@ -60,11 +60,9 @@ describe('no-store on what shows personal data, keys or tokens', () => {
       plugin_type: 'webhook',
       config: { url: 'https://93.184.216.34/hook' },
     });
-    expect(created.status, created.text).toBe(201);
+    const { plugin } = expectAnswer(created, 'POST /api/forms/{form_id}/plugins', 201);
     expectNoStore(created, 'plugin created');
-    const rotated = await t.api.post(
-      `/api/forms/${t.form.id}/plugins/${created.body.plugin.id}/rotate_secret`,
-    );
+    const rotated = await t.api.post(`/api/forms/${t.form.id}/plugins/${plugin.id}/rotate_secret`);
     expect(rotated.status, rotated.text).toBe(200);
     expectNoStore(rotated, 'secret rotated');
   });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiClient, expectError, type Json } from '../support/api-client';
+import { ApiClient, expectAnswer, expectError, type Json } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { signIn } from '../support/sign-in';
 
@@ -103,7 +103,7 @@ describe('account create', () => {
     const accountId = await createAccount(email);
     const cookie = await signIn(t.stack.url, email, 'cli password 1');
     const res = await t.http.get('/api', { cookie });
-    expect(res.body.account_id).toBe(accountId);
+    expect(expectAnswer(res, 'GET /api', 200).account_id).toBe(accountId);
   });
 
   it('a duplicate e-mail (any case) is refused with a non-zero exit', async () => {
@@ -133,9 +133,8 @@ describe('key create', () => {
     expect(out.id).toMatch(/^\d+$/);
     expect(out.key).toMatch(/^frk_[A-Za-z0-9_-]{43,}$/);
     const api = new ApiClient(t.stack.url, { key: out.key });
-    const root = await api.get('/api');
-    expect(root.status).toBe(200);
-    expect(root.body.account_id).toBe(accountId);
+    const root = expectAnswer(await api.get('/api'), 'GET /api', 200);
+    expect(root.account_id).toBe(accountId);
     expect((await api.post('/api/forms', { name: 'From CLI key' })).status).toBe(201);
     expect((await api.get('/api/submissions/spam')).status).toBe(200);
   });

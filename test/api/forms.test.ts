@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  expectAnswer,
   expectError,
   expectValidationError,
   rels,
   type ApiResponse,
-  type Json,
+  type FormView,
 } from '../support/api-client';
 import { useTestStack, type Tenant } from '../support/fixture';
 import { postJson, postMultipart, submitForm, submitJson } from '../support/ingest-requests';
@@ -15,15 +16,14 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('POST /api/forms', () => {
   let res: ApiResponse;
-  let form: Json;
+  let form: FormView;
 
   beforeAll(async () => {
     res = await t.api.post('/api/forms', { name: 'Contact us' });
-    form = res.body.form;
+    form = expectAnswer(res, 'POST /api/forms', 201).form;
   });
 
   it('answers 201 with Location of the new form', () => {
-    expect(res.status).toBe(201);
     expect(form.id).toMatch(/^\d+$/);
     expect(res.headers.get('location')).toBe(`${t.stack.url}/api/forms/${form.id}`);
   });
@@ -145,14 +145,15 @@ describe('POST /api/forms validation', () => {
   });
 
   it('none of the refused requests created a form', async () => {
-    const names = (await t.api.get('/api/forms')).body.forms.map((f: Json) => f.name);
+    const list = expectAnswer(await t.api.get('/api/forms'), 'GET /api/forms', 200);
+    const names = list.forms.map((f) => f.name);
     expect(names).not.toContain('Plain');
     expect(names).not.toContain('x');
   });
 });
 
 describe('GET /api/forms/{id}', () => {
-  let form: Json;
+  let form: FormView;
 
   beforeAll(async () => {
     form = await t.api.createForm({ name: 'Readable' });
@@ -162,30 +163,36 @@ describe('GET /api/forms/{id}', () => {
   });
 
   it('by id returns the form with its counts', async () => {
-    const res = await t.api.get(`/api/forms/${form.id}`);
-    expect(res.status).toBe(200);
-    expect(res.body.form).toMatchObject({
+    const read = expectAnswer(
+      await t.api.get(`/api/forms/${form.id}`),
+      'GET /api/forms/{id}',
+      200,
+    ).form;
+    expect(read).toMatchObject({
       id: form.id,
       name: 'Readable',
       endpoint_token: form.endpoint_token,
       submission_count: 2,
       submission_spam_count: 1,
     });
-    expect(res.body.form.last_submission_at).toMatch(ISO);
+    expect(read.last_submission_at).toMatch(ISO);
   });
 
   it('last_submission_at is the time of the newest non-spam submission', async () => {
-    const newest = (await t.api.get(`/api/submissions?form_id=${form.id}&per_page=1`)).body
-      .submissions[0];
-    const res = await t.api.get(`/api/forms/${form.id}`);
-    expect(res.body.form.last_submission_at).toBe(newest.created_at);
+    const res = await t.api.get(`/api/submissions?form_id=${form.id}&per_page=1`);
+    const newest = expectAnswer(res, 'GET /api/submissions', 200).submissions[0]!;
+    const read = expectAnswer(
+      await t.api.get(`/api/forms/${form.id}`),
+      'GET /api/forms/{id}',
+      200,
+    ).form;
+    expect(read.last_submission_at).toBe(newest.created_at);
   });
 
   it('by endpoint token returns the same form', async () => {
-    const byId = await t.api.get(`/api/forms/${form.id}`);
+    const byId = expectAnswer(await t.api.get(`/api/forms/${form.id}`), 'GET /api/forms/{id}', 200);
     const byToken = await t.api.get(`/api/forms/${form.endpoint_token}`);
-    expect(byToken.status).toBe(200);
-    expect(byToken.body.form).toEqual(byId.body.form);
+    expect(expectAnswer(byToken, 'GET /api/forms/{id}', 200).form).toEqual(byId.form);
   });
 
   it.each(['999999999', 'nosuchtoken12345', '0', 'a%00b', '9'.repeat(25)])(
@@ -197,44 +204,51 @@ describe('GET /api/forms/{id}', () => {
 
   it('a readonly key reads the form, without update links', async () => {
     const res = await t.readonly.get(`/api/forms/${form.id}`);
-    expect(res.status).toBe(200);
-    expect(rels(res.body.form.links)).not.toContain('update');
-    expect(rels(res.body.form.links)).not.toContain('create_plugin');
-    expect(rels(res.body.form.links)).toContain('submissions');
-    expect(rels((await t.api.get(`/api/forms/${form.id}`)).body.form.links)).toEqual(
+    const { links } = expectAnswer(res, 'GET /api/forms/{id}', 200).form;
+    expect(rels(links)).not.toContain('update');
+    expect(rels(links)).not.toContain('create_plugin');
+    expect(rels(links)).toContain('submissions');
+    expect(
+      rels(
+        expectAnswer(await t.api.get(`/api/forms/${form.id}`), 'GET /api/forms/{id}', 200).form
+          .links,
+      ),
+    ).toEqual(
       expect.arrayContaining(['update', 'create_plugin', 'submissions', 'plugins', 'stats']),
     );
   });
 });
 
 describe('PATCH /api/forms/{id}', () => {
-  let form: Json;
+  let form: FormView;
   const patch = (body: unknown, id: string = form.id) => t.api.patch(`/api/forms/${id}`, body);
+  const patched = async (body: unknown, id?: string) =>
+    expectAnswer(await patch(body, id), 'PATCH /api/forms/{id}', 200).form;
+  const current = async () =>
+    expectAnswer(await t.api.get(`/api/forms/${form.id}`), 'GET /api/forms/{id}', 200).form;
 
   beforeAll(async () => {
     form = await t.api.createForm({ name: 'Patchable' });
   });
 
   it('renames', async () => {
-    const res = await patch({ name: 'Renamed' });
-    expect(res.status).toBe(200);
-    expect(res.body.form.name).toBe('Renamed');
-    expect((await t.api.get(`/api/forms/${form.id}`)).body.form.name).toBe('Renamed');
+    expect((await patched({ name: 'Renamed' })).name).toBe('Renamed');
+    expect((await current()).name).toBe('Renamed');
   });
 
   it('moves updated_at forward and keeps created_at', async () => {
-    const before = (await t.api.get(`/api/forms/${form.id}`)).body.form;
+    const before = await current();
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const after = (await patch({ name: 'Renamed again' })).body.form;
+    const after = await patched({ name: 'Renamed again' });
     expect(after.created_at).toBe(before.created_at);
     expect(Date.parse(after.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
   });
 
   it('sets and clears success_redirect_url', async () => {
-    const set = await patch({ success_redirect_url: 'https://example.com/thanks?x=1' });
-    expect(set.body.form.success_redirect_url).toBe('https://example.com/thanks?x=1');
-    const cleared = await patch({ success_redirect_url: null });
-    expect(cleared.body.form.success_redirect_url).toBeNull();
+    const set = await patched({ success_redirect_url: 'https://example.com/thanks?x=1' });
+    expect(set.success_redirect_url).toBe('https://example.com/thanks?x=1');
+    const cleared = await patched({ success_redirect_url: null });
+    expect(cleared.success_redirect_url).toBeNull();
   });
 
   it.each(['not a url', 'ftp://example.com/file', 'javascript:alert(1)'])(
@@ -245,11 +259,11 @@ describe('PATCH /api/forms/{id}', () => {
   );
 
   it('is_active=false makes ingest answer not_active; true re-opens it', async () => {
-    const off = await patch({ is_active: false });
-    expect(off.body.form.is_active).toBe(false);
+    const off = await patched({ is_active: false });
+    expect(off.is_active).toBe(false);
     expectError(await postJson(form.json_url, { message: 'closed?' }), 404, 'not_active');
-    const on = await patch({ is_active: true });
-    expect(on.body.form.is_active).toBe(true);
+    const on = await patched({ is_active: true });
+    expect(on.is_active).toBe(true);
     await submitJson(form, { message: 'open again' });
   });
 
@@ -258,36 +272,39 @@ describe('PATCH /api/forms/{id}', () => {
   });
 
   it('accept_files=false refuses file parts at ingest; true takes them again', async () => {
-    const off = await patch({ accept_files: false });
-    expect(off.body.form.accept_files).toBe(false);
+    const off = await patched({ accept_files: false });
+    expect(off.accept_files).toBe(false);
     const upload = [{ name: 'cv', filename: 'cv.txt', content: 'hello' }];
     const accept = { Accept: 'application/json' };
     expectError(await postMultipart(form.submission_url, upload, accept), 422, 'validation_failed');
     expectValidationError(await patch({ accept_files: 'no' }), 'accept_files');
-    const on = await patch({ accept_files: true });
-    expect(on.body.form.accept_files).toBe(true);
+    const on = await patched({ accept_files: true });
+    expect(on.accept_files).toBe(true);
     expect((await postMultipart(form.submission_url, upload, accept)).status).toBe(200);
   });
 
   it('sets allowed_domains (normalized, de-duplicated) and empties them', async () => {
-    const res = await patch({
+    const changed = await patched({
       allowed_domains: ['Example.com', 'forms.example.org.', 'example.com'],
     });
-    expect(res.status).toBe(200);
-    expect(res.body.form.allowed_domains).toEqual(['example.com', 'forms.example.org']);
-    expect((await patch({ allowed_domains: [] })).body.form.allowed_domains).toEqual([]);
+    expect(changed.allowed_domains).toEqual(['example.com', 'forms.example.org']);
+    expect((await patched({ allowed_domains: [] })).allowed_domains).toEqual([]);
   });
 
   it('sets notification_email_addresses', async () => {
-    const res = await patch({ notification_email_addresses: ['a@example.com', 'B@example.com'] });
-    expect(res.body.form.notification_email_addresses).toEqual(['a@example.com', 'b@example.com']);
+    const changed = await patched({
+      notification_email_addresses: ['a@example.com', 'B@example.com'],
+    });
+    expect(changed.notification_email_addresses).toEqual(['a@example.com', 'b@example.com']);
   });
 
   it('refuses an invalid notification e-mail → 422 naming the entry', async () => {
     const res = await patch({ notification_email_addresses: ['ok@example.com', 'not-an-email'] });
     expectValidationError(res, 'notification_email_addresses.1');
-    const current = (await t.api.get(`/api/forms/${form.id}`)).body.form;
-    expect(current.notification_email_addresses).toEqual(['a@example.com', 'b@example.com']);
+    expect((await current()).notification_email_addresses).toEqual([
+      'a@example.com',
+      'b@example.com',
+    ]);
   });
 
   it.each(['', 'nul\u0000inside'])('refuses the name %j', async (name) => {
@@ -295,18 +312,16 @@ describe('PATCH /api/forms/{id}', () => {
   });
 
   it('an empty object changes nothing', async () => {
-    const before = (await t.api.get(`/api/forms/${form.id}`)).body.form;
-    const res = await patch({});
-    expect(res.status).toBe(200);
-    expect(res.body.form.name).toBe(before.name);
-    expect(res.body.form.allowed_domains).toEqual(before.allowed_domains);
+    const before = await current();
+    const after = await patched({});
+    expect(after.name).toBe(before.name);
+    expect(after.allowed_domains).toEqual(before.allowed_domains);
   });
 
   it('works with the endpoint token in the path', async () => {
-    const res = await patch({ name: 'By token' }, form.endpoint_token);
-    expect(res.status).toBe(200);
-    expect(res.body.form.id).toBe(form.id);
-    expect(res.body.form.name).toBe('By token');
+    const byToken = await patched({ name: 'By token' }, form.endpoint_token);
+    expect(byToken.id).toBe(form.id);
+    expect(byToken.name).toBe('By token');
   });
 
   it('an unknown form → 404', async () => {
@@ -328,25 +343,24 @@ describe('GET /api/forms', () => {
     const names = ['First', 'Second', 'Third'];
     const ids: string[] = [];
     for (const name of names) ids.push((await fresh.api.createForm({ name })).id);
-    const res = await fresh.api.get('/api/forms');
-    expect(res.status).toBe(200);
-    expect(res.body.forms.map((f: Json) => f.id)).toEqual([...ids].reverse());
-    expect(res.body.forms.map((f: Json) => f.name)).toEqual(['Third', 'Second', 'First']);
-    expect(res.body.meta.total).toBe(3);
+    const list = expectAnswer(await fresh.api.get('/api/forms'), 'GET /api/forms', 200);
+    expect(list.forms.map((f) => f.id)).toEqual([...ids].reverse());
+    expect(list.forms.map((f) => f.name)).toEqual(['Third', 'Second', 'First']);
+    expect(list.meta.total).toBe(3);
   });
 
   it('an account without forms gets an empty list', async () => {
     const fresh = await t.newTenant();
-    const res = await fresh.api.get('/api/forms');
-    expect(res.status).toBe(200);
-    expect(res.body.forms).toEqual([]);
+    const list = expectAnswer(await fresh.api.get('/api/forms'), 'GET /api/forms', 200);
+    expect(list.forms).toEqual([]);
   });
 
   it('list items carry the same fields as the single form', async () => {
     const fresh = await t.newTenant();
     const created = await fresh.api.createForm({ name: 'Only' });
-    const res = await fresh.api.get('/api/forms');
-    expect(res.body.forms[0]).toEqual((await fresh.api.get(`/api/forms/${created.id}`)).body.form);
+    const list = expectAnswer(await fresh.api.get('/api/forms'), 'GET /api/forms', 200);
+    const single = await fresh.api.get(`/api/forms/${created.id}`);
+    expect(list.forms[0]).toEqual(expectAnswer(single, 'GET /api/forms/{id}', 200).form);
   });
 });
 
@@ -364,7 +378,7 @@ describe('methods', () => {
 });
 
 describe('another account’s form', () => {
-  let foreign: Json;
+  let foreign: FormView;
   let owner: Tenant;
 
   beforeAll(async () => {
@@ -386,7 +400,7 @@ describe('another account’s form', () => {
     ['GET', `/api/submissions/spam?form_id=${ref}`],
   ];
 
-  it.each(['id', 'endpoint_token'])('by %s → 404 everywhere', async (field) => {
+  it.each(['id', 'endpoint_token'] as const)('by %s → 404 everywhere', async (field) => {
     for (const [method, path, json] of attempts(foreign[field])) {
       const res = await t.api.send(method, path, json === undefined ? {} : { json });
       expectError(res, 404, 'not_found');
@@ -394,13 +408,17 @@ describe('another account’s form', () => {
   });
 
   it('the owner’s form is unchanged and has no plugin', async () => {
-    expect((await owner.api.get(`/api/forms/${foreign.id}`)).body.form.name).toBe('Not yours');
-    expect((await owner.api.get(`/api/forms/${foreign.id}/plugins`)).body.plugins).toEqual([]);
+    const read = await owner.api.get(`/api/forms/${foreign.id}`);
+    expect(expectAnswer(read, 'GET /api/forms/{id}', 200).form.name).toBe('Not yours');
+    const plugins = await owner.api.get(`/api/forms/${foreign.id}/plugins`);
+    expect(expectAnswer(plugins, 'GET /api/forms/{form_id}/plugins', 200).plugins).toEqual([]);
   });
 
   it('the 404 looks exactly like a form that does not exist', async () => {
     const foreignRes = await t.api.get(`/api/forms/${foreign.id}`);
     const missing = await t.api.get('/api/forms/999999998');
-    expect(foreignRes.body).toEqual(missing.body);
+    expect(expectError(foreignRes, 404, 'not_found')).toEqual(
+      expectError(missing, 404, 'not_found'),
+    );
   });
 });

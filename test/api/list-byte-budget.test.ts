@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  expectAnswer,
+  expectError,
   expectValidationError,
   hrefOf,
   parseLinkHeader,
   rels,
-  type ApiResponse,
+  type AnswerBody,
 } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 
@@ -35,21 +37,27 @@ async function storedIds(formId: string, spam = false): Promise<string[]> {
   return rows.map((row) => String(row.id));
 }
 
+type SubmissionPage = AnswerBody<'GET /api/submissions', 200>;
+type ListOperation = 'GET /api/submissions' | 'GET /api/submissions/spam';
+
 /** Follows `next` from `first` to the end; every answer checked against the byte budget. */
-async function walk(first: string): Promise<{ ids: string[]; pages: ApiResponse[] }> {
+async function walk(
+  first: string,
+  operation: ListOperation = 'GET /api/submissions',
+): Promise<{ ids: string[]; pages: SubmissionPage[] }> {
   const ids: string[] = [];
-  const pages: ApiResponse[] = [];
+  const pages: SubmissionPage[] = [];
   let href: string | undefined = first;
   while (href) {
     const res = await t.api.get(href);
-    expect(res.status, res.text).toBe(200);
+    const page = expectAnswer(res, operation, 200);
     expect(Buffer.byteLength(res.text)).toBeLessThanOrEqual(MAX_BYTES);
-    expect(res.body.submissions.length).toBeGreaterThan(0);
+    expect(page.submissions.length).toBeGreaterThan(0);
     // The Link header carries the same links as the body.
-    expect(parseLinkHeader(res.headers.get('link')).next).toBe(hrefOf(res.body.links, 'next'));
-    ids.push(...res.body.submissions.map((s: { id: string }) => s.id));
-    pages.push(res);
-    href = hrefOf(res.body.links, 'next');
+    expect(parseLinkHeader(res.headers.get('link')).next).toBe(hrefOf(page.links, 'next'));
+    ids.push(...page.submissions.map((s) => s.id));
+    pages.push(page);
+    href = hrefOf(page.links, 'next');
     expect(pages.length).toBeLessThan(50);
   }
   return { ids, pages };
@@ -66,16 +74,16 @@ describe('list answers bounded in bytes (LIST_MAX_BYTES)', () => {
     const { ids, pages } = await walk(`/api/submissions?form_id=${form.id}&range=all&per_page=5`);
 
     expect(ids).toEqual(expected);
-    const cut = pages.filter((page) => page.body.meta.truncated === true);
+    const cut = pages.filter((page) => page.meta.truncated === true);
     expect(cut.length).toBeGreaterThan(0);
     for (const page of cut) {
-      expect(page.body.meta).toMatchObject({ max_bytes: MAX_BYTES, per_page: 5, total: 17 });
-      expect(page.body.submissions.length).toBeLessThan(5);
+      expect(page.meta).toMatchObject({ max_bytes: MAX_BYTES, per_page: 5, total: 17 });
+      expect(page.submissions.length).toBeLessThan(5);
     }
     // Past the first page the walk is by cursor, and its page numbers count on.
-    expect(pages.map((page) => page.body.meta.page)).toEqual(pages.map((_, i) => i + 1));
-    expect(hrefOf(pages[1]!.body.links, 'self')).toMatch(/[?&]cursor=/);
-    expect(rels(pages.at(-1)!.body.links)).not.toContain('next');
+    expect(pages.map((page) => page.meta.page)).toEqual(pages.map((_, i) => i + 1));
+    expect(hrefOf(pages[1]!.links, 'self')).toMatch(/[?&]cursor=/);
+    expect(rels(pages.at(-1)!.links)).not.toContain('next');
   });
 
   it('always returns one item, even one larger than the budget', async () => {
@@ -87,14 +95,15 @@ describe('list answers bounded in bytes (LIST_MAX_BYTES)', () => {
          from generate_series(1, 2) g`,
       [form.id, t.accountId],
     );
-    const first = await t.api.get(`/api/submissions?form_id=${form.id}&range=all`);
-    expect(first.status, first.text).toBe(200);
-    expect(first.body.submissions).toHaveLength(1);
-    expect(first.body.meta.truncated).toBe(true);
-    const second = await t.api.get(hrefOf(first.body.links, 'next')!);
-    expect(second.body.submissions).toHaveLength(1);
-    expect(second.body.submissions[0].id).not.toBe(first.body.submissions[0].id);
-    expect(rels(second.body.links)).not.toContain('next');
+    const res = await t.api.get(`/api/submissions?form_id=${form.id}&range=all`);
+    const first = expectAnswer(res, 'GET /api/submissions', 200);
+    expect(first.submissions).toHaveLength(1);
+    expect(first.meta.truncated).toBe(true);
+    const next = await t.api.get(hrefOf(first.links, 'next')!);
+    const second = expectAnswer(next, 'GET /api/submissions', 200);
+    expect(second.submissions).toHaveLength(1);
+    expect(second.submissions[0]!.id).not.toBe(first.submissions[0]!.id);
+    expect(rels(second.links)).not.toContain('next');
   });
 
   it('bounds the spam list the same way', async () => {
@@ -102,6 +111,7 @@ describe('list answers bounded in bytes (LIST_MAX_BYTES)', () => {
     await insertSized(form.id, [90, 90, 90, 90, 90], true);
     const { ids, pages } = await walk(
       `/api/submissions/spam?form_id=${form.id}&range=all&per_page=50`,
+      'GET /api/submissions/spam',
     );
     expect(ids).toEqual(await storedIds(form.id, true));
     expect(pages.length).toBeGreaterThan(1);
@@ -111,11 +121,11 @@ describe('list answers bounded in bytes (LIST_MAX_BYTES)', () => {
     const form = await t.api.createForm({ name: 'Small payloads' });
     await insertSized(form.id, [1, 1, 1, 1, 1]);
     const res = await t.api.get(`/api/submissions?form_id=${form.id}&range=all&per_page=2`);
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.submissions).toHaveLength(2);
-    expect(res.body.meta).toEqual({ page: 1, per_page: 2, total: 5, total_pages: 3 });
-    expect(hrefOf(res.body.links, 'next')).toMatch(/[?&]page=2(&|$)/);
-    expect(hrefOf(res.body.links, 'next')).not.toMatch(/cursor=/);
+    const page = expectAnswer(res, 'GET /api/submissions', 200);
+    expect(page.submissions).toHaveLength(2);
+    expect(page.meta).toEqual({ page: 1, per_page: 2, total: 5, total_pages: 3 });
+    expect(hrefOf(page.links, 'next')).toMatch(/[?&]page=2(&|$)/);
+    expect(hrefOf(page.links, 'next')).not.toMatch(/cursor=/);
     const { ids } = await walk(`/api/submissions?form_id=${form.id}&range=all&per_page=2`);
     expect(ids).toEqual(await storedIds(form.id));
   });
@@ -124,7 +134,8 @@ describe('list answers bounded in bytes (LIST_MAX_BYTES)', () => {
     const form = await t.api.createForm({ name: 'Cursor checks' });
     await insertSized(form.id, [90, 90, 90]);
     const first = await t.api.get(`/api/submissions?form_id=${form.id}&range=all`);
-    const next = new URL(hrefOf(first.body.links, 'next')!);
+    const { links } = expectAnswer(first, 'GET /api/submissions', 200);
+    const next = new URL(hrefOf(links, 'next')!);
     const cursor = next.searchParams.get('cursor')!;
     expect(cursor).toBeTruthy();
     const tampered = [
@@ -137,16 +148,21 @@ describe('list answers bounded in bytes (LIST_MAX_BYTES)', () => {
       next.searchParams.set('cursor', bad);
       const res = await t.api.get(next.toString());
       expectValidationError(res, 'cursor');
-      expect(res.body.errors.join(' ')).toMatch(/next/);
+      expect(expectError(res, 422, 'validation_failed').errors?.join(' ')).toMatch(/next/);
     }
   });
 
   it('declares the cursor parameter and the new meta fields in OpenAPI', async () => {
     const res = await t.http.get('/api/openapi.json');
     expect(res.status).toBe(200);
-    const operation = res.body.paths['/api/submissions'].get;
-    expect(operation.parameters.map((p: { name: string }) => p.name)).toContain('cursor');
-    const meta = res.body.components.schemas.ListMeta;
+    // A document, not a declared JSON answer: the parts read here, as OpenAPI 3.1 has them.
+    const document = res.body as {
+      paths: Record<string, Record<string, { parameters: { name: string }[] }>>;
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    const operation = document.paths['/api/submissions']!.get!;
+    expect(operation.parameters.map((p) => p.name)).toContain('cursor');
+    const meta = document.components.schemas.ListMeta!;
     expect(Object.keys(meta.properties)).toEqual(
       expect.arrayContaining(['truncated', 'max_bytes']),
     );

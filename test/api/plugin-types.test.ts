@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTypedPlugin } from '../../src/domain/plugins/plugins';
-import { expectError, type Json } from '../support/api-client';
+import { expectAnswer, expectError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 
 // E-mail, Slack and Discord plugins are configured in the dashboard (docs/plugins.md); the API
@@ -33,8 +33,8 @@ describe('plugins of every type through the API', () => {
     const discord = await addTyped('discord', { url: 'https://discord.com/api/webhooks/1/TOKEN' });
 
     const list = await t.api.get(pluginsPath());
-    expect(list.status).toBe(200);
-    const byId = new Map<string, Json>(list.body.plugins.map((p: Json) => [p.id, p]));
+    const { plugins } = expectAnswer(list, 'GET /api/forms/{form_id}/plugins', 200);
+    const byId = new Map(plugins.map((p) => [p.id, p]));
     expect(byId.get(email)).toMatchObject({
       plugin_type: 'email',
       key: 'email',
@@ -51,16 +51,17 @@ describe('plugins of every type through the API', () => {
     expect(byId.get(discord)).toMatchObject({ plugin_type: 'discord' });
     for (const id of [email, slack, discord]) {
       const one = await t.api.get(`${pluginsPath()}/${id}`);
-      expect(one.status).toBe(200);
-      expect(one.body.plugin).not.toHaveProperty('signing_secret');
-      expect(one.body.plugin.links.map((l: Json) => l.rel)).not.toContain('rotate_secret');
+      const { plugin } = expectAnswer(one, 'GET /api/forms/{form_id}/plugins/{id}', 200);
+      expect(plugin).not.toHaveProperty('signing_secret');
+      expect(plugin.links.map((l) => l.rel)).not.toContain('rotate_secret');
     }
   });
 
   it('shows a readonly key the Slack and Discord URLs as scheme and host only', async () => {
     const slack = await addTyped('slack', { url: 'https://hooks.slack.com/services/T/B/HIDDEN' });
     const one = await t.readonly.get(`${pluginsPath()}/${slack}`);
-    expect(one.body.plugin.config).toEqual({ url: 'https://hooks.slack.com' });
+    const { plugin } = expectAnswer(one, 'GET /api/forms/{form_id}/plugins/{id}', 200);
+    expect(plugin.config).toEqual({ url: 'https://hooks.slack.com' });
     expect((await t.readonly.get(pluginsPath())).text).not.toContain('HIDDEN');
   });
 
@@ -73,8 +74,8 @@ describe('plugins of every type through the API', () => {
   it('deletes any type: gone from the list and GET', async () => {
     const email = await addTyped('email', { recipients: ['gone@example.com'], subject: 'x' });
     const res = await t.api.delete(`${pluginsPath()}/${email}`);
-    expect(res.status).toBe(200);
-    expect(res.body.plugin.plugin_type).toBe('email');
+    const removed = expectAnswer(res, 'DELETE /api/forms/{form_id}/plugins/{id}', 200);
+    expect(removed.plugin.plugin_type).toBe('email');
     expectError(await t.api.get(`${pluginsPath()}/${email}`), 404, 'not_found');
   });
 

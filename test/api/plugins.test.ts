@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealPlainSigningSecrets } from '../../src/domain/plugins/plugins';
-import { expectError, expectValidationError, type Json } from '../support/api-client';
+import {
+  expectAnswer,
+  expectError,
+  expectValidationError,
+  type ApiResponse,
+  type CreatedWebhook,
+} from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack } from '../support/fixture';
 
@@ -30,6 +36,10 @@ const t = useTestStack(() => ({
 }));
 
 const pluginsPath = (formRef: string = t.form.id) => `/api/forms/${formRef}/plugins`;
+const listOf = (res: ApiResponse) =>
+  expectAnswer(res, 'GET /api/forms/{form_id}/plugins', 200).plugins;
+const pluginOf = (res: ApiResponse) =>
+  expectAnswer(res, 'GET /api/forms/{form_id}/plugins/{id}', 200).plugin;
 
 /** The signing_secret column as stored: sealed (docs/api-conventions.md, Webhooks). */
 async function storedValue(pluginId: string): Promise<string> {
@@ -48,8 +58,8 @@ async function storedSecret(pluginId: string): Promise<string> {
 }
 
 describe('creating a webhook', () => {
-  let res: Json;
-  let plugin: Json;
+  let res: ApiResponse;
+  let plugin: CreatedWebhook;
 
   beforeAll(async () => {
     res = await t.api.post(pluginsPath(), {
@@ -57,8 +67,7 @@ describe('creating a webhook', () => {
       config: { url: PUBLIC_URL },
       name: 'CRM hook',
     });
-    expect(res.status, res.text).toBe(201);
-    plugin = res.body.plugin;
+    plugin = expectAnswer(res, 'POST /api/forms/{form_id}/plugins', 201).plugin as CreatedWebhook;
   });
 
   it('answers 201 with the Plugin fields and the signing secret', () => {
@@ -99,8 +108,7 @@ describe('creating a webhook', () => {
 
   it('the list shows it without its secret', async () => {
     const list = await t.api.get(pluginsPath());
-    expect(list.status).toBe(200);
-    const listed = list.body.plugins.find((p: Json) => p.id === plugin.id);
+    const listed = listOf(list).find((p) => p.id === plugin.id);
     expect(listed).toMatchObject({ plugin_type: 'webhook', config: { url: PUBLIC_URL } });
     expect(listed).not.toHaveProperty('signing_secret');
     expect(list.text).not.toContain(plugin.signing_secret);
@@ -109,16 +117,14 @@ describe('creating a webhook', () => {
 
   it('GET by id shows it without its secret', async () => {
     const one = await t.api.get(`${pluginsPath()}/${plugin.id}`);
-    expect(one.status).toBe(200);
-    expect(one.body.plugin.id).toBe(plugin.id);
-    expect(one.body.plugin).not.toHaveProperty('signing_secret');
+    expect(pluginOf(one).id).toBe(plugin.id);
+    expect(pluginOf(one)).not.toHaveProperty('signing_secret');
     expect(one.text).not.toContain('whsec_');
   });
 
   it('a readonly key may list plugins (no secret either)', async () => {
     const list = await t.readonly.get(pluginsPath());
-    expect(list.status).toBe(200);
-    expect(list.body.plugins.map((p: Json) => p.id)).toContain(plugin.id);
+    expect(listOf(list).map((p) => p.id)).toContain(plugin.id);
     expect(list.text).not.toContain('whsec_');
   });
 
@@ -126,16 +132,16 @@ describe('creating a webhook', () => {
     const secretUrl = 'https://93.184.216.34/hooks/T0K3N?sig=capability';
     const hook = await t.api.addWebhook(t.form.id, secretUrl);
     const one = await t.readonly.get(`${pluginsPath()}/${hook.id}`);
-    expect(one.body.plugin.config).toEqual({ url: 'https://93.184.216.34' });
+    expect(pluginOf(one).config).toEqual({ url: 'https://93.184.216.34' });
     const list = await t.readonly.get(pluginsPath());
     expect(list.text).not.toContain('T0K3N');
     const admin = await t.api.get(`${pluginsPath()}/${hook.id}`);
-    expect(admin.body.plugin.config).toEqual({ url: secretUrl });
+    expect(pluginOf(admin).config).toEqual({ url: secretUrl });
   });
 
   it('works with the endpoint token as form_id', async () => {
     const list = await t.api.get(pluginsPath(t.form.endpoint_token));
-    expect(list.body.plugins.map((p: Json) => p.id)).toContain(plugin.id);
+    expect(listOf(list).map((p) => p.id)).toContain(plugin.id);
   });
 });
 
@@ -181,8 +187,8 @@ describe('refused plugin configurations', () => {
     '',
   ])('url %j → 422 invalid_config', async (url) => {
     const res = await post({ plugin_type: 'webhook', config: { url } });
-    expectError(res, 422, 'invalid_config');
-    expect(res.body.errors).toEqual([expect.stringMatching(/^config\.url: /)]);
+    const { errors } = expectError(res, 422, 'invalid_config');
+    expect(errors).toEqual([expect.stringMatching(/^config\.url: /)]);
   });
 
   it.each([
@@ -208,8 +214,8 @@ describe('webhook host names', () => {
 
   it('a name resolving only to public addresses → 201', async () => {
     const res = await post('https://hooks.public.test/formward');
-    expect(res.status, res.text).toBe(201);
-    expect(res.body.plugin.config.url).toBe('https://hooks.public.test/formward');
+    const { plugin } = expectAnswer(res, 'POST /api/forms/{form_id}/plugins', 201);
+    expect(plugin.config).toMatchObject({ url: 'https://hooks.public.test/formward' });
   });
 
   it.each([
@@ -219,9 +225,8 @@ describe('webhook host names', () => {
     ['cloud metadata via CNAME', 'https://rebind.public.test/'],
     ['nothing (unknown name)', 'https://nowhere.public.test/'],
   ])('a name resolving to %s → 422 invalid_config', async (_label, url) => {
-    const res = await post(url);
-    expectError(res, 422, 'invalid_config');
-    expect(res.body.errors).toEqual([expect.stringMatching(/^config\.url: /)]);
+    const { errors } = expectError(await post(url), 422, 'invalid_config');
+    expect(errors).toEqual([expect.stringMatching(/^config\.url: /)]);
   });
 
   it.each(['https://intranet/', 'https://printer.local/', 'https://db.internal/'])(
@@ -269,15 +274,20 @@ describe('rotating the secret', () => {
   it('returns a new secret that replaces the old one', async () => {
     const plugin = await t.api.addWebhook(t.form.id, PUBLIC_URL);
     const path = `${pluginsPath()}/${plugin.id}/rotate_secret`;
-    const first = await t.api.post(path);
-    expect(first.status).toBe(200);
-    expect(first.body.plugin.id).toBe(plugin.id);
-    expect(first.body.plugin.signing_secret).toMatch(SECRET);
-    expect(first.body.plugin.signing_secret).not.toBe(plugin.signing_secret);
-    expect(await storedSecret(plugin.id)).toBe(first.body.plugin.signing_secret);
-    const second = await t.api.post(path);
-    expect(second.body.plugin.signing_secret).not.toBe(first.body.plugin.signing_secret);
-    expect(await storedSecret(plugin.id)).toBe(second.body.plugin.signing_secret);
+    const rotate = async () =>
+      expectAnswer(
+        await t.api.post(path),
+        'POST /api/forms/{form_id}/plugins/{id}/rotate_secret',
+        200,
+      ).plugin;
+    const first = await rotate();
+    expect(first.id).toBe(plugin.id);
+    expect(first.signing_secret).toMatch(SECRET);
+    expect(first.signing_secret).not.toBe(plugin.signing_secret);
+    expect(await storedSecret(plugin.id)).toBe(first.signing_secret);
+    const second = await rotate();
+    expect(second.signing_secret).not.toBe(first.signing_secret);
+    expect(await storedSecret(plugin.id)).toBe(second.signing_secret);
   });
 
   it('an unknown plugin → 404', async () => {
@@ -290,11 +300,10 @@ describe('deleting', () => {
     const plugin = await t.api.addWebhook(t.form.id, PUBLIC_URL);
     const path = `${pluginsPath()}/${plugin.id}`;
     const res = await t.api.delete(path);
-    expect(res.status).toBe(200);
-    expect(res.body.ok).toBe(true);
-    expect(res.body.message).toBe('plugin removed');
-    const list = await t.api.get(pluginsPath());
-    expect(list.body.plugins.map((p: Json) => p.id)).not.toContain(plugin.id);
+    const removed = expectAnswer(res, 'DELETE /api/forms/{form_id}/plugins/{id}', 200);
+    expect(removed.ok).toBe(true);
+    expect(removed.message).toBe('plugin removed');
+    expect(listOf(await t.api.get(pluginsPath())).map((p) => p.id)).not.toContain(plugin.id);
     expectError(await t.api.get(path), 404, 'not_found');
     expectError(await t.api.delete(path), 404, 'not_found');
     expectError(await t.api.post(`${path}/rotate_secret`), 404, 'not_found');
@@ -309,7 +318,7 @@ describe('deleting', () => {
 });
 
 describe('permissions', () => {
-  let plugin: Json;
+  let plugin: CreatedWebhook;
 
   beforeAll(async () => {
     plugin = await t.api.addWebhook(t.form.id, PUBLIC_URL);

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectError,
   expectValidationError,
+  expectAnswer,
   type ApiResponse,
-  type Json,
 } from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack, type Tenant } from '../support/fixture';
@@ -13,6 +13,9 @@ import { verificationToken } from '../../src/domain/domains/verify-domain';
 const t = useTestStack();
 const tenants: Tenant[] = [];
 const tokens: string[] = [];
+
+const metricsOf = (res: ApiResponse) => expectAnswer(res, 'GET /api/public/spam_metrics', 200);
+const checkOf = (res: ApiResponse) => expectAnswer(res, 'GET /api/public/verify_domain', 200);
 
 beforeAll(async () => {
   const other = await t.newTenant();
@@ -28,7 +31,7 @@ beforeAll(async () => {
 });
 
 /** Every key of a JSON value, nested ones included. */
-function allKeys(value: Json): string[] {
+function allKeys(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(allKeys);
   if (value && typeof value === 'object')
     return Object.entries(value).flatMap(([k, v]) => [k, ...allKeys(v)]);
@@ -43,23 +46,22 @@ describe('GET /api/public/spam_metrics', () => {
   });
 
   it('answers without authentication', () => {
-    expect(res.status).toBe(200);
-    expect(res.body.ok).toBe(true);
+    expect(metricsOf(res).ok).toBe(true);
   });
 
   it('counts all submissions and spam, platform-wide', () => {
     const window = { submissions: 5, spam: 3, spam_ratio: 0.6 };
-    expect(res.body.all_time).toEqual(window);
-    expect(res.body.last_24h).toEqual(window);
-    expect(res.body.last_7d).toEqual(window);
+    expect(metricsOf(res).all_time).toEqual(window);
+    expect(metricsOf(res).last_24h).toEqual(window);
+    expect(metricsOf(res).last_7d).toEqual(window);
   });
 
   it('breaks spam down by reason', () => {
-    expect(res.body.by_reason).toEqual({ honeypot: 3 });
+    expect(metricsOf(res).by_reason).toEqual({ honeypot: 3 });
   });
 
   it('reveals no account, form, token, e-mail or address', () => {
-    const keys = allKeys(res.body);
+    const keys = allKeys(metricsOf(res));
     for (const key of keys) expect(key).not.toMatch(/account|form|token|email|ip|user/i);
     for (const token of tokens) expect(res.text).not.toContain(token);
     for (const tenant of tenants) expect(res.text).not.toContain(tenant.email);
@@ -74,16 +76,15 @@ describe('GET /api/public/spam_metrics', () => {
   it('is computed at most once a minute: a new submission shows up only after that', async () => {
     await submitJson({ json_url: `${t.stack.url}/json/${tokens[0]}` }, { message: 'one more' });
     const again = await t.http.get('/api/public/spam_metrics');
-    expect(again.body.generated_at).toBe(res.body.generated_at);
-    expect(again.body.all_time.submissions).toBe(5);
+    expect(metricsOf(again).generated_at).toBe(metricsOf(res).generated_at);
+    expect(metricsOf(again).all_time.submissions).toBe(5);
   });
 
   it('ignores credentials, even invalid ones', async () => {
     const withBadKey = await t.http.get('/api/public/spam_metrics', {
       key: 'frk_invalid',
     });
-    expect(withBadKey.status).toBe(200);
-    expect(withBadKey.body.all_time.spam).toBe(3);
+    expect(metricsOf(withBadKey).all_time.spam).toBe(3);
   });
 
   it('POST → 405 with Allow: GET', async () => {
@@ -124,8 +125,8 @@ describe('GET /api/public/verify_domain', () => {
 
   it('a valid domain that does not exist → 200, not verified, with what to set up', async () => {
     const res = await verify('?domain=Forms.Example.INVALID.');
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({
+    const body = checkOf(res);
+    expect(body).toMatchObject({
       ok: true,
       domain: 'forms.example.invalid',
       verified: false,
@@ -135,17 +136,17 @@ describe('GET /api/public/verify_domain', () => {
         txt: { found: [], ok: false },
       },
     });
-    expect(res.body.records.txt.expected).toMatch(/^formward-verification=[\w-]{32}$/);
-    expect(res.body.missing).toHaveLength(2);
-    expect(Date.parse(res.body.checked_at)).not.toBeNaN();
+    expect(body.records.txt.expected).toMatch(/^formward-verification=[\w-]{32}$/);
+    expect(body.missing).toHaveLength(2);
+    expect(Date.parse(body.checked_at)).not.toBeNaN();
   });
 
   it('the expected TXT value is stable per domain and differs between domains', async () => {
     const first = await verify('?domain=a.example.invalid');
     const again = await verify('?domain=a.example.invalid');
     const other = await verify('?domain=b.example.invalid');
-    expect(first.body.records.txt.expected).toBe(again.body.records.txt.expected);
-    expect(first.body.records.txt.expected).not.toBe(other.body.records.txt.expected);
+    expect(checkOf(first).records.txt.expected).toBe(checkOf(again).records.txt.expected);
+    expect(checkOf(first).records.txt.expected).not.toBe(checkOf(other).records.txt.expected);
   });
 
   describe('with a DNS server that cannot be reached', () => {
@@ -153,9 +154,9 @@ describe('GET /api/public/verify_domain', () => {
 
     it('a DNS failure is reported in the body, not as a server error', async () => {
       const res = await verify('?domain=forms.example.com', unreachable.http);
-      expect(res.status).toBe(200);
-      expect(res.body.verified).toBe(false);
-      expect(res.body.error).toMatch(/ECONNREFUSED|ETIMEOUT|ESERVFAIL/);
+      const body = checkOf(res);
+      expect(body.verified).toBe(false);
+      expect(body.error).toMatch(/ECONNREFUSED|ETIMEOUT|ESERVFAIL/);
     });
   });
 });
@@ -198,23 +199,25 @@ describe('GET /api/public/verify_domain against real DNS answers', () => {
 
   it('a TXT record on the domain verifies it', async () => {
     const res = await verify('apex.customer.test');
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ domain: 'apex.customer.test', verified: true, method: 'txt' });
-    expect(res.body.records.txt.ok).toBe(true);
-    expect(res.body.records.txt.found).toEqual([res.body.records.txt.expected]);
-    expect(res.body.missing).toEqual([]);
+    const body = checkOf(res);
+    expect(body).toMatchObject({ domain: 'apex.customer.test', verified: true, method: 'txt' });
+    expect(body.records.txt.ok).toBe(true);
+    expect(body.records.txt.found).toEqual([body.records.txt.expected]);
+    expect(body.missing).toEqual([]);
   });
 
   it('a TXT record on _formward.<domain> verifies it, among other TXT records', async () => {
     const res = await verify('sub.customer.test');
-    expect(res.body).toMatchObject({ verified: true, method: 'txt' });
-    expect(res.body.records.txt.found).toContain('v=spf1 -all');
+    const body = checkOf(res);
+    expect(body).toMatchObject({ verified: true, method: 'txt' });
+    expect(body.records.txt.found).toContain('v=spf1 -all');
   });
 
   it('a CNAME to the ingest host verifies it', async () => {
     const res = await verify('alias.customer.test');
-    expect(res.body).toMatchObject({ verified: true, method: 'cname' });
-    expect(res.body.records.cname).toEqual({
+    const body = checkOf(res);
+    expect(body).toMatchObject({ verified: true, method: 'cname' });
+    expect(body.records.cname).toEqual({
       expected: INGEST_HOST,
       found: [INGEST_HOST],
       ok: true,
@@ -223,18 +226,20 @@ describe('GET /api/public/verify_domain against real DNS answers', () => {
 
   it('a wrong TXT value does not verify, and the body shows what was found', async () => {
     const res = await verify('wrong.customer.test');
-    expect(res.body).toMatchObject({ verified: false, method: null });
-    expect(res.body.records.txt).toMatchObject({
+    const body = checkOf(res);
+    expect(body).toMatchObject({ verified: false, method: null });
+    expect(body.records.txt).toMatchObject({
       found: ['formward-verification=not-the-token'],
       ok: false,
     });
-    expect(res.body.missing.join(' ')).toContain(res.body.records.txt.expected);
+    expect(body.missing.join(' ')).toContain(body.records.txt.expected);
   });
 
   it('a CNAME to another host does not verify', async () => {
     const res = await verify('elsewhere.customer.test');
-    expect(res.body.verified).toBe(false);
-    expect(res.body.records.cname).toEqual({
+    const body = checkOf(res);
+    expect(body.verified).toBe(false);
+    expect(body.records.cname).toEqual({
       expected: INGEST_HOST,
       found: ['other-service.example'],
       ok: false,
@@ -243,17 +248,20 @@ describe('GET /api/public/verify_domain against real DNS answers', () => {
 
   it('a result is kept 30 s: a record added meanwhile shows up only after that', async () => {
     const first = await verify('later.customer.test');
-    expect(first.body.verified).toBe(false);
+    expect(checkOf(first).verified).toBe(false);
     dns.setRecords({ 'later.customer.test': { CNAME: INGEST_HOST } });
     const again = await verify('later.customer.test');
-    expect(again.body).toMatchObject({ verified: false, checked_at: first.body.checked_at });
+    expect(checkOf(again)).toMatchObject({
+      verified: false,
+      checked_at: checkOf(first).checked_at,
+    });
   });
 
   it('a name the DNS does not know → 200, not verified, no error', async () => {
     const res = await verify('unknown.customer.test');
-    expect(res.status).toBe(200);
-    expect(res.body.verified).toBe(false);
-    expect(res.body).not.toHaveProperty('error');
+    const body = checkOf(res);
+    expect(body.verified).toBe(false);
+    expect(body).not.toHaveProperty('error');
   });
 });
 

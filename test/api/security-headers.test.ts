@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiResponse } from '../support/api-client';
+import { expectAnswer, type ApiResponse } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postJson } from '../support/ingest-requests';
 
@@ -50,18 +50,20 @@ describe('/readyz tells no internals', () => {
 
   it('a failing check is `unavailable`, without the error text', async () => {
     const res = await down.http.get('/readyz');
-    expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({
+    const body = expectAnswer(res, 'GET /readyz', 503);
+    expect(body).toMatchObject({
       ok: false,
       checks: { postgres: 'ok', temporal: 'unavailable' },
     });
-    expect(res.body.checks).toEqual({ postgres: 'ok', temporal: 'unavailable' });
+    expect(body.checks).toEqual({ postgres: 'ok', temporal: 'unavailable' });
     expect(res.text).not.toMatch(/127\.0\.0\.1:9|ECONNREFUSED|error|time/i);
   });
 
   it('all checks ok → 200', async () => {
     const res = await t.http.get('/readyz');
-    expect(res.status).toBe(200);
-    expect(res.body.checks).toEqual({ postgres: 'ok', temporal: 'ok' });
+    expect(expectAnswer(res, 'GET /readyz', 200).checks).toEqual({
+      postgres: 'ok',
+      temporal: 'ok',
+    });
   });
 });

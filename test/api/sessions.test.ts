@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, expectError, rels, type ApiResponse } from '../support/api-client';
+import {
+  ApiClient,
+  expectAnswer,
+  expectError,
+  rels,
+  type ApiResponse,
+} from '../support/api-client';
 import { expireSession } from '../support/database-edits';
 import { useTestStack } from '../support/fixture';
 import { cookieValue, hiddenCsrf, setCookie, signIn } from '../support/sign-in';
@@ -122,19 +128,17 @@ describe('a session cookie on the API', () => {
   });
 
   it('authenticates GET /api with every operation and the stats link', async () => {
-    const res = await api.get('/api');
-    expect(res.status).toBe(200);
-    expect(res.body.account_id).toBe(t.accountId);
-    expect(rels(res.body.links)).toEqual(
+    const root = expectAnswer(await api.get('/api'), 'GET /api', 200);
+    expect(root.account_id).toBe(t.accountId);
+    expect(rels(root.links)).toEqual(
       expect.arrayContaining(['forms', 'create_form', 'submissions', 'spam_submissions', 'stats']),
     );
   });
 
   it('authenticates GET /api/forms of the same account', async () => {
     const form = await t.api.createForm({ name: 'Seen by the session' });
-    const res = await api.get('/api/forms');
-    expect(res.status).toBe(200);
-    expect(res.body.forms.map((f: { id: string }) => f.id)).toContain(form.id);
+    const list = expectAnswer(await api.get('/api/forms'), 'GET /api/forms', 200);
+    expect(list.forms.map((f) => f.id)).toContain(form.id);
   });
 
   it('a POST without CSRF token or Origin → 403 forbidden', async () => {
@@ -162,7 +166,8 @@ describe('a session cookie on the API', () => {
   it('a PATCH without CSRF → 403 and nothing changes', async () => {
     const form = await t.api.createForm({ name: 'Stable' });
     expectError(await api.patch(`/api/forms/${form.id}`, { name: 'Forged' }), 403, 'forbidden');
-    expect((await t.api.get(`/api/forms/${form.id}`)).body.form.name).toBe('Stable');
+    const read = await t.api.get(`/api/forms/${form.id}`);
+    expect(expectAnswer(read, 'GET /api/forms/{id}', 200).form.name).toBe('Stable');
   });
 
   it('a POST with the same Origin → 201', async () => {
@@ -171,8 +176,7 @@ describe('a session cookie on the API', () => {
       { name: 'Same origin' },
       { headers: { origin: t.stack.url } },
     );
-    expect(res.status, res.text).toBe(201);
-    expect(res.body.form.name).toBe('Same origin');
+    expect(expectAnswer(res, 'POST /api/forms', 201).form.name).toBe('Same origin');
   });
 
   it('a POST with the session’s X-CSRF-Token → 201', async () => {
@@ -186,7 +190,8 @@ describe('a session cookie on the API', () => {
   });
 
   it('none of the forged requests created a form', async () => {
-    const names = (await t.api.get('/api/forms')).body.forms.map((f: { name: string }) => f.name);
+    const list = expectAnswer(await t.api.get('/api/forms'), 'GET /api/forms', 200);
+    const names = list.forms.map((f) => f.name);
     expect(names).not.toContain('Forged');
     expect(names).toEqual(expect.arrayContaining(['Same origin', 'With token']));
   });

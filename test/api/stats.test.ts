@@ -1,11 +1,21 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, expectError, type FormView, type Json } from '../support/api-client';
+import {
+  ApiClient,
+  expectAnswer,
+  expectError,
+  type AnswerBody,
+  type ApiResponse,
+  type FormView,
+} from '../support/api-client';
 import { backdate } from '../support/database-edits';
 import { useTestStack } from '../support/fixture';
 import { submitJson } from '../support/ingest-requests';
 import { signIn } from '../support/sign-in';
 
 const t = useTestStack();
+
+type FormStats = AnswerBody<'GET /api/form_stats/{form_id}', 200>['stats'];
+const statsOf = (res: ApiResponse) => expectAnswer(res, 'GET /api/form_stats/{form_id}', 200).stats;
 let session: ApiClient;
 let busy: FormView;
 let quiet: FormView;
@@ -49,9 +59,8 @@ beforeAll(async () => {
 
 describe('GET /api/stats', () => {
   it('refuses an API key → 401 unauthorized, saying a session is needed', async () => {
-    const res = await t.api.get('/api/stats');
-    expectError(res, 401, 'unauthorized');
-    expect(res.body.message).toMatch(/session/i);
+    const { message } = expectError(await t.api.get('/api/stats'), 401, 'unauthorized');
+    expect(message).toMatch(/session/i);
   });
 
   it('refuses no credentials → 401 unauthorized', async () => {
@@ -59,21 +68,18 @@ describe('GET /api/stats', () => {
   });
 
   it('with a session: totalForms, active, subs24h, subs7d of this account', async () => {
-    const res = await session.get('/api/stats');
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.ok).toBe(true);
-    expect(res.body.stats).toEqual({ totalForms: 3, active: 2, subs24h: 3, subs7d: 4 });
-    expect(res.body.payload).toEqual(res.body.stats);
+    const body = expectAnswer(await session.get('/api/stats'), 'GET /api/stats', 200);
+    expect(body.ok).toBe(true);
+    expect(body.stats).toEqual({ totalForms: 3, active: 2, subs24h: 3, subs7d: 4 });
+    expect(body.payload).toEqual(body.stats);
   });
 });
 
 describe('GET /api/form_stats/{form_id}', () => {
-  let stats: Json;
+  let stats: FormStats;
 
   beforeAll(async () => {
-    const res = await t.api.get(`/api/form_stats/${busy.id}`);
-    expect(res.status, res.text).toBe(200);
-    stats = res.body.stats;
+    stats = statsOf(await t.api.get(`/api/form_stats/${busy.id}`));
   });
 
   it('totals, spam and window counts', () => {
@@ -89,26 +95,27 @@ describe('GET /api/form_stats/{form_id}', () => {
   });
 
   it('last_submission_at is the newest non-spam submission', async () => {
-    const newest = (await t.api.get(`/api/submissions/${newestId}`)).body.submission;
+    const res = await t.api.get(`/api/submissions/${newestId}`);
+    const newest = expectAnswer(res, 'GET /api/submissions/{id}', 200).submission;
     expect(stats.last_submission_at).toBe(newest.created_at);
   });
 
   it('daily has 30 UTC days ending today, with the counts per day', () => {
     expect(stats.daily).toHaveLength(30);
-    expect(stats.daily[29].date).toBe(utcDay(0));
-    expect(stats.daily[0].date).toBe(utcDay(29));
-    const day = (daysAgo: number) => stats.daily.find((d: Json) => d.date === utcDay(daysAgo));
+    expect(stats.daily[29]!.date).toBe(utcDay(0));
+    expect(stats.daily[0]!.date).toBe(utcDay(29));
+    const day = (daysAgo: number) => stats.daily.find((d) => d.date === utcDay(daysAgo));
     expect(day(0)).toEqual({ date: utcDay(0), submissions: 2, spam: 1 });
     expect(day(3)).toMatchObject({ submissions: 1, spam: 0 });
     expect(day(10)).toMatchObject({ submissions: 1, spam: 0 });
-    const sum = stats.daily.reduce((n: number, d: Json) => n + d.submissions, 0);
+    const sum = stats.daily.reduce((n, d) => n + d.submissions, 0);
     expect(sum).toBe(4);
   });
 
   it('an empty form has zeros and no last submission', async () => {
     const fresh = await t.api.createForm({ name: 'Empty' });
-    const res = await t.api.get(`/api/form_stats/${fresh.id}`);
-    expect(res.body.stats).toMatchObject({
+    const empty = statsOf(await t.api.get(`/api/form_stats/${fresh.id}`));
+    expect(empty).toMatchObject({
       total_submissions: 0,
       spam_submissions: 0,
       subs24h: 0,
@@ -116,23 +123,22 @@ describe('GET /api/form_stats/{form_id}', () => {
       subs30d: 0,
       last_submission_at: null,
     });
-    expect(res.body.stats.daily).toHaveLength(30);
+    expect(empty.daily).toHaveLength(30);
   });
 
   it('by endpoint token gives the same numbers', async () => {
     const res = await t.api.get(`/api/form_stats/${quiet.endpoint_token}`);
-    expect(res.body.stats).toMatchObject({ form_id: quiet.id, total_submissions: 1, subs24h: 1 });
+    expect(statsOf(res)).toMatchObject({ form_id: quiet.id, total_submissions: 1, subs24h: 1 });
   });
 
   it('a readonly key may read form stats', async () => {
     const res = await t.readonly.get(`/api/form_stats/${busy.id}`);
-    expect(res.status).toBe(200);
-    expect(res.body.stats.total_submissions).toBe(5);
+    expect(statsOf(res).total_submissions).toBe(5);
   });
 
   it('a session may read form stats too', async () => {
     const res = await session.get(`/api/form_stats/${busy.id}`);
-    expect(res.body.stats.total_submissions).toBe(5);
+    expect(statsOf(res).total_submissions).toBe(5);
   });
 
   it('another account’s form and an unknown form → 404', async () => {

@@ -1,18 +1,23 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  expectAnswer,
   expectError,
   expectValidationError,
   hrefOf,
   parseLinkHeader,
   rels,
+  type ApiResponse,
   type FormView,
-  type Json,
 } from '../support/api-client';
 import { backdate } from '../support/database-edits';
 import { useTestStack, type Tenant } from '../support/fixture';
 import { submitForm, submitJson } from '../support/ingest-requests';
 
 const t = useTestStack();
+
+const listOf = (res: ApiResponse) => expectAnswer(res, 'GET /api/submissions', 200);
+const submissionOf = (res: ApiResponse) =>
+  expectAnswer(res, 'GET /api/submissions/{id}', 200).submission;
 
 /** Inserts `count` submissions straight into PostgreSQL, n=1 newest, one minute apart. */
 async function insertSubmissions(tenant: Tenant, formId: string, count: number) {
@@ -72,14 +77,15 @@ describe('listing, reading and filtering', () => {
     });
 
     it('list items have at least id, form_id, payload_json and created_at', async () => {
-      const res = await t.api.get('/api/submissions');
-      const item = res.body.submissions.find((s: Json) => s.id === ids.s3);
+      const item = listOf(await t.api.get('/api/submissions')).submissions.find(
+        (s) => s.id === ids.s3,
+      );
       expect(item).toMatchObject({
         id: ids.s3,
         form_id: formTwo.id,
         payload_json: { message: 'green apple pie' },
       });
-      expect(Date.parse(item.created_at)).not.toBeNaN();
+      expect(Date.parse(item!.created_at)).not.toBeNaN();
     });
 
     it('a readonly key lists the same', async () => {
@@ -90,9 +96,9 @@ describe('listing, reading and filtering', () => {
   describe('GET /api/submissions/spam', () => {
     it('lists only spam (filled honeypot)', async () => {
       const res = await t.api.get('/api/submissions/spam');
-      expect(res.status).toBe(200);
-      expect(res.body.submissions.map((s: Json) => s.id)).toEqual([ids.spam]);
-      expect(res.body.submissions[0]).toMatchObject({
+      const { submissions } = expectAnswer(res, 'GET /api/submissions/spam', 200);
+      expect(submissions.map((s) => s.id)).toEqual([ids.spam]);
+      expect(submissions[0]).toMatchObject({
         is_spam: true,
         spam_reason: 'honeypot',
         payload_json: { message: 'buy cheap pills now' },
@@ -100,10 +106,10 @@ describe('listing, reading and filtering', () => {
     });
 
     it('the honeypot field is not stored in the payload', async () => {
-      const res = await t.api.get(`/api/submissions/${ids.spam}`);
-      expect(res.body.submission.payload_json).not.toHaveProperty('_hp');
-      const clean = await t.api.get(`/api/submissions/${ids.s2}`);
-      expect(clean.body.submission.payload_json).toEqual({ comment: 'the quick brown fox jumps' });
+      const spam = submissionOf(await t.api.get(`/api/submissions/${ids.spam}`));
+      expect(spam.payload_json).not.toHaveProperty('_hp');
+      const clean = submissionOf(await t.api.get(`/api/submissions/${ids.s2}`));
+      expect(clean.payload_json).toEqual({ comment: 'the quick brown fox jumps' });
     });
 
     it('needs can_read_spam_submissions → 403 for a readonly key', async () => {
@@ -113,9 +119,7 @@ describe('listing, reading and filtering', () => {
 
   describe('GET /api/submissions/{id}', () => {
     it('returns the full field set', async () => {
-      const res = await t.api.get(`/api/submissions/${ids.s1}`);
-      expect(res.status).toBe(200);
-      const s = res.body.submission;
+      const s = submissionOf(await t.api.get(`/api/submissions/${ids.s1}`));
       expect(s).toMatchObject({
         id: ids.s1,
         form_id: formOne.id,
@@ -140,22 +144,18 @@ describe('listing, reading and filtering', () => {
     });
 
     it('special_normalized is null without special fields; referrer null without Referer', async () => {
-      const s = (await t.api.get(`/api/submissions/${ids.s2}`)).body.submission;
+      const s = submissionOf(await t.api.get(`/api/submissions/${ids.s2}`));
       expect(s.special_normalized).toBeNull();
       expect(s.referrer).toBeNull();
     });
 
     it('a spam submission is 404 without the spam scope and 200 with it', async () => {
       expectError(await t.readonly.get(`/api/submissions/${ids.spam}`), 404, 'not_found');
-      const res = await t.api.get(`/api/submissions/${ids.spam}`);
-      expect(res.status).toBe(200);
-      expect(res.body.submission.is_spam).toBe(true);
+      expect(submissionOf(await t.api.get(`/api/submissions/${ids.spam}`)).is_spam).toBe(true);
     });
 
     it('a readonly key reads a non-spam submission', async () => {
-      const res = await t.readonly.get(`/api/submissions/${ids.s1}`);
-      expect(res.status).toBe(200);
-      expect(res.body.submission.id).toBe(ids.s1);
+      expect(submissionOf(await t.readonly.get(`/api/submissions/${ids.s1}`)).id).toBe(ids.s1);
     });
 
     it.each(['999999999', 'abc', '1e3'])('%s → 404 not_found', async (id) => {
@@ -216,14 +216,14 @@ describe('listing, reading and filtering', () => {
       for (const q of [`it's`, '"unbalanced', 'a & | ! b', ':*', '()', '\\']) {
         const res = await t.api.get(`/api/submissions?q=${encodeURIComponent(q)}`);
         expect(res.status, `${q}: ${res.text}`).toBe(200);
-        expect(res.body.submissions).toEqual([]);
+        expect(listOf(res).submissions).toEqual([]);
       }
     });
 
     it('a NUL character in q is refused or matches nothing, never a 500', async () => {
       const res = await t.api.get('/api/submissions?q=blue%00world');
       expect([200, 422], res.text).toContain(res.status);
-      if (res.status === 200) expect(res.body.submissions).toEqual([]);
+      if (res.status === 200) expect(listOf(res).submissions).toEqual([]);
     });
 
     it('combines with form_id', async () => {
@@ -314,18 +314,17 @@ describe('range', () => {
   });
 
   it('meta.total follows the range', async () => {
-    const res = await tenant.api.get('/api/submissions?range=7d');
-    expect(res.body.meta.total).toBe(4);
+    expect(listOf(await tenant.api.get('/api/submissions?range=7d')).meta.total).toBe(4);
   });
 });
 
 describe('pagination', () => {
   let tenant: Tenant;
-  let small: Json;
-  let big: Json;
+  let small: FormView;
+  let big: FormView;
   const page = (query: string) =>
     tenant.api.get(`/api/submissions?form_id=${small.id}&range=all&${query}`);
-  const ns = (res: Json) => res.body.submissions.map((s: Json) => s.payload_json.n);
+  const ns = (res: ApiResponse) => listOf(res).submissions.map((s) => s.payload_json.n);
 
   beforeAll(async () => {
     tenant = await t.newTenant();
@@ -337,46 +336,46 @@ describe('pagination', () => {
 
   it('first page: meta, items, and first/last/next but no prev', async () => {
     const res = await page('per_page=3');
-    expect(res.status).toBe(200);
-    expect(res.body.meta).toMatchObject({ page: 1, per_page: 3, total: 7, total_pages: 3 });
+    const { meta, links } = listOf(res);
+    expect(meta).toMatchObject({ page: 1, per_page: 3, total: 7, total_pages: 3 });
     expect(ns(res)).toEqual([1, 2, 3]);
-    expect(rels(res.body.links).sort()).toEqual(['first', 'last', 'next', 'self']);
+    expect(rels(links).sort()).toEqual(['first', 'last', 'next', 'self']);
     const header = parseLinkHeader(res.headers.get('link'));
     expect(Object.keys(header).sort()).toEqual(['first', 'last', 'next', 'self']);
-    expect(header.next).toBe(hrefOf(res.body.links, 'next'));
+    expect(header.next).toBe(hrefOf(links, 'next'));
   });
 
   it('middle page has next and prev', async () => {
     const res = await page('per_page=3&page=2');
-    expect(res.body.meta).toMatchObject({ page: 2, per_page: 3, total: 7, total_pages: 3 });
+    const { meta, links } = listOf(res);
+    expect(meta).toMatchObject({ page: 2, per_page: 3, total: 7, total_pages: 3 });
     expect(ns(res)).toEqual([4, 5, 6]);
-    expect(rels(res.body.links).sort()).toEqual(['first', 'last', 'next', 'prev', 'self']);
+    expect(rels(links).sort()).toEqual(['first', 'last', 'next', 'prev', 'self']);
   });
 
   it('last page has prev but no next', async () => {
     const res = await page('per_page=3&page=3');
     expect(ns(res)).toEqual([7]);
-    expect(rels(res.body.links)).not.toContain('next');
-    expect(rels(res.body.links)).toContain('prev');
+    expect(rels(listOf(res).links)).not.toContain('next');
+    expect(rels(listOf(res).links)).toContain('prev');
   });
 
   it('following next, then last, walks the pages and keeps the filters', async () => {
-    const first = await page('per_page=3');
-    const next = hrefOf(first.body.links, 'next')!;
+    const first = listOf(await page('per_page=3'));
+    const next = hrefOf(first.links, 'next')!;
     expect(next).toContain(`form_id=${small.id}`);
     expect(next).toContain('range=all');
     const second = await t.http.get(next, { key: tenant.adminKey });
     expect(ns(second)).toEqual([4, 5, 6]);
-    const last = hrefOf(first.body.links, 'last')!;
+    const last = hrefOf(first.links, 'last')!;
     expect(ns(await t.http.get(last, { key: tenant.adminKey }))).toEqual([7]);
   });
 
   it('a page beyond the end is an empty list with the real total', async () => {
-    const res = await page('per_page=3&page=9');
-    expect(res.status).toBe(200);
-    expect(res.body.submissions).toEqual([]);
-    expect(res.body.meta).toMatchObject({ page: 9, total: 7, total_pages: 3 });
-    expect(rels(res.body.links)).not.toContain('next');
+    const beyond = listOf(await page('per_page=3&page=9'));
+    expect(beyond.submissions).toEqual([]);
+    expect(beyond.meta).toMatchObject({ page: 9, total: 7, total_pages: 3 });
+    expect(rels(beyond.links)).not.toContain('next');
   });
 
   it.each([
@@ -394,21 +393,21 @@ describe('pagination', () => {
   it('a page number too large for the database is refused or empty, never a 500', async () => {
     const res = await page('per_page=50&page=99999999999999999999');
     expect(res.status, res.text).not.toBe(500);
-    if (res.status === 200) expect(res.body.submissions).toEqual([]);
+    if (res.status === 200) expect(listOf(res).submissions).toEqual([]);
     else expectValidationError(res, 'page');
   });
 
   it('per_page defaults to 50', async () => {
-    const res = await tenant.api.get(`/api/submissions?form_id=${big.id}&range=all`);
-    expect(res.body.submissions).toHaveLength(50);
-    expect(res.body.meta).toMatchObject({ page: 1, per_page: 50, total: 520, total_pages: 11 });
+    const list = listOf(await tenant.api.get(`/api/submissions?form_id=${big.id}&range=all`));
+    expect(list.submissions).toHaveLength(50);
+    expect(list.meta).toMatchObject({ page: 1, per_page: 50, total: 520, total_pages: 11 });
   });
 
   it('per_page=1000 is clamped to 500 and meta says so', async () => {
     const res = await tenant.api.get(`/api/submissions?form_id=${big.id}&range=all&per_page=1000`);
-    expect(res.status).toBe(200);
-    expect(res.body.submissions).toHaveLength(500);
-    expect(res.body.meta).toMatchObject({
+    const list = listOf(res);
+    expect(list.submissions).toHaveLength(500);
+    expect(list.meta).toMatchObject({
       page: 1,
       per_page: 500,
       total: 520,
@@ -417,16 +416,14 @@ describe('pagination', () => {
       max_per_page: 500,
       requested_per_page: 1000,
     });
-    const next = await t.http.get(hrefOf(res.body.links, 'next')!, {
-      key: tenant.adminKey,
-    });
-    expect(next.body.submissions).toHaveLength(20);
-    expect(next.body.submissions.at(-1).payload_json.n).toBe(520);
+    const next = listOf(await t.http.get(hrefOf(list.links, 'next')!, { key: tenant.adminKey }));
+    expect(next.submissions).toHaveLength(20);
+    expect(next.submissions.at(-1)!.payload_json.n).toBe(520);
   });
 
   it('per_page=500 is not reported as clamped', async () => {
     const res = await tenant.api.get(`/api/submissions?form_id=${big.id}&range=all&per_page=500`);
-    expect(res.body.submissions).toHaveLength(500);
-    expect(res.body.meta.per_page_clamped).toBeUndefined();
+    expect(listOf(res).submissions).toHaveLength(500);
+    expect(listOf(res).meta.per_page_clamped).toBeUndefined();
   });
 });

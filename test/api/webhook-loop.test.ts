@@ -34,9 +34,8 @@ describe('a webhook pointing at this service', () => {
     `https://${INGEST_HOST}./anything`,
     `https://${INGEST_HOST}:8443/f/sometoken`,
   ])('%s is refused with 422 invalid_config saying why', async (url) => {
-    const res = await create(url);
-    expectError(res, 422, 'invalid_config');
-    expect(JSON.stringify(res.body)).toMatch(/this Formward service.*in a loop/);
+    const body = expectError(await create(url), 422, 'invalid_config');
+    expect(JSON.stringify(body)).toMatch(/this Formward service.*in a loop/);
   });
 
   it('another port of our host outside the ingest paths, and another host, are accepted', async () => {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { request } from '../support/api-client';
+import { expectAnswer, request } from '../support/api-client';
 import {
   launchWatchedChromium,
   signInWith,
@@ -86,7 +86,8 @@ describe('keys and forms in a browser', () => {
       expect(await page.textContent('h1')).toBe('Contact <b>us</b>');
       expect(await page.locator('main h1 b').count()).toBe(0);
       const formId = /\/app\/forms\/(\d+)$/.exec(page.url())![1]!;
-      const form = (await t.api.get(`/api/forms/${formId}`)).body.form;
+      const read = await t.api.get(`/api/forms/${formId}`);
+      const { form } = expectAnswer(read, 'GET /api/forms/{id}', 200);
       await page.click('button[data-copy-target="embed-html"]');
       await expect.poll(() => clipboard(page)).toBe(form.embed_html);
       await shot(page, 'forms-02-form');
@@ -100,7 +101,8 @@ describe('keys and forms in a browser', () => {
       await page.fill('textarea[name="allowed_domains"]', 'example.com');
       await submit(page, `form[action="/app/forms/${formId}"] button[type="submit"]`);
       expect(await page.textContent('[role="status"]')).toContain('saved');
-      const saved = (await t.api.get(`/api/forms/${formId}`)).body.form;
+      const reread = await t.api.get(`/api/forms/${formId}`);
+      const saved = expectAnswer(reread, 'GET /api/forms/{id}', 200).form;
       expect(saved).toMatchObject({
         success_redirect_url: 'https://example.com/thanks',
         allowed_domains: ['example.com'],

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MIN_FILL_MS } from '../../src/domain/spam/fill-time';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { request } from '../support/api-client';
+import { expectAnswer, request } from '../support/api-client';
 import {
   ARTIFACTS,
   fillSignUp,
@@ -241,8 +241,8 @@ ${snippet}
       expect(key).toMatch(/^frk_/);
       await shot(page, 'key-created');
       const forms = await request('GET', `${t.stack.url}/api/forms`, { key });
-      expect(forms.status).toBe(200);
-      expect(forms.body.forms.map((form: { id: string }) => String(form.id))).toEqual([formId]);
+      const list = expectAnswer(forms, 'GET /api/forms', 200);
+      expect(list.forms.map((form) => form.id)).toEqual([formId]);
 
       // 9. A webhook to the local HTTPS receiver; a submission is delivered.
       await page.goto(`${formUrl}/webhooks`);

@@ -4,7 +4,7 @@ import express from 'express';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appErrorPage } from '../../src/http/dashboard/app-errors';
-import { request } from '../support/api-client';
+import { expectError, request } from '../support/api-client';
 import { newTenant, useTestStack } from '../support/fixture';
 import { openAppSession } from './dashboard-support';
 
@@ -52,9 +52,7 @@ describe('/app 404 pages', () => {
   });
 
   it('the API keeps its JSON 404', async () => {
-    const res = await t.api.get('/api/no/such/thing');
-    expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ ok: false, error: 'not_found' });
+    expectError(await t.api.get('/api/no/such/thing'), 404, 'not_found');
   });
 
   it('signed out, an unknown /app path still leads to the sign-in page', async () => {

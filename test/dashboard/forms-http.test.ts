@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { expectError, request } from '../support/api-client';
+import { expectAnswer, expectError, request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { postForm, postJson, submitJson } from '../support/ingest-requests';
@@ -10,6 +10,11 @@ import { type AppSession, openAppSession } from './dashboard-support';
 // CSRF, and a second account that reaches none of the first's forms.
 
 const t = useTestStack({ worker: true, env: { WEBHOOK_ALLOW_PRIVATE: '127.0.0.1' } });
+
+/** The Form resource as the API reads it. */
+const readForm = async (id: string) =>
+  expectAnswer(await t.api.get(`/api/forms/${id}`), 'GET /api/forms/{id}', 200).form;
+
 const receivers: HttpsReceiver[] = [];
 afterAll(async () => {
   for (const receiver of receivers) await receiver.close();
@@ -43,7 +48,7 @@ describe('/app/forms', () => {
   it('creates a form whose page has the embed snippet and examples with copy buttons', async () => {
     const session = await openApp();
     const id = await createForm(session, 'Newsletter');
-    const form = (await t.api.get(`/api/forms/${id}`)).body.form;
+    const form = await readForm(id);
     expect(form).toMatchObject({ name: 'Newsletter', is_active: true, accept_files: true });
     const page = await get(session, `/app/forms/${id}`);
     expect(page.status).toBe(200);
@@ -64,7 +69,7 @@ describe('/app/forms', () => {
     const res = await post(session, '/app/forms', { ...withoutFiles, name: 'No files' });
     expect(res.status, res.text).toBe(303);
     const id = /^\/app\/forms\/(\d+)$/.exec(res.headers.get('location')!)![1]!;
-    const form = (await t.api.get(`/api/forms/${id}`)).body.form;
+    const form = await readForm(id);
     expect(form.accept_files).toBe(false);
     expect(form.embed_html).toContain('{"accept_files": true}');
     expect((await t.api.createForm({ name: 'By API' })).accept_files).toBe(false);
@@ -107,7 +112,7 @@ describe('/app/forms', () => {
       'not-an-address: must be an e-mail address',
     ]);
     expect(res.text).toContain('ftp://example.com/thanks');
-    expect((await t.api.get(`/api/forms/${id}`)).body.form.name).toBe('Strict');
+    expect((await readForm(id)).name).toBe('Strict');
   });
 
   it('saves every updatable field', async () => {
@@ -122,7 +127,7 @@ describe('/app/forms', () => {
     } as unknown as Record<string, string>);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/app/forms/${id}`);
-    const form = (await t.api.get(`/api/forms/${id}`)).body.form;
+    const form = await readForm(id);
     expect(form).toMatchObject({
       name: 'Edited',
       success_redirect_url: 'https://example.com/thanks',
@@ -185,15 +190,14 @@ describe('/app/forms', () => {
     expect(res.text).toContain('This form is not active');
     expect(res.text).not.toContain('Stored as submission');
     const stored = await t.api.get(`/api/submissions?form_id=${id}&range=all`);
-    expect(stored.status).toBe(200);
-    expect(stored.body.submissions).toEqual([]);
+    expect(expectAnswer(stored, 'GET /api/submissions', 200).submissions).toEqual([]);
     expect(receiver.received).toHaveLength(0);
   });
 
   it('deletes a form and its submissions after a page that names the count', async () => {
     const session = await openApp();
     const id = await createForm(session, 'Doomed');
-    const form = (await t.api.get(`/api/forms/${id}`)).body.form;
+    const form = await readForm(id);
     await submitJson(form, { email: 'a@example.com', message: 'one' });
     await submitJson(form, { email: 'b@example.com', message: 'two' });
     await submitJson(form, { email: 'c@example.com', message: 'three', _hp: 'x' });
@@ -240,6 +244,6 @@ describe('/app/forms', () => {
     );
     expect((await post(second, `/app/forms/${id}/test`)).status).toBe(404);
     expect((await post(second, `/app/forms/${id}/delete`)).status).toBe(404);
-    expect((await t.api.get(`/api/forms/${id}`)).body.form.name).toBe('First account form');
+    expect((await readForm(id)).name).toBe('First account form');
   });
 });

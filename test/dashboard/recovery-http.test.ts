@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { request, type Json } from '../support/api-client';
+import { request, type FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';
@@ -20,7 +20,7 @@ const t = useTestStack({
 
 let fixed = false;
 let hook: HttpsReceiver;
-let form: Json;
+let form: FormView;
 let base: string;
 beforeAll(async () => {
   hook = await startHttpsReceiver(inject('stack').certificates, () =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { request, type ApiResponse } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { postMultipart, submitJson } from '../support/ingest-requests';
+import { ingestResultOf, postMultipart, submitJson } from '../support/ingest-requests';
 import { signIn } from '../support/sign-in';
 
 // The submission pages over plain HTTP: lists, search, pages, detail, spam marking, delete,
@@ -92,12 +92,10 @@ describe('lists and detail', () => {
       ],
       { accept: 'application/json' },
     );
-    expect(res.status, res.text).toBe(200);
-    const detail = await get(`/app/submissions/${res.body.id}`);
+    const { id } = ingestResultOf(res);
+    const detail = await get(`/app/submissions/${id}`);
     expect(detail.text).toContain('&lt;b&gt;cv.txt');
-    const href = new RegExp(`href="(/api/submissions/${res.body.id}/files/\\d+)"`).exec(
-      detail.text,
-    )![1]!;
+    const href = new RegExp(`href="(/api/submissions/${id}/files/\\d+)"`).exec(detail.text)![1]!;
     const file = await get(href);
     expect(file.status).toBe(200);
     expect(file.text).toBe('hello');
@@ -182,7 +180,7 @@ describe('changes', () => {
       { accept: 'application/json' },
     );
     expect(upload.status, upload.text).toBe(200);
-    ids.push(String(upload.body.id));
+    ids.push(ingestResultOf(upload).id);
 
     const form = await get(`/app/submissions/erase?email=${encodeURIComponent(sender)}`);
     expect(form.status).toBe(200);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { request, type ApiResponse } from '../support/api-client';
+import { expectAnswer, request, type ApiResponse } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';
@@ -61,8 +61,9 @@ async function createWebhook(s: Session, url: string, name = '', formId = t.form
   const secret = secretOn(created);
   expect(secret).toMatch(/^whsec_/);
   const res = await t.api.get(`/api/forms/${formId}/plugins?per_page=100`);
-  const plugin = res.body.plugins.find((p: { config: { url: string } }) => p.config.url === url);
-  return { id: String(plugin.id), secret: secret!, page: created };
+  const { plugins } = expectAnswer(res, 'GET /api/forms/{form_id}/plugins', 200);
+  const plugin = plugins.find((p) => (p.config as { url?: string }).url === url);
+  return { id: plugin!.id, secret: secret!, page: created };
 }
 
 describe('webhooks page', () => {
@@ -106,7 +107,12 @@ describe('webhooks page', () => {
     const hook = await receiver();
     const { id, secret } = await createWebhook(s, `${hook.url}/rotate`);
     const base = `/app/forms/${t.form.id}/webhooks/${id}`;
-    const state = async () => (await t.api.get(`/api/forms/${t.form.id}/plugins/${id}`)).body;
+    const state = async () =>
+      expectAnswer(
+        await t.api.get(`/api/forms/${t.form.id}/plugins/${id}`),
+        'GET /api/forms/{form_id}/plugins/{id}',
+        200,
+      );
 
     const disabled = await s.post(`${base}/disable`);
     expect(disabled.status).toBe(303);
@@ -159,7 +165,8 @@ describe('webhooks page', () => {
     for (const action of ['disable', 'rotate', 'delete']) {
       expect((await s.post(`${base}/${id}/${action}`, {}, null)).status).toBe(403);
     }
-    expect((await t.api.get(`/api/forms/${t.form.id}/plugins/${id}`)).body.plugin.enabled).toBe(
+    const read = await t.api.get(`/api/forms/${t.form.id}/plugins/${id}`);
+    expect(expectAnswer(read, 'GET /api/forms/{form_id}/plugins/{id}', 200).plugin.enabled).toBe(
       true,
     );
   });
@@ -219,7 +226,7 @@ describe('stats pages', () => {
     const s = await session();
     const account = await s.get('/app/stats');
     expect(account.status).toBe(200);
-    const api = (await s.get('/api/stats')).body; // session-only, like the page
+    const api = expectAnswer(await s.get('/api/stats'), 'GET /api/stats', 200); // session-only, like the page
     expect(account.text).toContain(`<tr><th>Forms</th><td>${api.stats.totalForms}</td></tr>`);
     expect(account.text).not.toContain(MARKUP);
     expect(account.text).toContain('Form &lt;script&gt;');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { hrefOf, type Json } from '../support/api-client';
+import { expectAnswer, hrefOf, type ApiResponse } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import {
   serviceSignatureValid,
@@ -57,7 +57,9 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 describe('a dead webhook, disabled, then recovered', () => {
   it('disables after 3 exhausted deliveries, skips, and one recovery delivers each once under its first webhook-id', async () => {
     const form = await t.api.createForm({ name: 'Dead endpoint' });
-    const plugin = (await t.api.addWebhook(form.id, `${hook.url}/hook`)) as Json;
+    const plugin = await t.api.addWebhook(form.id, `${hook.url}/hook`);
+    const pluginOf = (res: ApiResponse) =>
+      expectAnswer(res, 'GET /api/forms/{form_id}/plugins/{id}', 200).plugin;
     const path = `/api/forms/${form.id}/plugins/${plugin.id}`;
     const since = new Date(Date.now() - 60_000).toISOString();
 
@@ -69,7 +71,7 @@ describe('a dead webhook, disabled, then recovered', () => {
       failed.push(id);
     }
     const disabled = await until(
-      async () => (await t.api.get(path)).body.plugin as Json,
+      async () => pluginOf(await t.api.get(path)),
       (p) => p.enabled === false,
     );
     expect(disabled.disabled_reason).toMatch(/^3 consecutive deliveries failed since /);
@@ -97,7 +99,12 @@ describe('a dead webhook, disabled, then recovered', () => {
     // The receiver is fixed; the webhook is enabled again and its five submissions recovered.
     receiverUp = true;
     const enabled = await t.api.patch(path, { enabled: true });
-    expect(enabled.body.plugin).toMatchObject({ enabled: true, consecutive_failures: 0 });
+    const { plugin: reenabled } = expectAnswer(
+      enabled,
+      'PATCH /api/forms/{form_id}/plugins/{id}',
+      200,
+    );
+    expect(reenabled).toMatchObject({ enabled: true, consecutive_failures: 0 });
     const firstIds = new Map<string, { deliveryId: string; attempts: number }>();
     for (const id of [...failed, ...skipped]) {
       const attempts = await attemptsOf(t.stack, id);
@@ -105,11 +112,14 @@ describe('a dead webhook, disabled, then recovered', () => {
     }
     const before = hook.received.length;
     const started = await t.api.post(`${path}/recover`, { since });
-    expect(started.status, started.text).toBe(202);
-    expect(started.body.recovery.total).toBe(5);
-    const progress = new URL(hrefOf(started.body.recovery.links, 'self')!).pathname;
+    const run = expectAnswer(started, 'POST /api/forms/{form_id}/plugins/{id}/recover', 202);
+    expect(run.recovery.total).toBe(5);
+    const progress = new URL(hrefOf(run.recovery.links, 'self')!).pathname;
+    const recoveryOf = (res: ApiResponse) =>
+      expectAnswer(res, 'GET /api/forms/{form_id}/plugins/{plugin_id}/recoveries/{id}', 200)
+        .recovery;
     const finished = await until(
-      async () => (await t.api.get(progress)).body.recovery as Json,
+      async () => recoveryOf(await t.api.get(progress)),
       (run) => run.status !== 'running',
     );
     expect(finished).toMatchObject({ status: 'completed', total: 5, done: 5, failed: 0 });
@@ -130,7 +140,7 @@ describe('a dead webhook, disabled, then recovered', () => {
         status: 'succeeded',
       });
     }
-    const healthy = (await t.api.get(path)).body.plugin as Json;
+    const healthy = pluginOf(await t.api.get(path));
     expect(healthy).toMatchObject({ enabled: true, consecutive_failures: 0 });
     expect(healthy.last_success_at).not.toBeNull();
   });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMimeMessage, headerValue } from '../../src/domain/mail/mime-reader';
 import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
 import { useTestStack } from '../support/fixture';
-import { postJson, submitJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson, submitJson } from '../support/ingest-requests';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { completedSubmissionWorkflow } from '../support/workflow-probes';
 import { attemptsOf } from '../support/delivery-attempts';
@@ -48,18 +48,14 @@ describe('the connect timeout', () => {
       { message: 'is anyone there?' },
       { authorization: `Bearer ${t.adminKey}` },
     );
-    expect(res.status).toBe(200);
-    const body = res.body as {
-      id: string;
-      deliveries: { plugin_id: string; ok: boolean; error: string; duration_ms: number }[];
-    };
-    expect(body.deliveries).toEqual([
+    const { id, deliveries = [] } = ingestResultOf(res);
+    expect(deliveries).toEqual([
       expect.objectContaining({ plugin_id: plugin.id, ok: false, status_code: null }),
     ]);
-    expect(body.deliveries[0]!.error).toMatch(/connect timeout/);
-    expect(body.deliveries[0]!.duration_ms).toBeGreaterThanOrEqual(380);
+    expect(deliveries[0]!.error).toMatch(/connect timeout/);
+    expect(deliveries[0]!.duration_ms).toBeGreaterThanOrEqual(380);
     expect(dials - before).toBe(1);
-    const [attempt] = await attemptsOf(t.stack, body.id);
+    const [attempt] = await attemptsOf(t.stack, id);
     expect(attempt).toMatchObject({ status: 'failed', http_status: null, is_test: true });
   });
 });

@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { findPart, headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { expectError, type ApiClient, type Json } from '../support/api-client';
+import {
+  expectAnswer,
+  expectError,
+  type AnswerBody,
+  type ApiClient,
+  type FormView,
+} from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack, type TestKit } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
-import { postJson, submitJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson, submitJson } from '../support/ingest-requests';
 import { attemptsOf, fastDeliveryEnv, waitForAttempts } from '../support/delivery-attempts';
 
 // Endpoint health end to end (docs/endpoint-health.md): real ingest, a real worker, a real
@@ -36,7 +42,7 @@ const stackWith = (health: Record<string, string>) => () => ({
 /** A receiver that answers 500 to submissions whose message is `fail`, 200 to the others. */
 async function failOnDemand(): Promise<HttpsReceiver> {
   const started = await startHttpsReceiver(inject('stack').certificates, (request) =>
-    (JSON.parse(request.body) as Json).data?.message === 'fail'
+    (JSON.parse(request.body) as { data?: { message?: string } }).data?.message === 'fail'
       ? { status: 500, body: 'down' }
       : { status: 200, body: 'ok' },
   );
@@ -46,7 +52,7 @@ async function failOnDemand(): Promise<HttpsReceiver> {
 
 async function formWithWebhook(t: TestKit, url: string) {
   const form = await t.api.createForm({ name: `Health ${Math.random().toString(36).slice(2)}` });
-  const plugin = (await t.api.addWebhook(form.id, url)) as Json;
+  const plugin = await t.api.addWebhook(form.id, url);
   return { form, plugin, path: `/api/forms/${form.id}/plugins/${plugin.id}` };
 }
 
@@ -57,7 +63,7 @@ const passing = { email: 'ada@example.com', message: 'hello' };
  * Submits each payload at once (each made unique: identical ones in a row are spam) and
  * waits until every delivery has settled.
  */
-async function settle(t: TestKit, form: Json, payloads: Array<Record<string, string>>) {
+async function settle(t: TestKit, form: FormView, payloads: Array<Record<string, string>>) {
   const ids = await Promise.all(
     payloads.map((payload) => submitJson(form, { ...payload, n: Math.random() })),
   );
@@ -68,10 +74,16 @@ async function settle(t: TestKit, form: Json, payloads: Array<Record<string, str
 }
 
 /** The plugin as the API shows it, once `check` holds (health is written after the attempt). */
-async function pluginWhen(api: ApiClient, path: string, check: (plugin: Json) => boolean) {
+type Plugin = AnswerBody<'GET /api/forms/{form_id}/plugins/{id}', 200>['plugin'];
+
+async function pluginWhen(api: ApiClient, path: string, check: (plugin: Plugin) => boolean) {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const plugin = (await api.get(path)).body.plugin as Json;
+    const { plugin } = expectAnswer(
+      await api.get(path),
+      'GET /api/forms/{form_id}/plugins/{id}',
+      200,
+    );
     if (check(plugin) || Date.now() > deadline) return plugin;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -133,21 +145,27 @@ describe('after 3 exhausted deliveries (PLUGIN_DISABLE_AFTER=0s)', () => {
     expect(skipped!.delivery_id).toMatch(new RegExp(`^dlv_[0-9a-f]{32}_${plugin.id}$`));
     expect(await attemptsOf(t.stack, skippedId!)).toHaveLength(1);
     const log = await t.api.get(`${path}/deliveries`);
-    expect(log.body.deliveries[0]).toMatchObject({ submission_id: skippedId, status: 'skipped' });
+    const { deliveries } = expectAnswer(
+      log,
+      'GET /api/forms/{form_id}/plugins/{id}/deliveries',
+      200,
+    );
+    expect(deliveries[0]).toMatchObject({ submission_id: skippedId, status: 'skipped' });
 
     // A `?test=true` run records no skipped attempt.
     const test = await postJson(`${form.json_url}?test=true`, passing, {
       authorization: `Bearer ${t.adminKey}`,
     });
     expect(test.status, test.text).toBe(200);
-    expect(test.body.deliveries).toEqual([]);
-    expect(await attemptsOf(t.stack, String(test.body.id))).toEqual([]);
+    expect(ingestResultOf(test).deliveries).toEqual([]);
+    expect(await attemptsOf(t.stack, ingestResultOf(test).id)).toEqual([]);
     expect(hook.received).toHaveLength(sent);
 
     // Enabling resets the health; deliveries resume.
     const enabled = await t.api.patch(path, { enabled: true });
-    expect(enabled.status, enabled.text).toBe(200);
-    expect(enabled.body.plugin).toMatchObject({
+    expect(
+      expectAnswer(enabled, 'PATCH /api/forms/{form_id}/plugins/{id}', 200).plugin,
+    ).toMatchObject({
       enabled: true,
       disabled_reason: null,
       consecutive_failures: 0,
@@ -157,7 +175,7 @@ describe('after 3 exhausted deliveries (PLUGIN_DISABLE_AFTER=0s)', () => {
       expect.objectContaining({ status: 'succeeded', attempt: 1 }),
     ]);
     const healthy = await pluginWhen(t.api, path, (p) => p.last_success_at !== null);
-    expect(Date.parse(healthy.last_success_at)).toBeGreaterThan(Date.now() - 60_000);
+    expect(Date.parse(healthy.last_success_at!)).toBeGreaterThan(Date.now() - 60_000);
     expect(mailsTo(t.email)).toHaveLength(1);
   });
 
@@ -179,12 +197,12 @@ describe('after 3 exhausted deliveries (PLUGIN_DISABLE_AFTER=0s)', () => {
     const hook = await failOnDemand();
     const { plugin, path } = await formWithWebhook(t, hook.url);
     const off = await t.api.patch(path, { enabled: false });
-    expect(off.status, off.text).toBe(200);
-    expect(off.body.plugin).toMatchObject({
+    const { plugin: disabled } = expectAnswer(off, 'PATCH /api/forms/{form_id}/plugins/{id}', 200);
+    expect(disabled).toMatchObject({
       enabled: false,
       disabled_reason: 'disabled by the account',
     });
-    expect(off.body.plugin.links).toEqual(
+    expect(disabled.links).toEqual(
       expect.arrayContaining([expect.objectContaining({ rel: 'update', method: 'PATCH' })]),
     );
 
@@ -200,7 +218,10 @@ describe('after 3 exhausted deliveries (PLUGIN_DISABLE_AFTER=0s)', () => {
       404,
       'not_found',
     );
-    expect((await t.api.get(path)).body.plugin.enabled).toBe(false);
+    expect(
+      expectAnswer(await t.api.get(path), 'GET /api/forms/{form_id}/plugins/{id}', 200).plugin
+        .enabled,
+    ).toBe(false);
   });
 });
 

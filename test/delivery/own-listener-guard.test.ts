@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Json } from '../support/api-client';
+import type { CreatedWebhook } from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
-import { postJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson } from '../support/ingest-requests';
 import { fastDeliveryEnv, waitForAttempts } from '../support/delivery-attempts';
 
 // The loop guard at delivery time (docs/webhook-delivery.md, Address guard): the creation
@@ -33,13 +33,13 @@ const t = useTestStack(() => ({
 }));
 
 /** A form with one webhook to `url` (accepted at creation), and one submission to it. */
-async function deliverTo(url: string): Promise<{ plugin: Json; submissionId: string }> {
+async function deliverTo(url: string): Promise<{ plugin: CreatedWebhook; submissionId: string }> {
   const form = await t.api.createForm({ name: `Loop ${Math.random().toString(36).slice(2)}` });
   const plugin = await t.api.addWebhook(form.id, url);
   // INGEST_URL follows BASE_URL (the proxy): post to the stack itself.
   const res = await postJson(`${t.stack.url}/json/${form.endpoint_token}`, { message: 'hi' });
   expect(res.status, res.text).toBe(200);
-  return { plugin, submissionId: String(res.body.id) };
+  return { plugin, submissionId: ingestResultOf(res).id };
 }
 
 describe('a delivery to this Formward itself', () => {

@@ -5,7 +5,7 @@ import { markRecipientConfirmed } from '../../src/domain/recipients/confirmation
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver, type Responder } from '../support/https-receiver';
-import { postJson, submitJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson, submitJson } from '../support/ingest-requests';
 import { attemptsOf, waitForAttempts } from '../support/delivery-attempts';
 
 // E-mail, Slack and Discord plugins end to end: real ingest, a real worker, Slack- and
@@ -155,7 +155,7 @@ describe('Discord plugin', () => {
       },
     );
     expect(res.status).toBe(200);
-    expect(res.body.deliveries).toEqual([
+    expect(ingestResultOf(res).deliveries).toEqual([
       expect.objectContaining({
         plugin_id: plugin.id,
         plugin_type: 'discord',
@@ -166,7 +166,7 @@ describe('Discord plugin', () => {
       }),
     ]);
     expect(discord.received).toHaveLength(1);
-    const attempts = await attemptsOf(t.stack, String(res.body.id));
+    const attempts = await attemptsOf(t.stack, ingestResultOf(res).id);
     expect(attempts).toEqual([expect.objectContaining({ status: 'failed', is_test: true })]);
   });
 });

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { expectError, expectValidationError, hrefOf, type Json } from '../support/api-client';
+import {
+  expectAnswer,
+  expectError,
+  expectValidationError,
+  hrefOf,
+  type AnswerBody,
+  type CreatedWebhook,
+  type FormView,
+} from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import {
   serviceSignatureValid,
@@ -33,20 +41,29 @@ afterAll(async () => {
 const submissionOf = (request: ReceivedWebhook) => String(JSON.parse(request.body).id);
 const hourAgo = () => new Date(Date.now() - 3600_000).toISOString();
 
-async function waitForRecovery(path: string, timeoutMs = 60_000): Promise<Json> {
+type Recovery = AnswerBody<
+  'GET /api/forms/{form_id}/plugins/{plugin_id}/recoveries/{id}',
+  200
+>['recovery'];
+
+async function waitForRecovery(path: string, timeoutMs = 60_000): Promise<Recovery> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await t.api.get(path);
-    expect(res.status, res.text).toBe(200);
-    if (res.body.recovery.status !== 'running') return res.body.recovery;
+    const { recovery } = expectAnswer(
+      res,
+      'GET /api/forms/{form_id}/plugins/{plugin_id}/recoveries/{id}',
+      200,
+    );
+    if (recovery.status !== 'running') return recovery;
     if (Date.now() > deadline) throw new Error(`recovery still running: ${res.text}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
 describe('recovering failed deliveries', () => {
-  let form: Json;
-  let plugin: Json;
+  let form: FormView;
+  let plugin: CreatedWebhook;
   let recoverPath: string;
 
   beforeAll(async () => {
@@ -81,8 +98,7 @@ describe('recovering failed deliveries', () => {
     fixed = true;
     const before = hook.received.length;
     const res = await t.api.post(recoverPath, { since: hourAgo() });
-    expect(res.status, res.text).toBe(202);
-    const run = res.body.recovery;
+    const run = expectAnswer(res, 'POST /api/forms/{form_id}/plugins/{id}/recover', 202).recovery;
     expect(run).toMatchObject({ plugin_id: plugin.id, total: 3, status: 'running' });
     expect(run.workflow_id).toBe(`recovery-${run.id}`);
     const progressUrl = hrefOf(run.links, 'self')!;
@@ -118,16 +134,17 @@ describe('recovering failed deliveries', () => {
 
     // Nothing is left to recover: a second run counts none and completes at once.
     const again = await t.api.post(recoverPath, { since: hourAgo() });
-    expect(again.status, again.text).toBe(202);
-    expect(again.body.recovery).toMatchObject({ total: 0, status: 'completed', workflow_id: null });
+    expect(
+      expectAnswer(again, 'POST /api/forms/{form_id}/plugins/{id}/recover', 202).recovery,
+    ).toMatchObject({ total: 0, status: 'completed', workflow_id: null });
   });
 
   it('is 404 for another account, for its own progress too', async () => {
     const other = await t.newTenant();
     expectError(await other.api.post(recoverPath, { since: hourAgo() }), 404, 'not_found');
     const run = await t.api.post(recoverPath, { since: hourAgo() });
-    expect(run.status, run.text).toBe(202);
-    const path = new URL(hrefOf(run.body.recovery.links, 'self')!).pathname;
+    const { recovery } = expectAnswer(run, 'POST /api/forms/{form_id}/plugins/{id}/recover', 202);
+    const path = new URL(hrefOf(recovery.links, 'self')!).pathname;
     expectError(await other.api.get(path), 404, 'not_found');
     expectError(await t.api.get(path.replace(/\d+$/, '999999')), 404, 'not_found');
   });

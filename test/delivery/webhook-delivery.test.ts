@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { expectAnswer } from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack } from '../support/fixture';
 import {
@@ -8,7 +9,7 @@ import {
   type HttpsReceiver,
   type Responder,
 } from '../support/https-receiver';
-import { postJson, submitJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson, submitJson } from '../support/ingest-requests';
 import { completedSubmissionWorkflow } from '../support/workflow-probes';
 import { attemptsOf, fastDeliveryEnv, waitForAttempts } from '../support/delivery-attempts';
 
@@ -209,8 +210,8 @@ describe('retries (1 + up to 3, exponential backoff)', () => {
     const hook = await receiver(async (_request, n) => {
       if (n === 1) {
         const rotated = await t.api.post(`/api/forms/${formId}/plugins/${plugin.id}/rotate_secret`);
-        expect(rotated.status, rotated.text).toBe(200);
-        newSecret = rotated.body.plugin.signing_secret;
+        const rotate = 'POST /api/forms/{form_id}/plugins/{id}/rotate_secret';
+        newSecret = expectAnswer(rotated, rotate, 200).plugin.signing_secret!;
         return { status: 500 };
       }
       return { status: 200 };
@@ -258,7 +259,7 @@ describe('?test=true', () => {
       authorization: `Bearer ${t.adminKey}`,
     });
     expect(res.status).toBe(200);
-    expect(res.body.deliveries).toEqual([
+    expect(ingestResultOf(res).deliveries).toEqual([
       {
         plugin_id: plugin.id,
         plugin_type: 'webhook',
@@ -272,7 +273,7 @@ describe('?test=true', () => {
     ]);
     await new Promise((resolve) => setTimeout(resolve, 2000)); // past the first retry interval
     expect(hook.received).toHaveLength(1);
-    const attempts = await attemptsOf(t.stack, String(res.body.id));
+    const attempts = await attemptsOf(t.stack, ingestResultOf(res).id);
     expect(attempts).toEqual([expect.objectContaining({ status: 'failed', is_test: true })]);
   });
 });
@@ -285,8 +286,8 @@ describe('delivery log and replay', () => {
     await waitForAttempts(t.stack, id, 1);
 
     const replay = await t.api.post(`/api/submissions/${id}/replay`);
-    expect(replay.status, replay.text).toBe(202);
-    expect(replay.body.replay.workflow_id).toMatch(new RegExp(`^submission-${id}-replay-`));
+    const replayed = expectAnswer(replay, 'POST /api/submissions/{id}/replay', 202).replay;
+    expect(replayed.workflow_id).toMatch(new RegExp(`^submission-${id}-replay-`));
     const [original, again] = await hook.waitFor(2);
     expect(again!.headers['webhook-id']).not.toBe(original!.headers['webhook-id']);
     expect(serviceSignatureValid(again!, plugin.signing_secret)).toBe(true);
@@ -294,10 +295,10 @@ describe('delivery log and replay', () => {
     expect(attempts.map((a) => a.is_replay)).toEqual([false, true]);
 
     const bySubmission = await t.api.get(`/api/submissions/${id}/deliveries`);
-    expect(bySubmission.status, bySubmission.text).toBe(200);
-    expect(bySubmission.body.meta).toMatchObject({ total: 2, page: 1 });
-    expect(bySubmission.body.deliveries).toEqual(bySubmission.body.payload);
-    expect(bySubmission.body.deliveries[0]).toMatchObject({
+    const submissionLog = expectAnswer(bySubmission, 'GET /api/submissions/{id}/deliveries', 200);
+    expect(submissionLog.meta).toMatchObject({ total: 2, page: 1 });
+    expect(submissionLog.deliveries).toEqual(submissionLog.payload);
+    expect(submissionLog.deliveries[0]).toMatchObject({
       submission_id: id,
       plugin_id: plugin.id,
       plugin_type: 'webhook',
@@ -306,9 +307,13 @@ describe('delivery log and replay', () => {
       is_replay: true,
     });
     const byPlugin = await t.api.get(`/api/forms/${form.id}/plugins/${plugin.id}/deliveries`);
-    expect(byPlugin.status, byPlugin.text).toBe(200);
-    expect(byPlugin.body.deliveries.map((d: { delivery_id: string }) => d.delivery_id)).toEqual(
-      bySubmission.body.deliveries.map((d: { delivery_id: string }) => d.delivery_id),
+    const pluginLog = expectAnswer(
+      byPlugin,
+      'GET /api/forms/{form_id}/plugins/{id}/deliveries',
+      200,
+    );
+    expect(pluginLog.deliveries.map((d) => d.delivery_id)).toEqual(
+      submissionLog.deliveries.map((d) => d.delivery_id),
     );
   });
 

@@ -38,7 +38,15 @@ function postChunked(
         const headers = new Headers();
         for (const [name, value] of Object.entries(res.headers))
           if (typeof value === 'string') headers.set(name, value);
-        resolve({ status: res.statusCode!, headers, body: JSON.parse(text), text, bytes });
+        resolve({
+          method: 'POST',
+          url,
+          status: res.statusCode!,
+          headers,
+          body: JSON.parse(text),
+          text,
+          bytes,
+        });
       });
     });
     for (let at = 0; at < body.length; at += 16 * KIB) req.write(body.subarray(at, at + 16 * KIB));

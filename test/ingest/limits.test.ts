@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ErrorCode } from '../../src/http/error-codes';
 import { expectError, type FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postForm, postJson, postMultipart, type Part } from '../support/ingest-requests';
@@ -46,7 +47,7 @@ type Refusal = {
   values: Record<string, string>;
   extra?: Part[];
   status: number;
-  code: string;
+  code: ErrorCode;
 };
 
 const encodings: Encoding[] = ['json', 'urlencoded', 'multipart'];
@@ -72,7 +73,7 @@ const refusals: Refusal[] = [
   ...encodings.map((e) => ({
     ...tooLarge(`129-char field name (${e})`, e, { ['n'.repeat(129)]: 'v' }),
     status: 422,
-    code: 'validation_failed',
+    code: 'validation_failed' as const,
   })),
 ];
 

@@ -2,11 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config';
 import { createAppContext } from '../../src/runtime/app-context';
-import { expectError, request } from '../support/api-client';
+import { expectAnswer, expectError, request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { postJson, postMultipart, type Part } from '../support/ingest-requests';
+import { ingestResultOf, type Part, postJson, postMultipart } from '../support/ingest-requests';
 import { startS3Server, type S3Server } from '../support/s3-server';
-import { countSubmissions } from '../support/stored-submissions';
+import { countSubmissions, readSubmission } from '../support/stored-submissions';
+
+/** The download link of an uploaded file, as payload_json holds it. */
+const fileUrl = (file: unknown) => (file as { url: string }).url;
 
 // docs/running.md, File storage: with FILE_STORAGE_URL the bytes of uploads live in an
 // S3-compatible bucket (a real versitygw here), the rows keep their metadata.
@@ -43,7 +46,7 @@ describe('uploads in an S3-compatible object store', () => {
       json,
     );
     expect(res.status, res.text).toBe(200);
-    return String(res.body.id);
+    return ingestResultOf(res).id;
   }
 
   it('stores the files as objects, serves identical bytes, and deletes them with the submission', async () => {
@@ -61,12 +64,12 @@ describe('uploads in an S3-compatible object store', () => {
       expect(key).toMatch(new RegExp(`^uploads/submissions/${id}/[0-9a-f-]{36}$`));
     expect(await s3.keys()).toEqual([...keys].sort());
 
-    const submission = (await t.api.get(`/api/submissions/${id}`)).body.submission;
+    const submission = await readSubmission(t.api, id);
     for (const [field, bytes] of [
       ['photo', photo],
       ['note', note],
     ] as const) {
-      const download = await t.api.get(submission.payload_json[field].url);
+      const download = await t.api.get(fileUrl(submission.payload_json[field]));
       expect(download.status, download.text).toBe(200);
       expect(download.headers.get('content-length')).toBe(String(bytes.length));
       expect(download.bytes.equals(bytes)).toBe(true);
@@ -171,8 +174,7 @@ describe('uploads in an S3-compatible object store', () => {
 
   it('readiness reports the store', async () => {
     const res = await request('GET', `${t.stack.url}/readyz`);
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.checks).toMatchObject({ file_storage: 'ok' });
+    expect(expectAnswer(res, 'GET /readyz', 200).checks).toMatchObject({ file_storage: 'ok' });
   });
 
   it('an unreachable store: ingest answers 503 unavailable, and nothing accepted is lost', async () => {
@@ -192,16 +194,16 @@ describe('uploads in an S3-compatible object store', () => {
       expect(res.text).not.toContain(s3.endpoint); // the cause is logged, not answered
       expect(await countSubmissions(t.stack, t.form.id)).toBe(before);
       const ready = await request('GET', `${t.stack.url}/readyz`);
-      expect(ready.status).toBe(503);
-      expect(ready.body.checks).toMatchObject({ file_storage: 'unavailable' });
-      const submission = (await t.api.get(`/api/submissions/${keptId}`)).body.submission;
-      expectError(await t.api.get(submission.payload_json.kept.url), 503, 'unavailable');
+      const { checks } = expectAnswer(ready, 'GET /readyz', 503);
+      expect(checks).toMatchObject({ file_storage: 'unavailable' });
+      const submission = await readSubmission(t.api, keptId);
+      expectError(await t.api.get(fileUrl(submission.payload_json.kept)), 503, 'unavailable');
     } finally {
       await s3.start();
     }
 
-    const submission = (await t.api.get(`/api/submissions/${keptId}`)).body.submission;
-    const download = await t.api.get(submission.payload_json.kept.url);
+    const submission = await readSubmission(t.api, keptId);
+    const download = await t.api.get(fileUrl(submission.payload_json.kept));
     expect(download.status).toBe(200);
     expect(download.bytes.equals(kept)).toBe(true);
   });

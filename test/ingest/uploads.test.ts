@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { postJson, postMultipart, type Part } from '../support/ingest-requests';
+import { ingestResultOf, type Part, postJson, postMultipart } from '../support/ingest-requests';
 import type { TestStack } from '../support/test-stack';
 import { countSubmissions, onlySubmission } from '../support/stored-submissions';
 
@@ -190,7 +190,7 @@ describe('storage quotas for uploaded files', () => {
       'payload_too_large',
     );
     // As the dashboard's delete and retention do: the file rows go by cascade.
-    await t.stack.sql('delete from submissions where id = ?', [first.body.id]);
+    await t.stack.sql('delete from submissions where id = ?', [ingestResultOf(first).id]);
     expect(await kept(form.id, tenant.accountId)).toEqual({ files: 0, form: 0, account: 0 });
     const again = await postMultipart(form.submission_url, [file('b', 8 * KIB)], json);
     expect(again.status, again.text).toBe(200);

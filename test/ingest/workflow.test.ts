@@ -11,7 +11,7 @@ describe('ingest starts the submission workflow', () => {
       authorization: `Bearer ${t.adminKey}`,
     });
     const body = expectIngestResult(res, t.stack.url, t.form);
-    expect(res.body.deliveries).toEqual([]); // the form has no plugins
+    expect(body.deliveries).toEqual([]); // the form has no plugins
 
     const result = await completedSubmissionWorkflow(t.stack, body.id);
     expect(result).toMatchObject({ submissionId: body.id, spam: { isSpam: false } });

@@ -11,9 +11,9 @@ import { createMailer, type Mailer } from '../../src/domain/mail/mailer';
 import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
 import { findPart, headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import { SMTP_REJECTED_FAILURE } from '../../workflows/submission-contract';
-import type { FormView } from '../support/api-client';
+import { expectAnswer, type FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { postMultipart, submitJson } from '../support/ingest-requests';
+import { ingestResultOf, postMultipart, submitJson } from '../support/ingest-requests';
 import {
   closedPort,
   startSmtpSink,
@@ -165,8 +165,8 @@ describe('notification e-mail over SMTP', () => {
 
     // The link in the message is the submission as the API serves it.
     const linked = await t.api.get(submissionUrl);
-    expect(linked.status).toBe(200);
-    expect(linked.body.submission.payload_json.comment).toBe(payload.comment);
+    const { submission } = expectAnswer(linked, 'GET /api/submissions/{id}', 200);
+    expect(submission.payload_json.comment).toBe(payload.comment);
   });
 
   it('keeps the Message-ID when the same notification is sent again', async () => {
@@ -210,7 +210,7 @@ describe('notification e-mail over SMTP', () => {
       { accept: 'application/json' },
     );
     expect(res.status).toBe(200);
-    const id = String(res.body.id);
+    const id = ingestResultOf(res).id;
 
     const result = await activityWith(mailerFor(smtp.url())).sendNotificationEmail(id);
     expect(result.sent).toBe(true);

@@ -4,13 +4,16 @@ import { createTypedPlugin } from '../../src/domain/plugins/plugins';
 import { findPart, headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
 import { attemptsOf, FAST_DELIVERY_ENV } from '../support/delivery-attempts';
-import { request } from '../support/api-client';
+import { expectAnswer, request, type ApiResponse } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';
 import { eventually } from '../support/eventually';
 import { completedSubmissionWorkflow } from '../support/workflow-probes';
 import { startSmtpSink, type SinkMessage, type SmtpSink } from '../support/smtp-sink';
+
+/** The Form resource of a `GET /api/forms/{id}` answer. */
+const formOf = (res: ApiResponse) => expectAnswer(res, 'GET /api/forms/{id}', 200).form;
 
 // Recipients confirm before they receive anything, every mail to them has a one-click
 // unsubscribe, and an account's submission mail has an hourly budget (README, "Recipients
@@ -78,8 +81,8 @@ describe('recipients confirm before they receive anything', () => {
     const patched = await t.api.patch(`/api/forms/${form.id}`, {
       notification_email_addresses: [address, t.email],
     });
-    expect(patched.status, patched.text).toBe(200);
-    expect(patched.body.form.notification_recipients).toEqual([
+    const { form: changed } = expectAnswer(patched, 'PATCH /api/forms/{id}', 200);
+    expect(changed.notification_recipients).toEqual([
       { address, confirmed: false },
       { address: t.email, confirmed: true },
     ]);
@@ -111,15 +114,15 @@ describe('recipients confirm before they receive anything', () => {
     const [attempt] = await attemptsOf(t.stack, id);
     expect(attempt).toMatchObject({ plugin_id: String(webhook.id), status: 'succeeded' });
     const stored = await t.api.get(`/api/submissions/${id}`);
-    expect(stored.status).toBe(200);
-    expect(stored.body.submission.payload_json.message).toBe('before confirming');
+    const { submission } = expectAnswer(stored, 'GET /api/submissions/{id}', 200);
+    expect(submission.payload_json.message).toBe('before confirming');
 
     // Confirming through the link: the next submission reaches the stranger.
     const confirmed = await followConfirmation(link);
     expect(confirmed.status).toBe(200);
     expect(confirmed.text).toContain('Confirmed');
     const read = await t.api.get(`/api/forms/${form.id}`);
-    expect(read.body.form.notification_recipients).toEqual([{ address, confirmed: true }]);
+    expect(formOf(read).notification_recipients).toEqual([{ address, confirmed: true }]);
     const second = await submitJson(form, { message: 'after confirming' });
     const delivered = (await completedSubmissionWorkflow(t.stack, second)) as {
       notification: { sent: boolean; recipients: string[] };
@@ -155,7 +158,7 @@ describe('recipients confirm before they receive anything', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('Unsubscribe</button>');
     const stillConfirmed = await owner.api.get(`/api/forms/${form.id}`);
-    expect(stillConfirmed.body.form.notification_recipients).toEqual([
+    expect(formOf(stillConfirmed).notification_recipients).toEqual([
       { address: owner.email, confirmed: true },
     ]);
 
@@ -175,7 +178,7 @@ describe('recipients confirm before they receive anything', () => {
     expect(forged.status).toBe(400);
 
     const after = await owner.api.get(`/api/forms/${form.id}`);
-    expect(after.body.form.notification_recipients).toEqual([
+    expect(formOf(after).notification_recipients).toEqual([
       { address: owner.email, confirmed: false },
     ]);
     const count = mailsTo(owner.email).length;
@@ -194,7 +197,7 @@ describe('recipients confirm before they receive anything', () => {
     const own = await t.api.createForm({ name: 'Own', notification_email_addresses: [t.email] });
     expect(own.notification_email_addresses).toEqual([t.email]);
     const read = await t.api.get(`/api/forms/${own.id}`);
-    expect(read.body.form.notification_recipients).toEqual([{ address: t.email, confirmed: true }]);
+    expect(formOf(read).notification_recipients).toEqual([{ address: t.email, confirmed: true }]);
 
     // Account A's confirmation does not let account B mail the address, nor ask again today.
     await t.api.createForm({ name: 'A', notification_email_addresses: [address] });
@@ -202,7 +205,7 @@ describe('recipients confirm before they receive anything', () => {
     const other = await t.newTenant();
     const b = await other.api.createForm({ name: 'B', notification_email_addresses: [address] });
     const bRead = await other.api.get(`/api/forms/${b.id}`);
-    expect(bRead.body.form.notification_recipients).toEqual([{ address, confirmed: false }]);
+    expect(formOf(bRead).notification_recipients).toEqual([{ address, confirmed: false }]);
     await pause(500);
     expect(mailsTo(address).filter(isRequest)).toHaveLength(1);
     const id = await submitJson(b, { message: 'from B' });
@@ -225,8 +228,9 @@ describe('recipients confirm before they receive anything', () => {
       0,
     );
     const listed = await t.api.get(`/api/forms/${form.id}/plugins/${plugin.id}`);
-    expect(listed.body.plugin.config.recipients).toEqual([address]);
-    expect(listed.body.plugin.recipients).toEqual([{ address, confirmed: false }]);
+    const listedPlugin = expectAnswer(listed, 'GET /api/forms/{form_id}/plugins/{id}', 200).plugin;
+    expect(listedPlugin.config).toMatchObject({ recipients: [address] });
+    expect(listedPlugin.recipients).toEqual([{ address, confirmed: false }]);
 
     const id = await submitJson(form, { message: 'spam from the operator domain' });
     await completedSubmissionWorkflow(t.stack, id);

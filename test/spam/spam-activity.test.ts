@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSpamActivities } from '../../activities/spam';
 import { BURST_COUNT } from '../../src/domain/spam/burst';
 import { useTestStack } from '../support/fixture';
+import { expectAnswer } from '../support/api-client';
 import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
 import { eventually } from '../support/eventually';
 
@@ -264,22 +265,21 @@ describe('verdicts are recorded once', () => {
 describe('the API shows the verdicts', () => {
   it('/api/submissions/spam lists the judged submissions with their reasons', async () => {
     const res = await t.api.get(`/api/submissions/spam?form_id=${t.form.id}&per_page=500`);
-    expect(res.status).toBe(200);
-    const listed = res.body.submissions as { id: string; spam_reason: string }[];
+    const listed = expectAnswer(res, 'GET /api/submissions/spam', 200).submissions;
     const expected = [...spamIds].flatMap(([reason, ids]) => ids.map((id) => ({ id, reason })));
     expect(listed.map((s) => ({ id: s.id, reason: s.spam_reason })).sort(byId)).toEqual(
       expected.sort(byId),
     );
     const clean = await t.api.get(`/api/submissions?form_id=${t.form.id}&per_page=500`);
-    const cleanIds = (clean.body.submissions as { id: string }[]).map((s) => s.id);
+    const cleanIds = expectAnswer(clean, 'GET /api/submissions', 200).submissions.map((s) => s.id);
     expect(cleanIds.length).toBeGreaterThan(0);
     for (const { id } of expected) expect(cleanIds).not.toContain(id);
   });
 
   it('/api/public/spam_metrics counts spam by reason', async () => {
     const res = await t.http.get('/api/public/spam_metrics');
-    expect(res.status).toBe(200);
-    expect(res.body.by_reason).toEqual({
+    const metrics = expectAnswer(res, 'GET /api/public/spam_metrics', 200);
+    expect(metrics.by_reason).toEqual({
       too_many_links: 1,
       spam_phrase: 1,
       markup: 2,
@@ -287,7 +287,7 @@ describe('the API shows the verdicts', () => {
       burst: 2,
       honeypot: 1,
     });
-    expect(res.body.all_time.spam).toBe(10);
+    expect(metrics.all_time.spam).toBe(10);
   });
 });
 

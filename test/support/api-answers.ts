@@ -1,53 +1,84 @@
 import type { z } from 'zod';
+import type { errorSchema } from '../../src/http/error-codes';
+import type { apiRootRoutes } from '../../src/http/routes/api-root';
+import type { deliveryRoutes } from '../../src/http/routes/deliveries';
+import type { docsRoutes } from '../../src/http/routes/docs';
 import type { formRoutes } from '../../src/http/routes/forms';
+import type { healthRoutes } from '../../src/http/routes/health';
+import type { ingestRoutes } from '../../src/http/routes/ingest';
 import type { pluginRoutes } from '../../src/http/routes/plugins';
+import type { publicRoutes } from '../../src/http/routes/public';
+import type { recoveryRoutes } from '../../src/http/routes/recoveries';
+import type { statsRoutes } from '../../src/http/routes/stats';
 import type { submissionRoutes } from '../../src/http/routes/submissions';
 import type { createFormBody } from '../../src/http/schemas/forms';
 
 /*
  * The answers the test client reads, typed from the route declarations themselves: the
  * output of the JSON body schema a route declares for a status. A change of a schema shows
- * up here, and in the tests that read the field, at compile time.
+ * up here, and in the tests that read the field, at compile time. ROUTES in
+ * src/http/routes/index.ts is typed as any route, so the groups are named one by one (the
+ * signed-out dashboard routes answer pages, not JSON, and are left out).
  */
 
-/** The body a route declares for `status`, as the client receives it. */
-type BodyOf<R, S extends number> = R extends { responses: infer Answers }
-  ? S extends keyof Answers
-    ? Answers[S] extends { body: infer Schema extends z.ZodType }
-      ? z.output<Schema>
-      : never
-    : never
+/** Every declared operation whose answers the tests read. */
+type ApiRoute =
+  | (typeof healthRoutes)[number]
+  | (typeof ingestRoutes)[number]
+  | ReturnType<typeof docsRoutes>[number]
+  | (typeof publicRoutes)[number]
+  | (typeof apiRootRoutes)[number]
+  | (typeof formRoutes)[number]
+  | (typeof pluginRoutes)[number]
+  | (typeof submissionRoutes)[number]
+  | (typeof deliveryRoutes)[number]
+  | (typeof recoveryRoutes)[number]
+  | (typeof statsRoutes)[number];
+
+/** `GET /api/forms/{id}`: the method in capitals, a space, the declared path. */
+export type OperationOf<R> = R extends {
+  method: infer M extends string;
+  path: infer P extends string;
+}
+  ? `${Uppercase<M>} ${P}`
   : never;
 
-/** The routes among `R` that serve `Path` (a route may declare a union of paths). */
-type RoutesAt<R, Path extends string> = R extends { path: infer P }
-  ? Path extends P
+/** An operation as tests name it, e.g. `'PATCH /api/forms/{form_id}/plugins/{id}'`. */
+export type Operation = OperationOf<ApiRoute>;
+
+/** The route declaring `Op`. */
+type RouteOf<Op extends string, R = ApiRoute> = R extends unknown
+  ? Op extends OperationOf<R>
     ? R
     : never
   : never;
 
-/**
- * The JSON body answered with `status` on `path` (OpenAPI style, `/api/forms/{id}`) by one of
- * `routes`: every method of the path that declares that status, as a union.
- */
-export type DeclaredBody<
-  Routes extends readonly { path: string }[],
-  Path extends Routes[number]['path'],
-  Status extends number,
-> = BodyOf<RoutesAt<Routes[number], Path>, Status>;
+/** The statuses `Op` declares with a JSON body. */
+export type JsonStatus<Op extends Operation> =
+  RouteOf<Op> extends { responses: infer Answers }
+    ? {
+        [S in keyof Answers & number]: Answers[S] extends { body: z.ZodType } ? S : never;
+      }[keyof Answers & number]
+    : never;
+
+/** The JSON body `Op` answers with `status`, as the client receives it. */
+export type AnswerBody<Op extends Operation, Status extends JsonStatus<Op>> =
+  RouteOf<Op> extends { responses: infer Answers }
+    ? Status extends keyof Answers
+      ? Answers[Status] extends { body: infer Schema extends z.ZodType }
+        ? z.output<Schema>
+        : never
+      : never
+    : never;
+
+/** The body of every 4xx and 5xx JSON answer. */
+export type ErrorAnswer = z.output<typeof errorSchema>;
 
 /** The Form resource (`GET /api/forms/{id}`). */
-export type FormView = DeclaredBody<typeof formRoutes, '/api/forms/{id}', 200>['form'];
+export type FormView = AnswerBody<'GET /api/forms/{id}', 200>['form'];
 
 /** What a form may be created with (`POST /api/forms`), everything optional. */
 export type FormSettings = Partial<z.input<typeof createFormBody>>;
 
 /** The Plugin resource as `POST /api/forms/{form_id}/plugins` answers it. */
-export type CreatedPlugin = DeclaredBody<
-  typeof pluginRoutes,
-  '/api/forms/{form_id}/plugins',
-  201
->['plugin'];
-
-/** A page of `GET /api/submissions`. */
-export type SubmissionList = DeclaredBody<typeof submissionRoutes, '/api/submissions', 200>;
+export type CreatedPlugin = AnswerBody<'POST /api/forms/{form_id}/plugins', 201>['plugin'];

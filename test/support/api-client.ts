@@ -1,15 +1,30 @@
 import { expect } from 'vitest';
-import type { CreatedPlugin, FormSettings, FormView, SubmissionList } from './api-answers';
+import type { ErrorCode } from '../../src/http/error-codes';
+import type {
+  AnswerBody,
+  CreatedPlugin,
+  ErrorAnswer,
+  FormSettings,
+  FormView,
+  JsonStatus,
+  Operation,
+} from './api-answers';
 
-/** Response bodies are read loosely; tests assert every field they rely on. */
+/** JSON that no route declares (the CLI's output), read loosely. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
 export type ApiResponse = {
+  /** What was asked: the method in capitals and the absolute URL. */
+  method: string;
+  url: string;
   status: number;
   headers: Headers;
-  /** The body parsed as JSON, or null when it is not JSON. */
-  body: Json;
+  /**
+   * The body parsed as JSON, or null when it is not JSON. Unknown on purpose: read an answer
+   * through `expectAnswer` or `expectError`, which type it from the route declarations.
+   */
+  body: unknown;
   text: string;
   bytes: Buffer;
 };
@@ -28,7 +43,7 @@ export type RequestOptions = {
 
 export type Link = { rel: string; href: string; method?: string };
 
-export type { FormSettings, FormView } from './api-answers';
+export type { AnswerBody, ErrorAnswer, FormSettings, FormView, Operation } from './api-answers';
 
 /** A webhook as `POST /api/forms/{form_id}/plugins` answers it, with its signing secret. */
 export type CreatedWebhook = CreatedPlugin & { signing_secret: string };
@@ -51,13 +66,21 @@ export async function request(
   const res = await fetch(url, { method, headers, body, redirect: 'manual' });
   const bytes = Buffer.from(await res.arrayBuffer());
   const text = bytes.toString('utf8');
-  let parsed: Json = null;
+  let parsed: unknown = null;
   try {
     parsed = JSON.parse(text);
   } catch {
     parsed = null;
   }
-  return { status: res.status, headers: res.headers, body: parsed, text, bytes };
+  return {
+    method: method.toUpperCase(),
+    url: String(url),
+    status: res.status,
+    headers: res.headers,
+    body: parsed,
+    text,
+    bytes,
+  };
 }
 
 /**
@@ -89,8 +112,7 @@ export class ApiClient {
   /** Creates a form (named `Contact` unless the settings name it); returns the Form resource. */
   async createForm(settings: FormSettings = {}): Promise<FormView> {
     const res = await this.post('/api/forms', { name: 'Contact', ...settings });
-    expect(res.status, res.text).toBe(201);
-    return (res.body as { form: FormView }).form;
+    return expectAnswer(res, 'POST /api/forms', 201).form;
   }
 
   /** Adds a webhook to a form; returns the plugin with its signing secret. */
@@ -99,42 +121,67 @@ export class ApiClient {
       plugin_type: 'webhook',
       config: { url },
     });
-    expect(res.status, res.text).toBe(201);
-    const { plugin } = res.body as { plugin: CreatedPlugin };
+    const { plugin } = expectAnswer(res, 'POST /api/forms/{form_id}/plugins', 201);
     expect(plugin.signing_secret).toMatch(/^whsec_/);
     return plugin as CreatedWebhook;
   }
 
-  /** The ids of a submissions list, in the order the server returned them. */
+  /** The ids of a submissions list (spam or not), in the order the server returned them. */
   async submissionIds(path: string): Promise<string[]> {
     const res = await this.get(path);
-    expect(res.status, res.text).toBe(200);
-    return (res.body as SubmissionList).submissions.map((s) => s.id);
+    const spam = new URL(path, this.baseUrl).pathname === '/api/submissions/spam';
+    const operation = spam ? 'GET /api/submissions/spam' : 'GET /api/submissions';
+    return expectAnswer(res, operation, 200).submissions.map((s) => s.id);
   }
 }
 
-/** The error body of docs/api-conventions.md with the given status and code; returns the body. */
-export function expectError(res: ApiResponse, status: number, code: string): Json {
+/** The path of a URL matches an operation's declared path (`{name}` is one segment). */
+function servesPath(url: string, declared: string): boolean {
+  const pattern = declared.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+  return new RegExp(`^${pattern}$`).test(new URL(url).pathname);
+}
+
+/**
+ * The answer of `operation` (`'GET /api/forms/{id}'`) with `status`: checks that the request
+ * was that operation and the status (the body as message), and returns the body typed as
+ * the schema the route declares for that status.
+ */
+export function expectAnswer<Op extends Operation, S extends JsonStatus<Op>>(
+  res: ApiResponse,
+  operation: Op,
+  status: S,
+): AnswerBody<Op, S> {
+  const [method, path] = operation.split(' ') as [string, string];
+  const asked = `${res.method} ${res.url}`;
+  expect(res.method === method && servesPath(res.url, path), `${asked} is ${operation}`).toBe(true);
   expect(res.status, res.text).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(res.body.ok).toBe(false);
-  expect(res.body.error).toBe(code);
-  expect(typeof res.body.message).toBe('string');
-  expect(res.body.message.length).toBeGreaterThan(0);
-  expect(res.body.links).toEqual(
+  return res.body as AnswerBody<Op, S>;
+}
+
+/** The error body of docs/api-conventions.md with the given status and code; returns the body. */
+export function expectError(res: ApiResponse, status: number, code: ErrorCode): ErrorAnswer {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = res.body as ErrorAnswer;
+  expect(body.ok).toBe(false);
+  expect(body.error).toBe(code);
+  expect(typeof body.message).toBe('string');
+  expect(body.message.length).toBeGreaterThan(0);
+  expect(body.links).toEqual(
     expect.arrayContaining([{ rel: 'docs', href: expect.stringMatching(/^https?:\/\/.+\/docs/) }]),
   );
-  if (res.body.errors !== undefined) {
-    expect(Array.isArray(res.body.errors)).toBe(true);
-    for (const line of res.body.errors) expect(typeof line).toBe('string');
+  if (body.errors !== undefined) {
+    expect(Array.isArray(body.errors)).toBe(true);
+    for (const line of body.errors) expect(typeof line).toBe('string');
   }
-  return res.body;
+  return body;
 }
 
 /** 422 `validation_failed` whose `errors` has a line about `field`. */
 export function expectValidationError(res: ApiResponse, field: string): void {
-  expectError(res, 422, 'validation_failed');
-  expect(res.body.errors).toEqual(expect.arrayContaining([expect.stringMatching(`^${field}: `)]));
+  const { errors } = expectError(res, 422, 'validation_failed');
+  expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(`^${field}: `)]));
 }
 
 export const rels = (links: Link[]): string[] => links.map((l) => l.rel);

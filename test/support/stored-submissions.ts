@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ApiClient, Json } from './api-client';
+import { expectAnswer, type AnswerBody, type ApiClient } from './api-client';
 import type { TestStack } from './test-stack';
 
 // What ingest stored, read back from the database (spam included) or through the API.
@@ -26,8 +26,10 @@ export async function onlySubmission(stack: TestStack, formId: string) {
 }
 
 /** The full submission as the API returns it. */
-export async function readSubmission(api: ApiClient, id: string): Promise<Json> {
+export async function readSubmission(
+  api: ApiClient,
+  id: string,
+): Promise<AnswerBody<'GET /api/submissions/{id}', 200>['submission']> {
   const res = await api.get(`/api/submissions/${id}`);
-  expect(res.status, res.text).toBe(200);
-  return res.body.submission;
+  return expectAnswer(res, 'GET /api/submissions/{id}', 200).submission;
 }

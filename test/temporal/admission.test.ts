@@ -1,7 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
+import { expectAnswer } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { postJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson } from '../support/ingest-requests';
 import { eventually } from '../support/eventually';
 import { completedSubmissionWorkflow } from '../support/workflow-probes';
 
@@ -12,8 +13,8 @@ const WINDOW = 3;
 const BURST = 10;
 const t = useTestStack({ env: { ADMISSION_WINDOW: String(WINDOW) } });
 
-type Starts = { waiting: number | null; queued: number; in_flight: number; window: number };
-const readyStarts = async () => (await t.http.get('/readyz')).body.workflow_starts as Starts;
+const readyStarts = async () =>
+  expectAnswer(await t.http.get('/readyz'), 'GET /readyz', 200).workflow_starts;
 
 describe('admission control of workflow starts', () => {
   it(
@@ -25,7 +26,7 @@ describe('admission control of workflow starts', () => {
       for (let i = 0; i < BURST; i++) {
         const res = await postJson(form.json_url, { email: `b${i}@example.com`, n: i });
         expect(res.status).toBe(200);
-        ids.push(String(res.body.id));
+        ids.push(ingestResultOf(res).id);
       }
 
       // No worker yet: the window fills and the rest of the burst waits, stored.

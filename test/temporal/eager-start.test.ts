@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { eagerStartClient } from '../../src/runtime/worker-runner';
 import { useTestStack } from '../support/fixture';
-import { postJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson } from '../support/ingest-requests';
 import { completedSubmissionWorkflow } from '../support/workflow-probes';
 
 // docs/running.md (Admission of workflow starts): with the worker in the same process
@@ -30,7 +30,7 @@ describe('eager workflow start', () => {
       const submit = async () => {
         const res = await postJson(form.json_url, { email: 'eager@example.com' });
         expect(res.status).toBe(200);
-        const id = String(res.body.id);
+        const id = ingestResultOf(res).id;
         await completedSubmissionWorkflow(t.stack, id);
         return (await firstEvent(`submission-${id}`))?.eagerExecutionAccepted ?? false;
       };

@@ -3,7 +3,7 @@ import { attemptsOf, fastDeliveryEnv, waitForAttempts } from '../support/deliver
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver, type Responder } from '../support/https-receiver';
-import { postJson, submitJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson, submitJson } from '../support/ingest-requests';
 import { completedSubmissionWorkflow, submissionCommands } from '../support/workflow-probes';
 
 // patched('local-first-attempt') end to end: real ingest, worker, Temporal dev server and HTTPS
@@ -127,10 +127,10 @@ describe('a delivery whose first attempt is a local activity', () => {
       authorization: `Bearer ${t.adminKey}`,
     });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.deliveries).toEqual([
+    expect(ingestResultOf(res).deliveries).toEqual([
       expect.objectContaining({ ok: false, status_code: 500, attempts: 1 }),
     ]);
-    const id = String(res.body.id);
+    const id = ingestResultOf(res).id;
     expect((await attemptsOf(t.stack, id)).map((a) => [a.attempt, a.status, a.is_test])).toEqual([
       [1, 'failed', true],
     ]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestStack } from '../support/fixture';
-import { postJson } from '../support/ingest-requests';
+import { ingestResultOf, postJson } from '../support/ingest-requests';
 import { useOwnTemporal } from '../support/own-temporal';
 import {
   completedSubmissionWorkflow,
@@ -31,7 +31,7 @@ describe('Temporal down during ingest', () => {
         message: 'still accepted',
       });
       expect(res.status).toBe(200);
-      const id = String(res.body.id);
+      const id = ingestResultOf(res).id;
       const [stored] = await t.stack.sql<{ payload_json: unknown }>(
         'select payload_json from submissions where id = ?',
         [id],

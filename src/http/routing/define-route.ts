@@ -103,8 +103,10 @@ export type RouteSpec<
   R extends Responses,
   Q extends z.ZodObject | undefined,
   B extends BodySpec | undefined,
+  M extends Method = Method,
 > = {
-  method: Method;
+  /** Kept literal in the type, so that tests can name an operation as `GET /api/forms`. */
+  method: M;
   /** OpenAPI style: `/api/forms/{id}`. */
   path: P;
   operationId: string;
@@ -139,7 +141,8 @@ export type RouteDefinition<
   R extends Responses,
   Q extends z.ZodObject | undefined,
   B extends BodySpec | undefined,
-> = RouteSpec<P, A, R, Q, B> & { handler: RouteHandler<P, A, R, Q, B> };
+  M extends Method = Method,
+> = RouteSpec<P, A, R, Q, B, M> & { handler: RouteHandler<P, A, R, Q, B> };
 
 /**
  * Any documented operation, as the document builder sees it: a route's declaration, or one
@@ -167,9 +170,10 @@ export function defineRoute<
   R extends Responses,
   Q extends z.ZodObject | undefined = undefined,
   B extends BodySpec | undefined = undefined,
->(spec: RouteSpec<P, A, R, Q, B>) {
+  M extends Method = Method,
+>(spec: RouteSpec<P, A, R, Q, B, M>) {
   return {
-    handle: (handler: RouteHandler<P, A, R, Q, B>): RouteDefinition<P, A, R, Q, B> => ({
+    handle: (handler: RouteHandler<P, A, R, Q, B>): RouteDefinition<P, A, R, Q, B, M> => ({
       ...spec,
       handler,
     }),
