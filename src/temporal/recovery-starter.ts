@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { RecoveryStarter } from '../domain/plugins/recovery';
 import type { DeliveryPolicy } from '../../workflows/delivery-policy';
 import { recoveryWorkflowId, type RecoveryWorkflowInput } from '../../workflows/recovery-contract';
@@ -27,6 +28,17 @@ export function createRecoveryStarter(deps: {
         }),
       );
       return { workflowId };
+    },
+    async isRunning(workflowId) {
+      try {
+        const described = await deps.temporal.call(5000, (client) =>
+          client.workflow.getHandle(workflowId).describe(),
+        );
+        return described.status.name === 'RUNNING';
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return false;
+        return null; // Temporal unreachable: nobody can tell, so the run stays as it is.
+      }
     },
   };
 }

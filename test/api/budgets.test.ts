@@ -147,4 +147,59 @@ describe('one running recovery per plugin', () => {
     ]);
     expect((await recover()).status).toBe(202);
   });
+
+  it('a run whose workflow was terminated outside Formward, or never started, frees the plugin', async () => {
+    const tenant = await t.newTenant();
+    const form = await tenant.api.createForm({ name: 'Terminated' });
+    const added = await addWebhook(tenant, form.id);
+    const { plugin } = expectAnswer(added, 'POST /api/forms/{form_id}/plugins', 201);
+    const submissionId = await submitJson(form, { message: 'failed once' });
+    await t.stack.sql(
+      `insert into delivery_attempts (delivery_id, submission_id, plugin_id, attempt, status,
+          error, is_replay, is_test, workflow_id, workflow_run_id, started_at, finished_at)
+       values (?, ?, ?, 1, 'failed', 'receiver answered 500', false, false, 'w', 'r', now(), now())`,
+      [randomUUID(), submissionId, plugin.id],
+    );
+    const recover = () =>
+      tenant.api.post(`/api/forms/${form.id}/plugins/${plugin.id}/recover`, {
+        since: new Date(Date.now() - 3600_000).toISOString(),
+      });
+    const statusOf = async (id: string) =>
+      (
+        await t.stack.sql<{ status: string }>('select status from plugin_recoveries where id = ?', [
+          id,
+        ])
+      )[0]!.status;
+
+    // Terminated in the Temporal UI: the next recovery starts, the old run reads failed.
+    const first = expectAnswer(
+      await recover(),
+      'POST /api/forms/{form_id}/plugins/{id}/recover',
+      202,
+    );
+    expectError(await recover(), 409, 'recovery_running');
+    await t.stack.ctx.temporal.call(5000, (client) =>
+      client.workflow.getHandle(`recovery-${first.recovery.id}`).terminate('by hand'),
+    );
+    const second = expectAnswer(
+      await recover(),
+      'POST /api/forms/{form_id}/plugins/{id}/recover',
+      202,
+    );
+    expect(await statusOf(first.recovery.id)).toBe('failed');
+    expect(second.recovery.status).toBe('running');
+
+    // Recorded, but its workflow never started (the process died in between): after the
+    // grace time the plugin is free again; within it, the run still counts as starting.
+    await t.stack.sql('update plugin_recoveries set workflow_id = null where id = ?', [
+      second.recovery.id,
+    ]);
+    expectError(await recover(), 409, 'recovery_running');
+    await t.stack.sql(
+      `update plugin_recoveries set created_at = now() - interval '3 minutes' where id = ?`,
+      [second.recovery.id],
+    );
+    expect((await recover()).status).toBe(202);
+    expect(await statusOf(second.recovery.id)).toBe('failed');
+  });
 });

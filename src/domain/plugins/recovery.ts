@@ -37,7 +37,12 @@ export type RecoveryStarter = {
     pluginId: string;
     pluginType: string;
   }): Promise<{ workflowId: string }>;
+  /** Whether the run's workflow still runs; null when Temporal cannot be asked. */
+  isRunning(workflowId: string): Promise<boolean | null>;
 };
+
+/** A run still without a workflow this long after it was recorded never got one started. */
+export const RECOVERY_START_GRACE_MS = 2 * 60 * 1000;
 
 export type RecoveryOutcome =
   | { outcome: 'disabled' }
@@ -62,7 +67,9 @@ export async function startRecovery(
   // Twice at most: a run that ended between our insert and our look-up frees the plugin.
   for (let tries = 0; ; tries++) {
     const running = await findRunningRecovery(em, plugin.id);
-    if (running) return { outcome: 'running', recovery: running };
+    if (running && !(await endIfAbandoned(em, starter, running, input.now))) {
+      return { outcome: 'running', recovery: running };
+    }
     const window = { pluginId: plugin.id, since: input.since, until: input.now };
     const total = await countRecoveryCandidates(em, window);
     const id = await insertRecovery(em, {
@@ -92,6 +99,29 @@ export async function startRecovery(
     }
     return { outcome: 'started', recovery: (await findRecoveryById(em, id))! };
   }
+}
+
+/**
+ * A run recorded as running whose workflow is gone (terminated or reset in the Temporal UI,
+ * timed out) or was never started (the process died in between) would hold its plugin
+ * forever: it is marked failed, with the progress it had, and true is returned.
+ */
+async function endIfAbandoned(
+  em: EntityManager,
+  starter: RecoveryStarter,
+  run: RecoveryRow,
+  now: Date,
+): Promise<boolean> {
+  const abandoned = run.workflow_id
+    ? (await starter.isRunning(run.workflow_id)) === false
+    : now.getTime() - run.created_at.getTime() > RECOVERY_START_GRACE_MS;
+  if (!abandoned) return false;
+  await updateRecoveryProgress(em, run.id, {
+    done: run.done,
+    failed: run.failed,
+    status: 'failed',
+  });
+  return true;
 }
 
 export function findRecovery(
