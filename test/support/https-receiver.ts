@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { TLSSocket } from 'node:tls';
 import { Webhook } from 'standardwebhooks';
 import type { TestCertificates } from './test-ca';
 
@@ -58,6 +59,7 @@ const answerOk: Responder = () => ({ status: 200, body: '{"ok":true}' });
 export async function startHttpsReceiver(certificates: TestCertificates, responder = answerOk) {
   const received: ReceivedWebhook[] = [];
   let connections = 0;
+  let resumed = 0;
   const server = https.createServer(
     { key: fs.readFileSync(certificates.keyFile), cert: fs.readFileSync(certificates.certFile) },
     (req, res) => {
@@ -81,7 +83,10 @@ export async function startHttpsReceiver(certificates: TestCertificates, respond
       });
     },
   );
-  server.on('secureConnection', () => connections++);
+  server.on('secureConnection', (socket: TLSSocket) => {
+    connections++;
+    if (socket.isSessionReused()) resumed++;
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
@@ -93,6 +98,8 @@ export async function startHttpsReceiver(certificates: TestCertificates, respond
     received,
     /** TLS connections accepted so far (few means the sender reuses them). */
     connections: () => connections,
+    /** Of those, the ones that resumed an earlier TLS session (no full handshake). */
+    resumedConnections: () => resumed,
     /** Waits until `count` requests have arrived (fails after `timeoutMs`). */
     async waitFor(count: number, timeoutMs = 20_000): Promise<ReceivedWebhook[]> {
       const deadline = Date.now() + timeoutMs;

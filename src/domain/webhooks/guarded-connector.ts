@@ -5,6 +5,7 @@ import type { buildConnector } from 'undici';
 import { cleanAddress, type AllowList } from '../plugins/address-policy';
 import { assertDialAllowed, BlockedAddressError } from '../plugins/webhook-url';
 import type { OwnListeners } from './own-listeners';
+import { TlsSessionCache } from './tls-session-cache';
 
 /** Opens the TLS socket; tests inject one that never connects to exercise the timeout. */
 export type Dial = (options: tls.ConnectionOptions) => tls.TLSSocket;
@@ -82,6 +83,7 @@ export function guardedConnector(options: {
   dial?: Dial;
 }): buildConnector.connector {
   const dial = options.dial ?? ((connectOptions) => tls.connect(connectOptions));
+  const sessions = new TlsSessionCache();
   const check: DialCheck = async (address, port, hostname) => {
     assertDialAllowed(address, options.allowList, hostname);
     await options.ownListeners?.assertNotOwn(address, port);
@@ -115,13 +117,19 @@ export function guardedConnector(options: {
         callback(error, null);
       } else callback(null, socket!);
     };
+    const servername = net.isIP(host) ? undefined : (target.servername ?? host);
+    // The session is bound to the name the certificate was checked for; the address guard
+    // runs on every connection all the same.
+    const sessionKey = `${servername ?? host}:${port}`;
     const socket = dial({
       host,
       port,
-      servername: net.isIP(host) ? undefined : (target.servername ?? host),
+      servername,
+      session: sessions.get(sessionKey),
       lookup: guardedLookup(options.lookupHost, check, port) as unknown as net.LookupFunction,
       ALPNProtocols: ['http/1.1'],
     });
+    socket.on('session', (session: Buffer) => sessions.set(sessionKey, session));
     const timer = setTimeout(
       () =>
         settle(
@@ -139,6 +147,10 @@ export function guardedConnector(options: {
         settle(error as Error, socket);
       }
     });
-    socket.once('error', (error) => settle(error, socket));
+    socket.once('error', (error) => {
+      // A handshake that failed may have offered a session the receiver no longer takes.
+      if (!settled) sessions.delete(sessionKey);
+      settle(error, socket);
+    });
   }
 }
