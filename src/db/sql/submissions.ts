@@ -237,30 +237,34 @@ export async function recordSpamVerdict(
   return stored ? { isSpam: stored.is_spam, reason: stored.spam_reason } : null;
 }
 
+/** A submission whose workflow is not known to run yet; `present` is false once it is deleted. */
+export type PendingStart = { id: string; present: boolean };
+
 /**
- * Up to `limit` submissions, by id, whose workflow was never marked started and which are
- * older than `graceMs` (the partial index submissions_unstarted_idx holds exactly these).
+ * Up to `limit` submissions, by id, whose workflow was never marked started (their row in
+ * pending_workflow_starts) and which are older than `graceMs`.
  */
-export async function selectUnstartedSubmissionIds(
+export async function selectPendingStarts(
   em: EntityManager,
   graceMs: number,
   limit: number,
-): Promise<string[]> {
-  const rows = await selectRows<{ id: string }>(
+): Promise<PendingStart[]> {
+  const rows = await selectRows<{ id: string; present: boolean }>(
     em,
-    `select id from submissions
-      where workflow_started_at is null and created_at < now() - (? * interval '1 millisecond')
-      order by id limit ?`,
+    `select p.submission_id as id, s.id is not null as present
+       from pending_workflow_starts p left join submissions s on s.id = p.submission_id
+      where p.created_at < now() - (? * interval '1 millisecond')
+      order by p.submission_id limit ?`,
     [graceMs, limit],
   );
-  return rows.map((row) => String(row.id));
+  return rows.map((row) => ({ id: String(row.id), present: row.present }));
 }
 
-/** Submissions whose workflow is not started yet, in all accounts (submissions_unstarted_idx). */
+/** Submissions whose workflow is not started yet, in all accounts. */
 export async function countUnstartedSubmissions(em: EntityManager): Promise<number> {
   const [row] = await selectRows<{ total: string }>(
     em,
-    'select count(*) as total from submissions where workflow_started_at is null',
+    'select count(*) as total from pending_workflow_starts',
     [],
   );
   return Number(row?.total ?? 0);
@@ -279,11 +283,14 @@ export async function selectIdsAwaitingSpamCheck(
   return rows.map((row) => String(row.id));
 }
 
-/** Marks submissions whose workflow runs, in one statement (`ids` are numeric submission ids). */
+/**
+ * Marks submissions whose workflow runs (or which are gone), in one statement: their pending
+ * start is forgotten (`ids` are numeric submission ids).
+ */
 export async function markWorkflowsStarted(em: EntityManager, ids: string[]): Promise<void> {
   await runStatement(
     em,
-    'update submissions set workflow_started_at = now() where id = any(?::bigint[]) and workflow_started_at is null',
+    'delete from pending_workflow_starts where submission_id = any(?::bigint[])',
     [bigintArray(ids)],
   );
 }
@@ -328,7 +335,8 @@ export type NewSubmissionRow = {
 
 /**
  * Inserts the submission unless a row with its id is already there (an earlier attempt
- * committed); true when this call inserted it.
+ * committed); true when this call inserted it. The same statement records its workflow start
+ * as pending, so the sweeper finds it whatever happens after the commit.
  */
 export async function insertSubmissionOnce(
   em: EntityManager,
@@ -336,10 +344,15 @@ export async function insertSubmissionOnce(
 ): Promise<boolean> {
   const inserted = await runStatement(
     em,
-    `insert into submissions (id, form_id, account_id, payload_json, special_normalized,
-            source_ip, user_agent, referrer, is_spam, spam_reason, fill_ms)
-     values (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?)
-     on conflict (id) do nothing`,
+    `with inserted as (
+       insert into submissions (id, form_id, account_id, payload_json, special_normalized,
+              source_ip, user_agent, referrer, is_spam, spam_reason, fill_ms)
+       values (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?)
+       on conflict (id) do nothing
+       returning id, created_at
+     )
+     insert into pending_workflow_starts (submission_id, created_at)
+     select id, created_at from inserted`,
     [
       row.id,
       row.formId,
