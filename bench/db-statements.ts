@@ -38,7 +38,7 @@ export const STATEMENT_STATS_SETTINGS: Array<[string, string]> = [
 export const statementStatsEnvironment = () =>
   STATEMENT_STATS_SETTINGS.map(([name, value]) => `${name}=${value}`).join(',');
 
-const TOP = 15;
+const TOP = 20;
 /** Longer statements are cut, their whitespace folded, to stay readable in the report. */
 const QUERY_CHARS = 160;
 
