@@ -13,6 +13,7 @@ import { Migration20261210000200RecipientConfirmation } from './Migration2026121
 import { Migration20261210000300AbuseBudgets } from './Migration20261210000300AbuseBudgets';
 import { Migration20261210000400UploadReservations } from './Migration20261210000400UploadReservations';
 import { Migration20261211002000PendingWorkflowStarts } from './Migration20261211002000PendingWorkflowStarts';
+import { Migration20261211002100SubmissionsFillfactor } from './Migration20261211002100SubmissionsFillfactor';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -54,5 +55,9 @@ export const migrationsList = [
   {
     name: 'Migration20261211002000PendingWorkflowStarts',
     class: Migration20261211002000PendingWorkflowStarts,
+  },
+  {
+    name: 'Migration20261211002100SubmissionsFillfactor',
+    class: Migration20261211002100SubmissionsFillfactor,
   },
 ];
