@@ -159,60 +159,6 @@ export async function findAccountSubmissionRow(
   return row ?? null;
 }
 
-/** What a webhook tells about a submission: its own columns and its form's name and token. */
-export type WebhookSourceRow = {
-  id: string;
-  created_at: Date;
-  endpoint_token: string;
-  name: string;
-  source_ip: string | null;
-  user_agent: string | null;
-  referrer: string | null;
-  payload_json: Record<string, unknown>;
-};
-
-export async function findWebhookSourceRow(
-  em: EntityManager,
-  submissionId: string,
-): Promise<WebhookSourceRow | null> {
-  const [row] = await selectRows<WebhookSourceRow>(
-    em,
-    `select s.id, s.created_at, f.endpoint_token, f.name, s.source_ip, s.user_agent, s.referrer, s.payload_json
-       from submissions s join forms f on f.id = s.form_id where s.id = ?`,
-    [submissionId],
-  );
-  return row ?? null;
-}
-
-/**
- * How many submissions to the same form from the same source_ip with the same payload_json
- * (compared as jsonb, so key order does not matter) were stored within `windowMinutes`
- * before this one, this one included. Only lower ids count, so the answer never changes
- * when more arrive later. No source address, nothing to group by: 0.
- */
-export async function countIdenticalBefore(
-  em: EntityManager,
-  submissionId: string,
-  windowMinutes: number,
-): Promise<number> {
-  const [row] = await selectRows<{ identical: number }>(
-    em,
-    `select count(*)::int as identical
-       from submissions this
-       join submissions other
-         on other.form_id = this.form_id
-        -- both values, so the (form_id, is_spam, created_at) list index serves the range
-        and other.is_spam in (false, true)
-        and other.created_at > this.created_at - make_interval(mins => ?)
-        and other.id <= this.id
-        and other.source_ip = this.source_ip
-        and other.payload_json = this.payload_json
-      where this.id = ?`,
-    [windowMinutes, submissionId],
-  );
-  return row?.identical ?? 0;
-}
-
 /**
  * Stores a spam verdict unless one is already stored and returns the stored verdict (null
  * when the submission is gone). One statement: its conditions see the row as it is when
@@ -386,14 +332,4 @@ export async function updateSubmissionPayload(
 /** Marks a submission as a `?test=true` run's, before its workflow starts. */
 export async function markTestRun(em: EntityManager, submissionId: string): Promise<void> {
   await runStatement(em, 'update submissions set is_test = true where id = ?', [submissionId]);
-}
-
-/** Whether a submission's workflow is a `?test=true` run (markTestRun). */
-export async function isTestRun(em: EntityManager, submissionId: string): Promise<boolean> {
-  const [row] = await selectRows<{ is_test: boolean }>(
-    em,
-    'select is_test from submissions where id = ?',
-    [submissionId],
-  );
-  return row?.is_test ?? false;
 }
