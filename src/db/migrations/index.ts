@@ -14,6 +14,7 @@ import { Migration20261210000300AbuseBudgets } from './Migration20261210000300Ab
 import { Migration20261210000400UploadReservations } from './Migration20261210000400UploadReservations';
 import { Migration20261211002000PendingWorkflowStarts } from './Migration20261211002000PendingWorkflowStarts';
 import { Migration20261211002100SubmissionsFillfactor } from './Migration20261211002100SubmissionsFillfactor';
+import { Migration20261211002200BurstRuleIndex } from './Migration20261211002200BurstRuleIndex';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -60,4 +61,5 @@ export const migrationsList = [
     name: 'Migration20261211002100SubmissionsFillfactor',
     class: Migration20261211002100SubmissionsFillfactor,
   },
+  { name: 'Migration20261211002200BurstRuleIndex', class: Migration20261211002200BurstRuleIndex },
 ];

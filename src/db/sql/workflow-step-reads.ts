@@ -36,13 +36,14 @@ export async function selectSpamCheckRow(
     em,
     `select this.id, this.payload_json, this.fill_ms, this.is_spam, this.spam_checked_at,
             case when not this.is_spam and this.spam_checked_at is null then
+              -- submissions_burst_idx finds the candidates; the payloads are compared as jsonb
               (select count(*)::int from submissions other
                 where other.form_id = this.form_id
-                  -- both values, so the (form_id, is_spam, created_at) list index serves the range
-                  and other.is_spam in (false, true)
+                  and other.source_ip = this.source_ip
+                  and hashtextextended(other.payload_json::text, 0)
+                      = hashtextextended(this.payload_json::text, 0)
                   and other.created_at > this.created_at - make_interval(mins => ?)
                   and other.id <= this.id
-                  and other.source_ip = this.source_ip
                   and other.payload_json = this.payload_json)
             end as identical
        from submissions this where this.id = ?`,
