@@ -97,6 +97,8 @@ export async function recordAndSettle(
     startedAt: Date;
     permanent?: boolean;
     failureType?: string;
+    /** The plugin as loadDeliverable read it: healthy and stamped within the last second. */
+    recentlyHealthy?: boolean;
   },
 ): Promise<DeliveryOutcome> {
   const context = Context.current();
@@ -131,6 +133,7 @@ export async function recordAndSettle(
       ok: result.ok,
       final,
       mode: input.mode,
+      recentlyHealthy: options.recentlyHealthy,
     });
   }
 
@@ -239,5 +242,6 @@ export async function deliverChatMessage(
     health: deps,
     startedAt,
     permanent: result.failure === 'blocked_address',
+    recentlyHealthy: plugin.recentlyHealthy,
   });
 }

@@ -121,6 +121,8 @@ export type DeliverableRow = {
     deleted: boolean;
     config: Record<string, unknown>;
     signingSecret: string | null;
+    /** No failures counted and a success stamped within the last second (plugin-health.ts). */
+    recentlyHealthy: boolean;
   };
   /** The submission's columns and its form's name and token; null when it is gone. */
   submission: {
@@ -147,6 +149,7 @@ export async function selectDeliverableRow(
     deleted: boolean;
     config: Record<string, unknown>;
     signing_secret: string | null;
+    recently_healthy: boolean;
     id: string | null;
     created_at: Date;
     endpoint_token: string;
@@ -158,7 +161,10 @@ export async function selectDeliverableRow(
   }>(
     em,
     `select p.plugin_type, p.enabled, p.deleted_at is not null as deleted, p.config,
-            p.signing_secret, s.id, s.created_at, f.endpoint_token, f.name, s.source_ip,
+            p.signing_secret,
+            coalesce(p.consecutive_failures = 0 and p.failing_since is null
+              and p.last_success_at > now() - interval '1 second', false) as recently_healthy,
+            s.id, s.created_at, f.endpoint_token, f.name, s.source_ip,
             s.user_agent, s.referrer, s.payload_json
        from plugins p
        left join submissions s on s.id = ?
@@ -167,7 +173,16 @@ export async function selectDeliverableRow(
     [submissionId, pluginId],
   );
   if (!row) return null;
-  const { plugin_type, enabled, deleted, config, signing_secret, id, ...submission } = row;
+  const {
+    plugin_type,
+    enabled,
+    deleted,
+    config,
+    signing_secret,
+    recently_healthy,
+    id,
+    ...submission
+  } = row;
   return {
     plugin: {
       id: pluginId,
@@ -176,6 +191,7 @@ export async function selectDeliverableRow(
       deleted,
       config,
       signingSecret: signing_secret,
+      recentlyHealthy: recently_healthy,
     },
     submission: id === null ? null : { id: String(id), ...submission },
   };
