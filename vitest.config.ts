@@ -12,6 +12,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 const UNIT_TESTS = [
   'test/config/byte-size.test.ts',
+  'test/config/embedded-postgres-settings.test.ts',
   'test/config/file-storage.test.ts',
   'test/config/temporal-dev-server.test.ts',
   'test/domain/address-policy.test.ts',

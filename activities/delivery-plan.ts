@@ -2,9 +2,11 @@ import { Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../src/db/orm';
 import { insertSkippedAttempt } from '../src/db/sql/delivery-attempts';
-import { formOfSubmissionNotifies } from '../src/db/sql/forms';
-import { pluginsOfSubmission, type PluginTargetRow } from '../src/db/sql/plugins';
-import { isTestRun } from '../src/db/sql/submissions';
+import {
+  selectDeliveryPlanRow,
+  type DeliveryPlanRow,
+  type PluginTargetRow,
+} from '../src/db/sql/workflow-step-reads';
 import { deliveryIdOf } from '../src/domain/deliveries/delivery-ids';
 import type { DeliveryPlan } from '../workflows/submission-contract';
 
@@ -24,10 +26,11 @@ const REPLAY_WORKFLOW = /-replay-/;
 async function recordSkipped(
   em: EntityManager,
   submissionId: string,
-  disabled: PluginTargetRow[],
+  plan: DeliveryPlanRow,
 ): Promise<void> {
   const run = Context.current().info.workflowExecution;
-  if (!run || disabled.length === 0 || (await isTestRun(em, submissionId))) return;
+  const disabled: PluginTargetRow[] = plan.plugins.filter((plugin) => !plugin.enabled);
+  if (!run || disabled.length === 0 || plan.isTest) return;
   for (const plugin of disabled) {
     await insertSkippedAttempt(em, {
       deliveryId: deliveryIdOf(run.runId, plugin.id),
@@ -49,20 +52,15 @@ export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
   return {
     async planDeliveries(submissionId) {
       const em = orm.em.fork();
-      const [plugins, notify] = await Promise.all([
-        pluginsOfSubmission(em, submissionId),
-        formOfSubmissionNotifies(em, submissionId),
-      ]);
-      await recordSkipped(
-        em,
-        submissionId,
-        plugins.filter((plugin) => !plugin.enabled),
-      );
+      // One statement: the form's plugins, its notification addresses, the test mark.
+      const plan = await selectDeliveryPlanRow(em, submissionId);
+      if (!plan) return { targets: [], notify: false }; // the submission is gone
+      await recordSkipped(em, submissionId, plan);
       return {
-        targets: plugins
+        targets: plan.plugins
           .filter((plugin) => plugin.enabled)
           .map((plugin) => ({ pluginId: plugin.id, pluginType: plugin.pluginType })),
-        notify,
+        notify: plan.notify,
       };
     },
   };

@@ -114,6 +114,7 @@ export function createEmailPluginActivities(
         health: deps,
         startedAt,
         permanent,
+        recentlyHealthy: plugin.recentlyHealthy,
         ...(permanent ? { failureType: SMTP_REJECTED_FAILURE } : {}),
       });
     },

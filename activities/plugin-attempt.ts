@@ -4,9 +4,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../src/db/orm';
 import type { ChatSource } from '../src/domain/chat/chat-text';
 import { recordDeliveryHealth, type PluginHealthDeps } from '../src/domain/plugins/plugin-health';
-import { Plugin } from '../src/db/entities';
 import { upsertAttempt } from '../src/db/sql/delivery-attempts';
-import { findWebhookSourceRow } from '../src/db/sql/submissions';
+import { selectDeliverableRow, type DeliverableRow } from '../src/db/sql/workflow-step-reads';
 import type { WebhookSource } from '../src/domain/webhooks/webhook-body';
 import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { MAX_RETRY_AFTER_MS } from '../workflows/plugin-policies';
@@ -28,22 +27,23 @@ const HEARTBEAT_EVERY_MS = 1_000;
 export type AttemptResult = Omit<SendResult, 'failure'> & { failure: string | null };
 
 /**
- * The plugin, if it is still there, enabled and of the expected type, and the submission;
- * otherwise the delivery stops without retry (PLUGIN_UNAVAILABLE).
+ * The plugin, if it is still there, enabled and of the expected type, and the submission
+ * (one statement); otherwise the delivery stops without retry (PLUGIN_UNAVAILABLE).
  */
 export async function loadDeliverable(
   em: EntityManager,
   input: DeliveryInput,
   pluginType: string,
-): Promise<{ plugin: Plugin; source: WebhookSource }> {
-  const plugin = await em.findOne(Plugin, { id: input.pluginId });
-  if (!plugin || plugin.deletedAt || !plugin.enabled || plugin.pluginType !== pluginType) {
+): Promise<{ plugin: DeliverableRow['plugin']; source: WebhookSource }> {
+  const found = await selectDeliverableRow(em, input.pluginId, input.submissionId);
+  const plugin = found?.plugin;
+  if (!plugin || plugin.deleted || !plugin.enabled || plugin.pluginType !== pluginType) {
     throw ApplicationFailure.nonRetryable(
       'the plugin was deleted or disabled; delivery stopped',
       PLUGIN_UNAVAILABLE,
     );
   }
-  const row = await findWebhookSourceRow(em, input.submissionId);
+  const row = found.submission;
   if (!row) {
     throw ApplicationFailure.nonRetryable('the submission no longer exists', PLUGIN_UNAVAILABLE);
   }
@@ -97,6 +97,8 @@ export async function recordAndSettle(
     startedAt: Date;
     permanent?: boolean;
     failureType?: string;
+    /** The plugin as loadDeliverable read it: healthy and stamped within the last second. */
+    recentlyHealthy?: boolean;
   },
 ): Promise<DeliveryOutcome> {
   const context = Context.current();
@@ -131,6 +133,7 @@ export async function recordAndSettle(
       ok: result.ok,
       final,
       mode: input.mode,
+      recentlyHealthy: options.recentlyHealthy,
     });
   }
 
@@ -239,5 +242,6 @@ export async function deliverChatMessage(
     health: deps,
     startedAt,
     permanent: result.failure === 'blocked_address',
+    recentlyHealthy: plugin.recentlyHealthy,
   });
 }

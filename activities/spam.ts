@@ -1,8 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../src/db/orm';
-import { Submission } from '../src/db/entities';
 import { recordSpamVerdict } from '../src/db/sql/submissions';
-import { completesBurst } from '../src/domain/spam/burst';
+import { selectSpamCheckRow, type SpamCheckRow } from '../src/db/sql/workflow-step-reads';
+import { BURST_WINDOW_MINUTES, completesBurst } from '../src/domain/spam/burst';
 import type { SpamReason } from '../src/domain/spam/reasons';
 import { contentSpamReason } from '../src/domain/spam/rules';
 import { submittedText } from '../src/domain/spam/submitted-text';
@@ -15,16 +14,17 @@ export type SpamActivities = {
 /**
  * The spam activity: applies the content rules (docs/spam-rules.md) and the burst rule to a
  * submission and records the verdict. A verdict already recorded, ingest's honeypot or an
- * earlier run of this activity, stands, so retries and replays give the same state.
+ * earlier run of this activity, stands, so retries and replays give the same state. Two
+ * statements: one reads the submission with the burst rule's count, one stores the verdict.
  */
 export function createSpamActivities(orm: Orm): SpamActivities {
   return {
     async checkSpam(submissionId) {
       const em = orm.em.fork();
-      const submission = await em.findOne(Submission, { id: submissionId });
+      const submission = await selectSpamCheckRow(em, submissionId, BURST_WINDOW_MINUTES);
       if (!submission) return { isSpam: false, reason: 'submission_missing' };
       const alreadyJudged = submission.isSpam || submission.spamCheckedAt !== null;
-      const reason = alreadyJudged ? null : await spamReason(em, submission);
+      const reason = alreadyJudged ? null : spamReason(submission);
       // Stored unless a verdict already is; the stored verdict is the answer.
       const stored = await recordSpamVerdict(em, submissionId, reason);
       return stored ?? { isSpam: false, reason: 'submission_missing' };
@@ -32,11 +32,11 @@ export function createSpamActivities(orm: Orm): SpamActivities {
   };
 }
 
-async function spamReason(em: EntityManager, submission: Submission): Promise<SpamReason | null> {
+function spamReason(submission: SpamCheckRow): SpamReason | null {
   const content = contentSpamReason({
     texts: submittedText(submission.payloadJson, submission.id),
-    fillMs: submission.fillMs ?? null,
+    fillMs: submission.fillMs,
   });
   if (content) return content;
-  return (await completesBurst(em, submission.id)) ? 'burst' : null;
+  return completesBurst(submission.identical ?? 0) ? 'burst' : null;
 }

@@ -76,6 +76,7 @@ export function createWebhookActivities(
         health: deps,
         startedAt,
         permanent: result.failure === 'blocked_address',
+        recentlyHealthy: plugin.recentlyHealthy,
       });
     },
   };

@@ -80,7 +80,7 @@ export async function waitForDeliveries(
   ids: string[],
   timeoutMs: number,
   progress: (missing: number) => void = () => undefined,
-): Promise<{ complete: boolean; waitedS: number }> {
+): Promise<{ complete: boolean; waitedS: number; delivered: number }> {
   const started = performance.now();
   const missing = new Set(ids);
   let seen = 0;
@@ -97,7 +97,11 @@ export async function waitForDeliveries(
     }
     await sleep(100);
   }
-  return { complete: missing.size === 0, waitedS: round((performance.now() - started) / 1000, 1) };
+  return {
+    complete: missing.size === 0,
+    waitedS: round((performance.now() - started) / 1000, 1),
+    delivered: ids.length - missing.size,
+  };
 }
 
 export type DeliveryStats = {

@@ -32,7 +32,8 @@ export async function lostReasons(db: Pool, ids: string[]): Promise<Record<strin
     `select case
               when s.id is null then 'no such submission'
               when s.is_spam then 'spam: ' || coalesce(s.spam_reason, '?')
-              when s.workflow_started_at is null then 'workflow not started'
+              when exists (select 1 from pending_workflow_starts p where p.submission_id = s.id)
+                then 'workflow not started'
               when s.spam_checked_at is null then 'spam check not done'
               when a.status is null then 'no delivery attempt recorded'
               else 'last attempt ' || a.status || coalesce(': ' || left(a.error, 80), '')
@@ -49,7 +50,6 @@ export async function lostReasons(db: Pool, ids: string[]): Promise<Record<strin
 }
 
 const STAGES = {
-  workflowStarted: 's.workflow_started_at',
   spamChecked: 's.spam_checked_at',
   attemptStarted: 'a.started_at',
   attemptFinished: 'a.finished_at',
@@ -59,8 +59,8 @@ const STAGES = {
 export type StageLatencies = Record<keyof typeof STAGES, { p50: number; p99: number }>;
 
 /**
- * Where the time went, from the database's own timestamps: workflow start (marked in batches
- * after it, so an upper bound), spam check done, first delivery attempt started and finished.
+ * Where the time went, from the database's own timestamps: spam check done (the workflow's first
+ * step), first delivery attempt started and finished.
  */
 export async function stageLatencies(db: Pool, ids: string[]): Promise<StageLatencies> {
   const columns = Object.entries(STAGES).map(
@@ -82,7 +82,6 @@ export async function stageLatencies(db: Pool, ids: string[]): Promise<StageLate
     return { p50: Math.round(percentile(values, 50)), p99: Math.round(percentile(values, 99)) };
   };
   return {
-    workflowStarted: stage('workflowStarted'),
     spamChecked: stage('spamChecked'),
     attemptStarted: stage('attemptStarted'),
     attemptFinished: stage('attemptFinished'),

@@ -16,9 +16,8 @@ const STALL_MS = 15_000;
 
 async function backlogNow(db: Pool) {
   const { rows } = await db.query<{ unstarted: number; unchecked: number }>(
-    `select count(*) filter (where workflow_started_at is null)::int as unstarted,
-            count(*) filter (where spam_checked_at is null)::int as unchecked
-       from submissions`,
+    `select (select count(*) from pending_workflow_starts)::int as unstarted,
+            (select count(*) from submissions where spam_checked_at is null)::int as unchecked`,
   );
   return rows[0];
 }

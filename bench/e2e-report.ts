@@ -1,3 +1,4 @@
+import type { DatabaseBudget } from './db-statements';
 import type { E2eResult } from './e2e';
 import type { Target } from './report';
 import { cores, statuses, table } from './table';
@@ -110,11 +111,12 @@ export function e2eLines(e2e: E2eResult): string[] {
     const st = p.stages;
     const pair = (x: { p50: number; p99: number }) => `${x.p50}/${x.p99}`;
     out.push(
-      `    after the insert, p50/p99 ms: workflow marked started ${pair(st.workflowStarted)}, ` +
+      `    after the insert, p50/p99 ms: ` +
         `spam checked ${pair(st.spamChecked)}, attempt started ${pair(st.attemptStarted)}, ` +
         `finished ${pair(st.attemptFinished)}`,
     );
     out.push(`    CPU cores ${cores(p.cores)}`);
+    if (p.database) out.push(...databaseLines(p.database));
     if (p.deliveries.lost > 0)
       out.push(
         `    lost: ${JSON.stringify(p.lostReasons)}; e.g. ids ${p.deliveries.lostIds.slice(0, 5).join(', ')}`,
@@ -142,4 +144,31 @@ export function e2eLines(e2e: E2eResult): string[] {
     `  settings: ${s.rate}/s for ${s.durationS} s after ${s.warmupS} s warm-up; bursts of ${s.burst} with ${s.burstConcurrency} connections`,
   );
   return out;
+}
+
+/** The phase's database budget: totals, then the statements by time spent. */
+function databaseLines(d: DatabaseBudget): string[] {
+  const u = d.submissionUpdates;
+  return [
+    `    database per delivered submission (${d.delivered}): ${d.statementsPerSubmission} statements, ` +
+      `${d.execMsPerSubmission} ms executing; submissions rows updated ${u.updates} times, ${u.hot} HOT ` +
+      '(counts exact; ms move with the load of the machine)',
+    ...table(
+      [
+        ['calls/sub', 'mean ms', 'ms/sub'],
+        ...d.top.map((t) => [
+          t.callsPerSubmission.toFixed(2),
+          t.meanMs.toFixed(3),
+          t.msPerSubmission.toFixed(3),
+        ]),
+      ],
+      0,
+    )
+      .split('\n')
+      // The statement last and left-aligned; `*` marks one run inside another (an FK check).
+      .map((line, i) => {
+        const t = d.top[i - 1];
+        return `      ${line}  ${t ? `${t.toplevel ? '' : '* '}${t.query}` : 'statement'}`;
+      }),
+  ];
 }

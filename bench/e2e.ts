@@ -20,6 +20,13 @@ import {
   type AttemptSummary,
   type StageLatencies,
 } from './delivery-log';
+import {
+  enableStatementStats,
+  readDatabaseBudget,
+  startStatementCount,
+  statementStatsEnvironment,
+  type DatabaseBudget,
+} from './db-statements';
 import { startExtraWorker, type ExtraWorker } from './extra-worker';
 import { addWebhook, createForm } from './formward-api';
 import type { Case } from './load';
@@ -47,6 +54,8 @@ export type E2eSettings = typeof E2E_SETTINGS;
 export const e2eEnvironment = (certificates: Certificates) => ({
   NODE_EXTRA_CA_CERTS: certificates.caCertFile,
   WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
+  // pg_stat_statements for the database budget (bench/db-statements.ts).
+  EMBEDDED_POSTGRES_SETTINGS: statementStatsEnvironment(),
 });
 
 export type E2ePhase = {
@@ -66,6 +75,8 @@ export type E2ePhase = {
   complete: boolean;
   waitedS: number;
   cores: Record<string, number>;
+  /** Statements and database time per delivered submission (null: no pg_stat_statements). */
+  database: DatabaseBudget | null;
 };
 
 export type E2eResult = {
@@ -92,6 +103,8 @@ type Context = {
   /** Where the second worker's log goes. */
   workerLogFile: string;
   say: (line: string) => void;
+  /** Whether pg_stat_statements counts (set once the stack runs). */
+  statementStats?: boolean;
 };
 
 type Measured = Omit<E2ePhase, 'deliveries' | 'lostReasons' | 'stages'> & {
@@ -106,6 +119,8 @@ type Measured = Omit<E2ePhase, 'deliveries' | 'lostReasons' | 'stages'> & {
 export async function runE2e(ctx: Context): Promise<E2eResult> {
   const { formward, say } = ctx;
   const s = E2E_SETTINGS;
+  ctx.statementStats = await enableStatementStats(ctx.db);
+  if (!ctx.statementStats) say('e2e: no pg_stat_statements here: no database budget');
   const receiver = await startHttpsReceiver(ctx.certificates);
   let extra: ExtraWorker | null = null;
   let extraStopped: E2eResult['extraWorker'] = null;
@@ -182,6 +197,10 @@ export async function runE2e(ctx: Context): Promise<E2eResult> {
   }
 }
 
+/** The measured phases count their statements; the probe and the warm-up do not. */
+const counted = (ctx: Context, phase: string) =>
+  ctx.statementStats === true && phase !== 'probe' && phase !== 'warmup';
+
 const burstWaitS = () => Math.max(E2E_SETTINGS.waitS, E2E_SETTINGS.burst / 5);
 
 async function why(ctx: Context, m: Measured): Promise<string> {
@@ -206,6 +225,7 @@ async function paced(
 ): Promise<Measured> {
   const s = E2E_SETTINGS;
   const log = submissionLog();
+  const counting = counted(ctx, phase) ? await startStatementCount(ctx.db) : null;
   const before = sampleCpu(ctx.formward.pid, pidsOf(ctx.formward));
   const ingest = await runPaced(c, s.rate, durationS, {
     bodyOf: distinctBody(phase),
@@ -225,6 +245,7 @@ async function paced(
     complete: wait.complete,
     waitedS: wait.waitedS,
     cores: coresBetween(before, sampleCpu(ctx.formward.pid, pidsOf(ctx.formward))),
+    database: counting && (await readDatabaseBudget(ctx.db, wait.delivered, counting)),
   };
 }
 
@@ -238,6 +259,7 @@ async function burst(
   extra?: ExtraWorker,
 ): Promise<Measured> {
   const log = submissionLog();
+  const counting = counted(ctx, phase) ? await startStatementCount(ctx.db) : null;
   const before = sampleCpu(ctx.formward.pid, pidsOf(ctx.formward, extra));
   const ingest = await runBurst(c, count, E2E_SETTINGS.burstConcurrency, {
     bodyOf: distinctBody(phase),
@@ -257,5 +279,6 @@ async function burst(
     complete: wait.complete,
     waitedS: wait.waitedS,
     cores: coresBetween(before, sampleCpu(ctx.formward.pid, pidsOf(ctx.formward, extra))),
+    database: counting && (await readDatabaseBudget(ctx.db, wait.delivered, counting)),
   };
 }

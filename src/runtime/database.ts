@@ -13,6 +13,10 @@ export async function openDatabase(config: Config, log: (line: string) => void):
     return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
   const running = readRuntimeFile(config.dataDir);
   if (running) return { url: running.databaseUrl, embedded: false, stop: async () => undefined };
-  const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, log });
+  const postgres = await startEmbeddedPostgres({
+    dataDir: config.dataDir,
+    log,
+    settings: config.embeddedPostgresSettings,
+  });
   return { url: postgres.url, embedded: true, stop: () => postgres.stop() };
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
 import { tryAdvisoryTransactionLock } from '../db/sql/server';
-import { markWorkflowsStarted, selectUnstartedSubmissionIds } from '../db/sql/submissions';
+import { markWorkflowsStarted, selectPendingStarts } from '../db/sql/submissions';
 import type { SubmissionWorkflowStarter } from './workflow-starter';
 
 /** How long a new submission is left to the ingest's own dispatcher before the sweeper acts. */
@@ -37,17 +37,23 @@ export function startSweeper(deps: {
       // Lock, select and mark in one transaction: the lock is held until the marks commit.
       const locked = await tryAdvisoryTransactionLock(tx, SWEEPER_LOCK_KEY);
       if (!locked) return []; // another process is sweeping
-      const unstarted = await selectUnstartedSubmissionIds(tx, graceMs, BATCH);
+      const pending = await selectPendingStarts(tx, graceMs, BATCH);
       const ids: string[] = [];
+      const done: string[] = []; // started, or deleted before it was: no longer pending
       const deadline = Date.now() + ROUND_MS;
-      for (const id of unstarted) {
+      for (const { id, present } of pending) {
+        if (!present) {
+          done.push(id);
+          continue;
+        }
         if (stopped || Date.now() > deadline) break;
         if (workflows.isQueued(id)) continue; // this process's dispatcher starts it
         // Temporal still down, or the admission window full: the rest waits for a later round.
         if ((await workflows.startAdmitted(id)) !== 'started') break;
         ids.push(id);
+        done.push(id);
       }
-      if (ids.length > 0) await markWorkflowsStarted(tx, ids);
+      if (done.length > 0) await markWorkflowsStarted(tx, done);
       return ids;
     });
     if (started.length > 0)

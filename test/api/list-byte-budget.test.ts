@@ -20,9 +20,9 @@ const t = useTestStack({ env: { LIST_MAX_BYTES: String(MAX_BYTES) } });
  */
 async function insertSized(formId: string, kib: number[], spam = false): Promise<void> {
   await t.stack.sql(
-    `insert into submissions (form_id, account_id, payload_json, is_spam, created_at, updated_at, workflow_started_at)
+    `insert into submissions (form_id, account_id, payload_json, is_spam, created_at, updated_at)
      select ?, ?, jsonb_build_object('n', g, 'text', repeat('x', (?::int[])[g] * 1024)), ?,
-            date_trunc('second', now()) - (g / 2) * interval '1 second', now(), now()
+            date_trunc('second', now()) - (g / 2) * interval '1 second', now()
        from generate_series(1, ?::int) g`,
     [formId, t.accountId, `{${kib.join(',')}}`, spam, kib.length],
   );
@@ -89,9 +89,9 @@ describe('list answers bounded in bytes (LIST_MAX_BYTES)', () => {
   it('always returns one item, even one larger than the budget', async () => {
     const form = await t.api.createForm({ name: 'One huge payload' });
     await t.stack.sql(
-      `insert into submissions (form_id, account_id, payload_json, created_at, updated_at, workflow_started_at)
+      `insert into submissions (form_id, account_id, payload_json, created_at, updated_at)
        select ?, ?, jsonb_build_object('a', repeat('a', 100 * 1024), 'b', repeat('b', 100 * 1024),
-                                       'c', repeat('c', 100 * 1024)), now() - g * interval '1 minute', now(), now()
+                                       'c', repeat('c', 100 * 1024)), now() - g * interval '1 minute', now()
          from generate_series(1, 2) g`,
       [form.id, t.accountId],
     );

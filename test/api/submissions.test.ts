@@ -22,8 +22,8 @@ const submissionOf = (res: ApiResponse) =>
 /** Inserts `count` submissions straight into PostgreSQL, n=1 newest, one minute apart. */
 async function insertSubmissions(tenant: Tenant, formId: string, count: number) {
   await t.stack.sql(
-    `insert into submissions (form_id, account_id, payload_json, created_at, updated_at, workflow_started_at)
-     select ?, ?, jsonb_build_object('n', g), now() - g * interval '1 minute', now(), now()
+    `insert into submissions (form_id, account_id, payload_json, created_at, updated_at)
+     select ?, ?, jsonb_build_object('n', g), now() - g * interval '1 minute', now()
        from generate_series(1, ?::int) g`,
     [formId, tenant.accountId, count],
   );

@@ -143,4 +143,29 @@ describe('startEmbeddedPostgres', () => {
       stranger.kill();
     }
   });
+
+  it('starts with the extra server settings it is given', LONG, async () => {
+    // A cluster of its own: the others above share `dataDir`.
+    const own = path.join(scratch, 'with-settings');
+    const postgres = await startEmbeddedPostgres({
+      dataDir: own,
+      settings: [
+        ['shared_preload_libraries', 'pg_stat_statements'],
+        ['pg_stat_statements.track', 'all'],
+        // Ours win: it still listens on 127.0.0.1 only.
+        ['listen_addresses', '*'],
+      ],
+    });
+    running.push(postgres);
+    await query(postgres.url, 'create extension if not exists pg_stat_statements');
+    const [row] = await query<{ track: string; listen: string; calls: string }>(
+      postgres.url,
+      `select current_setting('pg_stat_statements.track') as track,
+              current_setting('listen_addresses') as listen,
+              (select count(*) from pg_stat_statements)::text as calls`,
+    );
+    expect(row.track).toBe('all');
+    expect(row.listen).toBe('127.0.0.1');
+    expect(Number(row.calls)).toBeGreaterThan(0);
+  });
 });

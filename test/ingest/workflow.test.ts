@@ -28,7 +28,7 @@ describe('ingest starts the submission workflow', () => {
   ])('after a normal /$endpoint ingest the workflow runs in the background', async ({ send }) => {
     const body = expectIngestResult(await send(), t.stack.url, t.form);
     const marks = await waitForWorkflowMarks(t.stack, body.id, 20_000);
-    expect(marks.workflow_started_at!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(marks.workflow_started).toBe(true);
     await completedSubmissionWorkflow(t.stack, body.id, 5_000);
   });
 });

@@ -240,8 +240,8 @@ describe('verdicts are recorded once', () => {
   it('a submission stored unchecked is judged by a direct run, once', async () => {
     // Rows with a fill time of 1 s: inserted behind ingest's back so no workflow starts for it.
     const [row] = await t.stack.sql<{ id: string }>(
-      `insert into submissions (form_id, account_id, payload_json, source_ip, fill_ms, workflow_started_at)
-       values (?, ?, ?::jsonb, ?, 1000, now()) returning id`,
+      `insert into submissions (form_id, account_id, payload_json, source_ip, fill_ms)
+       values (?, ?, ?::jsonb, ?, 1000) returning id`,
       [t.form.id, t.accountId, JSON.stringify(contactFields), freshAddress()],
     );
     const id = String(row!.id);

@@ -9,11 +9,11 @@ import type { TestStack } from './test-stack';
  */
 export async function backdate(stack: TestStack, submissionId: string, interval: string) {
   await stack.sql(
-    `update submissions
-        set created_at = now() - ?::interval, updated_at = now() - ?::interval,
-            workflow_started_at = coalesce(workflow_started_at, now())
+    `with started as (delete from pending_workflow_starts where submission_id = ?)
+     update submissions
+        set created_at = now() - ?::interval, updated_at = now() - ?::interval
       where id = ?`,
-    [interval, interval, submissionId],
+    [submissionId, interval, interval, submissionId],
   );
 }
 

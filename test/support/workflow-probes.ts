@@ -53,20 +53,26 @@ export async function completedSubmissionWorkflow(
   return state.result;
 }
 
-export type WorkflowMarks = { workflow_started_at: Date | null; spam_checked_at: Date | null };
+/** Whether the submission's workflow start is recorded (no pending start left), and its spam check. */
+export type WorkflowMarks = { workflow_started: boolean; spam_checked_at: Date | null };
 
 export async function workflowMarks(
   stack: SqlRunner,
   submissionId: string,
 ): Promise<WorkflowMarks> {
-  const [row] = await stack.sql<Record<keyof WorkflowMarks, string | Date | null>>(
-    'select workflow_started_at, spam_checked_at from submissions where id = ?',
+  const [row] = await stack.sql<{
+    workflow_started: boolean;
+    spam_checked_at: string | Date | null;
+  }>(
+    `select not exists (select 1 from pending_workflow_starts p where p.submission_id = s.id)
+              as workflow_started, s.spam_checked_at
+       from submissions s where s.id = ?`,
     [submissionId],
   );
   if (!row) throw new Error(`submission ${submissionId} is not stored`);
   const asDate = (value: string | Date | null) => (value === null ? null : new Date(value));
   return {
-    workflow_started_at: asDate(row.workflow_started_at),
+    workflow_started: row.workflow_started,
     spam_checked_at: asDate(row.spam_checked_at),
   };
 }
@@ -80,9 +86,9 @@ export async function waitForWorkflowMarks(
   return eventually(
     async () => {
       const marks = await workflowMarks(stack, submissionId);
-      return marks.workflow_started_at && marks.spam_checked_at ? marks : null;
+      return marks.workflow_started && marks.spam_checked_at ? marks : null;
     },
-    { timeoutMs, what: `workflow_started_at and spam_checked_at of submission ${submissionId}` },
+    { timeoutMs, what: `workflow start and spam_checked_at of submission ${submissionId}` },
   );
 }
 

@@ -31,7 +31,6 @@ export const Submission = defineEntity({
     spamCheckedAt: timestampColumn().nullable(),
     /** How long the form took to fill (ms), from the embed markup's `_ts`; null when unknown. */
     fillMs: p.integer().nullable(),
-    workflowStartedAt: timestampColumn().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

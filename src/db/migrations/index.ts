@@ -12,6 +12,9 @@ import { Migration20261210000100AccountSecurity } from './Migration2026121000010
 import { Migration20261210000200RecipientConfirmation } from './Migration20261210000200RecipientConfirmation';
 import { Migration20261210000300AbuseBudgets } from './Migration20261210000300AbuseBudgets';
 import { Migration20261210000400UploadReservations } from './Migration20261210000400UploadReservations';
+import { Migration20261211002000PendingWorkflowStarts } from './Migration20261211002000PendingWorkflowStarts';
+import { Migration20261211002100SubmissionsFillfactor } from './Migration20261211002100SubmissionsFillfactor';
+import { Migration20261211002200BurstRuleIndex } from './Migration20261211002200BurstRuleIndex';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -50,4 +53,13 @@ export const migrationsList = [
     name: 'Migration20261210000400UploadReservations',
     class: Migration20261210000400UploadReservations,
   },
+  {
+    name: 'Migration20261211002000PendingWorkflowStarts',
+    class: Migration20261211002000PendingWorkflowStarts,
+  },
+  {
+    name: 'Migration20261211002100SubmissionsFillfactor',
+    class: Migration20261211002100SubmissionsFillfactor,
+  },
+  { name: 'Migration20261211002200BurstRuleIndex', class: Migration20261211002200BurstRuleIndex },
 ];

@@ -13,17 +13,3 @@ export async function countAccountForms(
   );
   return { total: Number(row?.total ?? 0), active: Number(row?.active ?? 0) };
 }
-
-/** Whether the form of a submission has notification e-mail addresses (false when it is gone). */
-export async function formOfSubmissionNotifies(
-  em: EntityManager,
-  submissionId: string,
-): Promise<boolean> {
-  const [row] = await selectRows<{ notify: boolean }>(
-    em,
-    `select cardinality(f.notification_email_addresses) > 0 as notify
-       from forms f join submissions s on s.form_id = f.id where s.id = ?`,
-    [submissionId],
-  );
-  return row?.notify ?? false;
-}

@@ -1,38 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runStatement, selectRows } from './execute';
 
-export type PluginTargetRow = {
-  id: string;
-  pluginType: string;
-  enabled: boolean;
-  disabledReason: string | null;
-};
-
-/** The not deleted plugins of a submission's form, enabled or not, by id: one query. */
-export async function pluginsOfSubmission(
-  em: EntityManager,
-  submissionId: string,
-): Promise<PluginTargetRow[]> {
-  const rows = await selectRows<{
-    id: string;
-    plugin_type: string;
-    enabled: boolean;
-    disabled_reason: string | null;
-  }>(
-    em,
-    `select p.id, p.plugin_type, p.enabled, p.disabled_reason
-       from plugins p join submissions s on s.form_id = p.form_id
-      where s.id = ? and p.deleted_at is null order by p.id`,
-    [submissionId],
-  );
-  return rows.map((row) => ({
-    id: String(row.id),
-    pluginType: row.plugin_type,
-    enabled: row.enabled,
-    disabledReason: row.disabled_reason,
-  }));
-}
-
 /** A delivery succeeded: the run of failures is over. */
 export async function recordPluginSuccess(em: EntityManager, pluginId: string): Promise<void> {
   await runStatement(

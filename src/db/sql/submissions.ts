@@ -159,60 +159,6 @@ export async function findAccountSubmissionRow(
   return row ?? null;
 }
 
-/** What a webhook tells about a submission: its own columns and its form's name and token. */
-export type WebhookSourceRow = {
-  id: string;
-  created_at: Date;
-  endpoint_token: string;
-  name: string;
-  source_ip: string | null;
-  user_agent: string | null;
-  referrer: string | null;
-  payload_json: Record<string, unknown>;
-};
-
-export async function findWebhookSourceRow(
-  em: EntityManager,
-  submissionId: string,
-): Promise<WebhookSourceRow | null> {
-  const [row] = await selectRows<WebhookSourceRow>(
-    em,
-    `select s.id, s.created_at, f.endpoint_token, f.name, s.source_ip, s.user_agent, s.referrer, s.payload_json
-       from submissions s join forms f on f.id = s.form_id where s.id = ?`,
-    [submissionId],
-  );
-  return row ?? null;
-}
-
-/**
- * How many submissions to the same form from the same source_ip with the same payload_json
- * (compared as jsonb, so key order does not matter) were stored within `windowMinutes`
- * before this one, this one included. Only lower ids count, so the answer never changes
- * when more arrive later. No source address, nothing to group by: 0.
- */
-export async function countIdenticalBefore(
-  em: EntityManager,
-  submissionId: string,
-  windowMinutes: number,
-): Promise<number> {
-  const [row] = await selectRows<{ identical: number }>(
-    em,
-    `select count(*)::int as identical
-       from submissions this
-       join submissions other
-         on other.form_id = this.form_id
-        -- both values, so the (form_id, is_spam, created_at) list index serves the range
-        and other.is_spam in (false, true)
-        and other.created_at > this.created_at - make_interval(mins => ?)
-        and other.id <= this.id
-        and other.source_ip = this.source_ip
-        and other.payload_json = this.payload_json
-      where this.id = ?`,
-    [windowMinutes, submissionId],
-  );
-  return row?.identical ?? 0;
-}
-
 /**
  * Stores a spam verdict unless one is already stored and returns the stored verdict (null
  * when the submission is gone). One statement: its conditions see the row as it is when
@@ -237,30 +183,34 @@ export async function recordSpamVerdict(
   return stored ? { isSpam: stored.is_spam, reason: stored.spam_reason } : null;
 }
 
+/** A submission whose workflow is not known to run yet; `present` is false once it is deleted. */
+export type PendingStart = { id: string; present: boolean };
+
 /**
- * Up to `limit` submissions, by id, whose workflow was never marked started and which are
- * older than `graceMs` (the partial index submissions_unstarted_idx holds exactly these).
+ * Up to `limit` submissions, by id, whose workflow was never marked started (their row in
+ * pending_workflow_starts) and which are older than `graceMs`.
  */
-export async function selectUnstartedSubmissionIds(
+export async function selectPendingStarts(
   em: EntityManager,
   graceMs: number,
   limit: number,
-): Promise<string[]> {
-  const rows = await selectRows<{ id: string }>(
+): Promise<PendingStart[]> {
+  const rows = await selectRows<{ id: string; present: boolean }>(
     em,
-    `select id from submissions
-      where workflow_started_at is null and created_at < now() - (? * interval '1 millisecond')
-      order by id limit ?`,
+    `select p.submission_id as id, s.id is not null as present
+       from pending_workflow_starts p left join submissions s on s.id = p.submission_id
+      where p.created_at < now() - (? * interval '1 millisecond')
+      order by p.submission_id limit ?`,
     [graceMs, limit],
   );
-  return rows.map((row) => String(row.id));
+  return rows.map((row) => ({ id: String(row.id), present: row.present }));
 }
 
-/** Submissions whose workflow is not started yet, in all accounts (submissions_unstarted_idx). */
+/** Submissions whose workflow is not started yet, in all accounts. */
 export async function countUnstartedSubmissions(em: EntityManager): Promise<number> {
   const [row] = await selectRows<{ total: string }>(
     em,
-    'select count(*) as total from submissions where workflow_started_at is null',
+    'select count(*) as total from pending_workflow_starts',
     [],
   );
   return Number(row?.total ?? 0);
@@ -279,11 +229,14 @@ export async function selectIdsAwaitingSpamCheck(
   return rows.map((row) => String(row.id));
 }
 
-/** Marks submissions whose workflow runs, in one statement (`ids` are numeric submission ids). */
+/**
+ * Marks submissions whose workflow runs (or which are gone), in one statement: their pending
+ * start is forgotten (`ids` are numeric submission ids).
+ */
 export async function markWorkflowsStarted(em: EntityManager, ids: string[]): Promise<void> {
   await runStatement(
     em,
-    'update submissions set workflow_started_at = now() where id = any(?::bigint[]) and workflow_started_at is null',
+    'delete from pending_workflow_starts where submission_id = any(?::bigint[])',
     [bigintArray(ids)],
   );
 }
@@ -328,7 +281,8 @@ export type NewSubmissionRow = {
 
 /**
  * Inserts the submission unless a row with its id is already there (an earlier attempt
- * committed); true when this call inserted it.
+ * committed); true when this call inserted it. The same statement records its workflow start
+ * as pending, so the sweeper finds it whatever happens after the commit.
  */
 export async function insertSubmissionOnce(
   em: EntityManager,
@@ -336,10 +290,15 @@ export async function insertSubmissionOnce(
 ): Promise<boolean> {
   const inserted = await runStatement(
     em,
-    `insert into submissions (id, form_id, account_id, payload_json, special_normalized,
-            source_ip, user_agent, referrer, is_spam, spam_reason, fill_ms)
-     values (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?)
-     on conflict (id) do nothing`,
+    `with inserted as (
+       insert into submissions (id, form_id, account_id, payload_json, special_normalized,
+              source_ip, user_agent, referrer, is_spam, spam_reason, fill_ms)
+       values (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?)
+       on conflict (id) do nothing
+       returning id, created_at
+     )
+     insert into pending_workflow_starts (submission_id, created_at)
+     select id, created_at from inserted`,
     [
       row.id,
       row.formId,
@@ -373,14 +332,4 @@ export async function updateSubmissionPayload(
 /** Marks a submission as a `?test=true` run's, before its workflow starts. */
 export async function markTestRun(em: EntityManager, submissionId: string): Promise<void> {
   await runStatement(em, 'update submissions set is_test = true where id = ?', [submissionId]);
-}
-
-/** Whether a submission's workflow is a `?test=true` run (markTestRun). */
-export async function isTestRun(em: EntityManager, submissionId: string): Promise<boolean> {
-  const [row] = await selectRows<{ is_test: boolean }>(
-    em,
-    'select is_test from submissions where id = ?',
-    [submissionId],
-  );
-  return row?.is_test ?? false;
 }

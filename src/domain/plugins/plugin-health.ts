@@ -28,6 +28,11 @@ export type DeliveryHealthEvent = {
   ok: boolean;
   final: boolean;
   mode: DeliveryMode;
+  /**
+   * The attempt read the plugin with no failures counted and a success stamped within the
+   * last second: a success then writes nothing (see below).
+   */
+  recentlyHealthy?: boolean;
 };
 
 /**
@@ -45,6 +50,11 @@ export async function recordDeliveryHealth(
   event: DeliveryHealthEvent,
 ): Promise<void> {
   if (event.mode === 'test' || (!event.ok && !event.final)) return;
+  // The statement would find nothing to change (recordPluginSuccess stamps once a second), yet
+  // it is a round trip and, at the second's turn, a wait on the row lock for every concurrent
+  // success. A failure counted between that read and now stays counted until the next
+  // success resets it, as if this success had come first.
+  if (event.ok && event.recentlyHealthy) return;
   const log = deps.logger.child({ pluginId: event.pluginId });
   try {
     if (event.ok) return await recordPluginSuccess(em, event.pluginId);

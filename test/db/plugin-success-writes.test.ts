@@ -1,0 +1,68 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import type { Mailer } from '../../src/domain/mail/mailer';
+import { recordDeliveryHealth } from '../../src/domain/plugins/plugin-health';
+import { createTestDatabase } from '../support/test-stack';
+
+// src/domain/plugins/plugin-health.ts: a success writes the plugin's row only when it changes
+// something the attempt did not already see (no failures, stamped within the last second).
+describe('a successful delivery and its plugin', () => {
+  let orm: Orm;
+  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    orm.em.getConnection().execute<T[]>(text, params);
+  const deps = {
+    mailer: {} as Mailer,
+    logger: pino({ level: 'silent' }),
+    baseUrl: 'http://127.0.0.1',
+    pluginHealth: { disableAfterFailures: 20, disableAfterMs: 86_400_000 },
+  };
+  let pluginId: string;
+
+  beforeAll(async () => {
+    orm = await createOrm(await createTestDatabase(), { poolMax: 1 });
+    await migrate(orm);
+    const [account] = await sql<{ id: string }>(
+      `insert into accounts (name) values ('P') returning id`,
+    );
+    const [form] = await sql<{ id: string }>(
+      `insert into forms (account_id, name, endpoint_token) values (?, 'f', 'apluginwrites001') returning id`,
+      [account!.id],
+    );
+    const [plugin] = await sql<{ id: string }>(
+      `insert into plugins (form_id, plugin_type, name, consecutive_failures, failing_since)
+       values (?, 'webhook', 'w', 1, now()) returning id`,
+      [form!.id],
+    );
+    pluginId = String(plugin!.id);
+  });
+  afterAll(() => orm?.close());
+
+  const failures = async () =>
+    Number(
+      (
+        await sql<{ n: number }>('select consecutive_failures as n from plugins where id = ?', [
+          pluginId,
+        ])
+      )[0]!.n,
+    );
+  const success = (recentlyHealthy: boolean) =>
+    recordDeliveryHealth(orm.em.fork(), deps, {
+      pluginId,
+      ok: true,
+      final: true,
+      mode: 'live',
+      recentlyHealthy,
+    });
+
+  it('writes nothing when the attempt read it healthy and freshly stamped', async () => {
+    // A failure counted after that read stays counted until the next success.
+    await success(true);
+    expect(await failures()).toBe(1);
+  });
+
+  it('resets the failures otherwise', async () => {
+    await success(false);
+    expect(await failures()).toBe(0);
+  });
+});

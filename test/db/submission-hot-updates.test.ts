@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import {
+  insertSubmissionOnce,
+  nextSubmissionId,
+  recordSpamVerdict,
+} from '../../src/db/sql/submissions';
+import { createTestDatabase } from '../support/test-stack';
+
+// Migration20261211002100SubmissionsFillfactor: the spam verdict's update of a stored row is
+// HOT (no index of submissions written again), for rows stored one after the other.
+describe('updates of submissions rows', () => {
+  let orm: Orm;
+  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    orm.em.getConnection().execute<T[]>(text, params);
+
+  beforeAll(async () => {
+    orm = await createOrm(await createTestDatabase(), { poolMax: 1 });
+    await migrate(orm);
+  });
+  afterAll(() => orm?.close());
+
+  it('are HOT for the spam verdict', async () => {
+    const [account] = await sql<{ id: string }>(
+      `insert into accounts (name) values ('H') returning id`,
+    );
+    const [form] = await sql<{ id: string }>(
+      `insert into forms (account_id, name, endpoint_token) values (?, 'f', 'ahotupdates00001')
+       returning id`,
+      [account!.id],
+    );
+    const em = orm.em.fork();
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const id = await nextSubmissionId(em);
+      await insertSubmissionOnce(em, {
+        id,
+        formId: String(form!.id),
+        accountId: String(account!.id),
+        payloadJson: { email: `hot${i}@example.com`, message: 'x'.repeat(300) },
+        specialNormalized: { email: `hot${i}@example.com` },
+        sourceIp: '192.0.2.1',
+        userAgent: 'test',
+        referrer: null,
+        isSpam: false,
+        spamReason: null,
+        fillMs: null,
+      });
+      ids.push(id);
+    }
+    for (const id of ids) await recordSpamVerdict(em, id, null);
+
+    await sql('select pg_stat_force_next_flush()');
+    const [counts] = await sql<{ updates: string; hot: string }>(
+      `select n_tup_upd as updates, n_tup_hot_upd as hot
+         from pg_stat_user_tables where relname = 'submissions'`,
+    );
+    expect(Number(counts!.updates)).toBe(ids.length);
+    expect(Number(counts!.hot)).toBe(ids.length);
+  });
+});
