@@ -10,8 +10,12 @@ export async function createOrm(
   databaseUrl: string,
   options: { poolMax?: number } = {},
 ): Promise<Orm> {
+  // libpq's `?host=/folder` (a Unix socket, as the embedded PostgreSQL's URL has it):
+  // MikroORM reads only the address part of the URL, so the folder is given as the host.
+  const socketFolder = new URL(databaseUrl).searchParams.get('host');
   return MikroORM.init({
     clientUrl: databaseUrl,
+    ...(socketFolder ? { host: socketFolder } : {}),
     entities,
     extensions: [Migrator],
     discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },

@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { freePort, isPortFree } from './free-port';
 import { packagedBinaries, reachableBinaries, type PostgresBinaries } from './postgres-binaries';
 import { initialiseCluster, startPostgres, type PostgresProcessOptions } from './postgres-process';
+import { prepareSocketDirectory, socketUrl } from './postgres-socket';
 import { assertPostgresCanReach } from './postgres-user-access';
 import { isProcessAlive, processDetails } from './runtime-file';
 
@@ -179,6 +180,7 @@ export async function startEmbeddedPostgres(options: {
         : await freePort();
   saveCredentials(credentialsFile, { ...credentials, port, ownerPid: process.pid });
 
+  const socketDirectory = prepareSocketDirectory(dataDir, port, postgresUser);
   const output = lineCollector(log);
   const processOptions: PostgresProcessOptions = {
     binDir: path.join(binaries.dir, 'bin'),
@@ -195,7 +197,7 @@ export async function startEmbeddedPostgres(options: {
       '-c',
       'listen_addresses=127.0.0.1',
       '-c',
-      'unix_socket_directories=',
+      `unix_socket_directories=${socketDirectory ?? ''}`,
     ],
     onOutput: output.onOutput,
   };
@@ -243,5 +245,6 @@ export async function startEmbeddedPostgres(options: {
     await stop();
     throw error;
   }
-  return { url: `postgres://${auth}@127.0.0.1:${port}/${DATABASE}`, port, stop };
+  const url = `postgres://${auth}@127.0.0.1:${port}/${DATABASE}`;
+  return { url: socketDirectory ? socketUrl(url, socketDirectory) : url, port, stop };
 }

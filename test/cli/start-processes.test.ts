@@ -116,22 +116,25 @@ async function submit(marker: string) {
   };
 }
 
-async function attemptsOf(submissionId: string): Promise<Array<{ status: string; error: string }>> {
+/** Rows of a query on the stack's database, through the URL its runtime file gives. */
+async function rowsOf<T>(sql: string, params: unknown[] = []): Promise<T[]> {
   const runtime = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as {
     databaseUrl: string;
   };
   const client = new Client({ connectionString: runtime.databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query(
-      'select status, error from delivery_attempts where submission_id = $1 order by id',
-      [submissionId],
-    );
-    return rows as Array<{ status: string; error: string }>;
+    return (await client.query(sql, params)).rows as T[];
   } finally {
     await client.end();
   }
 }
+
+const attemptsOf = (submissionId: string) =>
+  rowsOf<{ status: string; error: string }>(
+    'select status, error from delivery_attempts where submission_id = $1 order by id',
+    [submissionId],
+  );
 
 describe('formward start', () => {
   it('runs the worker as a child process at nice 10, and the Temporal dev server at nice 10', () => {
@@ -145,6 +148,16 @@ describe('formward start', () => {
     expect(new Set(nicesOf(stack.pid))).toEqual(new Set([0]));
     expect(new Set(nicesOf(postgresPid()))).toEqual(new Set([0]));
     expect(stack.output()).toMatch(/Temporal: .*embedded dev server, nice 10/);
+  });
+
+  it('connects to its embedded PostgreSQL through the Unix socket', async () => {
+    // A Unix-socket connection has no client address; the query's own included.
+    const sessions = await rowsOf<{ pid: number; address: string | null }>(
+      `select pid, host(client_addr) as address from pg_stat_activity
+        where datname = current_database() and backend_type = 'client backend'`,
+    );
+    expect(sessions.length).toBeGreaterThan(1);
+    expect(sessions.filter((session) => session.address !== null)).toEqual([]);
   });
 
   it('answers while the worker process is stopped, and the worker process delivers', async () => {

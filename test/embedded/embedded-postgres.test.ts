@@ -32,6 +32,9 @@ async function start(port?: number) {
   return postgres;
 }
 
+/** The URL without its socket folder: the server's TCP address. */
+const tcpUrlOf = (url: string) => url.split('?')[0]!;
+
 beforeAll(() => {
   scratch = fs.mkdtempSync('/tmp/formward-embedded-pg-');
   fs.chmodSync(scratch, 0o755); // as root, `postgres` must enter it (we never open parents up)
@@ -46,7 +49,12 @@ afterAll(async () => {
 describe('startEmbeddedPostgres', () => {
   it('serves a formward database on 127.0.0.1 only, in UTF-8', LONG, async () => {
     const postgres = await start();
-    expect(postgres.url).toMatch(/^postgres:\/\/formward:[^@]+@127\.0\.0\.1:\d+\/formward$/);
+    // Formward's own connections use the Unix socket in DATA_DIR (the `host` parameter).
+    const socketDir = path.join(dataDir, 'postgres-socket');
+    expect(postgres.url).toBe(`${tcpUrlOf(postgres.url)}?host=${encodeURIComponent(socketDir)}`);
+    expect(tcpUrlOf(postgres.url)).toMatch(
+      /^postgres:\/\/formward:[^@]+@127\.0\.0\.1:\d+\/formward$/,
+    );
     const [settings] = await query<{ listen: string; encoding: string; sockets: string }>(
       postgres.url,
       `select current_setting('listen_addresses') as listen,
@@ -54,7 +62,11 @@ describe('startEmbeddedPostgres', () => {
               current_setting('unix_socket_directories') as sockets
          from pg_database where datname = current_database()`,
     );
-    expect(settings).toEqual({ listen: '127.0.0.1', encoding: 'UTF8', sockets: '' });
+    expect(settings).toEqual({ listen: '127.0.0.1', encoding: 'UTF8', sockets: socketDir });
+    expect(fs.statSync(socketDir).mode & 0o777).toBe(0o700);
+    const clientAddress = 'select host(inet_client_addr()) as address';
+    expect(await query(postgres.url, clientAddress)).toEqual([{ address: null }]);
+    expect(await query(tcpUrlOf(postgres.url), clientAddress)).toEqual([{ address: '127.0.0.1' }]);
 
     await query(postgres.url, 'create table survivors (name text)');
     await query(postgres.url, 'insert into survivors values ($1)', ['Zoë']);
