@@ -104,24 +104,33 @@ describe('replays per account per minute (REPLAY_RATE)', () => {
   });
 });
 
+/**
+ * A new account's form with a webhook whose one delivery failed, and a request recovering
+ * that webhook's failures of the last hour (no worker on this stack: a run stays running).
+ */
+async function webhookWithFailedDelivery(formName: string) {
+  const tenant = await t.newTenant();
+  const form = await tenant.api.createForm({ name: formName });
+  const added = await addWebhook(tenant, form.id);
+  const { plugin } = expectAnswer(added, 'POST /api/forms/{form_id}/plugins', 201);
+  const submissionId = await submitJson(form, { message: 'failed once' });
+  await t.stack.sql(
+    `insert into delivery_attempts (delivery_id, submission_id, plugin_id, attempt, status,
+        error, is_replay, is_test, workflow_id, workflow_run_id, started_at, finished_at)
+     values (?, ?, ?, 1, 'failed', 'receiver answered 500', false, false, 'w', 'r', now(), now())`,
+    [randomUUID(), submissionId, plugin.id],
+  );
+  const recover = () =>
+    tenant.api.post(`/api/forms/${form.id}/plugins/${plugin.id}/recover`, {
+      since: new Date(Date.now() - 3600_000).toISOString(),
+    });
+  return { plugin, recover };
+}
+
 describe('one running recovery per plugin', () => {
   it('answers 409 recovery_running with a link to the running one, even in parallel', async () => {
     // No worker on this stack: a started recovery stays running.
-    const tenant = await t.newTenant();
-    const form = await tenant.api.createForm({ name: 'Recovered' });
-    const added = await addWebhook(tenant, form.id);
-    const { plugin } = expectAnswer(added, 'POST /api/forms/{form_id}/plugins', 201);
-    const submissionId = await submitJson(form, { message: 'failed once' });
-    await t.stack.sql(
-      `insert into delivery_attempts (delivery_id, submission_id, plugin_id, attempt, status,
-          error, is_replay, is_test, workflow_id, workflow_run_id, started_at, finished_at)
-       values (?, ?, ?, 1, 'failed', 'receiver answered 500', false, false, 'w', 'r', now(), now())`,
-      [randomUUID(), submissionId, plugin.id],
-    );
-    const recover = () =>
-      tenant.api.post(`/api/forms/${form.id}/plugins/${plugin.id}/recover`, {
-        since: new Date(Date.now() - 3600_000).toISOString(),
-      });
+    const { plugin, recover } = await webhookWithFailedDelivery('Recovered');
     const answers = await Promise.all([recover(), recover(), recover()]);
     expect(statuses(answers)).toEqual([202, 409, 409]);
     const { recovery: started } = expectAnswer(
@@ -149,21 +158,7 @@ describe('one running recovery per plugin', () => {
   });
 
   it('a run whose workflow was terminated outside Formward, or never started, frees the plugin', async () => {
-    const tenant = await t.newTenant();
-    const form = await tenant.api.createForm({ name: 'Terminated' });
-    const added = await addWebhook(tenant, form.id);
-    const { plugin } = expectAnswer(added, 'POST /api/forms/{form_id}/plugins', 201);
-    const submissionId = await submitJson(form, { message: 'failed once' });
-    await t.stack.sql(
-      `insert into delivery_attempts (delivery_id, submission_id, plugin_id, attempt, status,
-          error, is_replay, is_test, workflow_id, workflow_run_id, started_at, finished_at)
-       values (?, ?, ?, 1, 'failed', 'receiver answered 500', false, false, 'w', 'r', now(), now())`,
-      [randomUUID(), submissionId, plugin.id],
-    );
-    const recover = () =>
-      tenant.api.post(`/api/forms/${form.id}/plugins/${plugin.id}/recover`, {
-        since: new Date(Date.now() - 3600_000).toISOString(),
-      });
+    const { recover } = await webhookWithFailedDelivery('Terminated');
     const statusOf = async (id: string) =>
       (
         await t.stack.sql<{ status: string }>('select status from plugin_recoveries where id = ?', [
