@@ -15,6 +15,7 @@ const UNIT_TESTS = [
   'test/config/embedded-postgres-settings.test.ts',
   'test/config/file-storage.test.ts',
   'test/config/temporal-dev-server.test.ts',
+  'test/db/connection-errors.test.ts',
   'test/domain/address-policy.test.ts',
   'test/domain/app-secret.test.ts',
   'test/domain/chat-messages.test.ts',

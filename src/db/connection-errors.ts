@@ -18,14 +18,17 @@ const LOST_CONNECTION =
 export function isConnectionError(error: unknown): boolean {
   for (let e = error, depth = 0; e && depth < 5; depth++) {
     if (e instanceof ConnectionException) return true;
-    const { code, message, cause, previous } = e as {
+    const { code, syscall, message, cause, previous } = e as {
       code?: unknown;
+      syscall?: unknown;
       message?: unknown;
       cause?: unknown;
       previous?: unknown;
     };
     if (typeof code === 'string') {
       if (code.startsWith('08') || SHUTDOWN_STATES.has(code) || SOCKET_CODES.has(code)) return true;
+      // A Unix socket whose server is down: its file is gone (the embedded PostgreSQL).
+      if (code === 'ENOENT' && syscall === 'connect') return true;
     }
     if (typeof message === 'string' && LOST_CONNECTION.test(message)) return true;
     e = previous ?? cause;
