@@ -1,36 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { selectSpamCheckRow } from '../../src/db/sql/workflow-step-reads';
-import { createTestDatabase } from '../support/test-stack';
+import { useScratchDatabase } from '../support/scratch-database';
 
 // Migration20261211002200BurstRuleIndex: the burst rule's count reads the candidates through
 // submissions_burst_idx, not every submission of the form within the window.
 describe("the burst rule's count", () => {
-  let orm: Orm;
-  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
-    orm.em.getConnection().execute<T[]>(text, params);
+  const db = useScratchDatabase();
+  const { sql } = db;
 
   beforeAll(async () => {
-    orm = await createOrm(await createTestDatabase(), { poolMax: 1 });
-    await migrate(orm);
-    const [account] = await sql<{ id: string }>(
-      `insert into accounts (name) values ('B') returning id`,
-    );
-    const [form] = await sql<{ id: string }>(
-      `insert into forms (account_id, name, endpoint_token) values (?, 'f', 'aburstplan000001') returning id`,
-      [account!.id],
-    );
+    const { accountId, formId } = await db.accountWithForm('aburstplan000001');
     // A busy form: 2,000 submissions from one address within the window, 3 of them identical.
     await sql(
       `insert into submissions (form_id, account_id, payload_json, source_ip)
        select ?, ?, jsonb_build_object('n', case when g % 500 = 0 then 0 else g end,
                                        'm', repeat('x', 300)), '192.0.2.7'
          from generate_series(1, 2000) g`,
-      [form!.id, account!.id],
+      [formId, accountId],
     );
     await sql('analyze submissions');
   });
-  afterAll(() => orm?.close());
 
   /** Scans of submissions_burst_idx so far (this session's counts sent first). */
   const burstIndexScans = async () => {
@@ -46,7 +35,7 @@ describe("the burst rule's count", () => {
       `select id from submissions where payload_json->>'n' = '0' order by id desc limit 1`,
     );
     const before = await burstIndexScans();
-    const row = await selectSpamCheckRow(orm.em.fork(), String(last!.id), 10);
+    const row = await selectSpamCheckRow(db.orm.em.fork(), String(last!.id), 10);
     expect(row?.identical).toBe(4);
 
     expect(await burstIndexScans()).toBeGreaterThan(before);

@@ -1,39 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, type Orm } from '../../src/db/orm';
-import { createTestDatabase } from '../support/test-stack';
+import { describe, expect, it } from 'vitest';
+import { useScratchDatabase } from '../support/scratch-database';
 
 // Migration20261211002000PendingWorkflowStarts: submissions whose workflow was never marked
 // started are still found by the sweeper after the upgrade (as pending starts), the others not.
 describe('the pending workflow starts migration', () => {
-  let orm: Orm;
-  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
-    orm.em.getConnection().execute<T[]>(text, params);
-
-  beforeAll(async () => {
-    orm = await createOrm(await createTestDatabase(), { poolMax: 2 });
-    await orm.getMigrator().up({ to: 'Migration20261210000400UploadReservations' });
+  const db = useScratchDatabase({
+    migrateTo: 'Migration20261210000400UploadReservations',
+    poolMax: 2,
   });
-  afterAll(() => orm?.close());
+  const { sql } = db;
 
   it('carries the unstarted submissions over, with their time of arrival', async () => {
-    const [account] = await sql<{ id: string }>(
-      `insert into accounts (name) values ('Before') returning id`,
-    );
-    const [form] = await sql<{ id: string }>(
-      `insert into forms (account_id, name, endpoint_token) values (?, 'f', 'apending00000001')
-       returning id`,
-      [account!.id],
-    );
+    const { accountId, formId } = await db.accountWithForm('apending00000001');
     const rows = await sql<{ id: string; created_at: string }>(
       `insert into submissions (form_id, account_id, payload_json, created_at, workflow_started_at)
        values (?, ?, '{"n":1}', now() - interval '1 hour', now()),
               (?, ?, '{"n":2}', now() - interval '1 hour', null),
               (?, ?, '{"n":3}', now(), null)
        returning id, created_at`,
-      [form!.id, account!.id, form!.id, account!.id, form!.id, account!.id],
+      [formId, accountId, formId, accountId, formId, accountId],
     );
 
-    await orm.getMigrator().up();
+    await db.orm.getMigrator().up();
 
     const pending = await sql<{ submission_id: string; created_at: string }>(
       'select submission_id, created_at from pending_workflow_starts order by submission_id',

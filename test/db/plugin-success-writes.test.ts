@@ -1,16 +1,14 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Mailer } from '../../src/domain/mail/mailer';
 import { recordDeliveryHealth } from '../../src/domain/plugins/plugin-health';
-import { createTestDatabase } from '../support/test-stack';
+import { useScratchDatabase } from '../support/scratch-database';
 
 // src/domain/plugins/plugin-health.ts: a success writes the plugin's row only when it changes
 // something the attempt did not already see (no failures, stamped within the last second).
 describe('a successful delivery and its plugin', () => {
-  let orm: Orm;
-  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
-    orm.em.getConnection().execute<T[]>(text, params);
+  const db = useScratchDatabase();
+  const { sql } = db;
   const deps = {
     mailer: {} as Mailer,
     logger: pino({ level: 'silent' }),
@@ -20,23 +18,14 @@ describe('a successful delivery and its plugin', () => {
   let pluginId: string;
 
   beforeAll(async () => {
-    orm = await createOrm(await createTestDatabase(), { poolMax: 1 });
-    await migrate(orm);
-    const [account] = await sql<{ id: string }>(
-      `insert into accounts (name) values ('P') returning id`,
-    );
-    const [form] = await sql<{ id: string }>(
-      `insert into forms (account_id, name, endpoint_token) values (?, 'f', 'apluginwrites001') returning id`,
-      [account!.id],
-    );
+    const { formId } = await db.accountWithForm('apluginwrites001');
     const [plugin] = await sql<{ id: string }>(
       `insert into plugins (form_id, plugin_type, name, consecutive_failures, failing_since)
        values (?, 'webhook', 'w', 1, now()) returning id`,
-      [form!.id],
+      [formId],
     );
     pluginId = String(plugin!.id);
   });
-  afterAll(() => orm?.close());
 
   const failures = async () =>
     Number(
@@ -47,7 +36,7 @@ describe('a successful delivery and its plugin', () => {
       )[0]!.n,
     );
   const success = (recentlyHealthy: boolean) =>
-    recordDeliveryHealth(orm.em.fork(), deps, {
+    recordDeliveryHealth(db.orm.em.fork(), deps, {
       pluginId,
       ok: true,
       final: true,

@@ -1,42 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { describe, expect, it } from 'vitest';
 import {
   insertSubmissionOnce,
   nextSubmissionId,
   recordSpamVerdict,
 } from '../../src/db/sql/submissions';
-import { createTestDatabase } from '../support/test-stack';
+import { useScratchDatabase } from '../support/scratch-database';
 
 // Migration20261211002100SubmissionsFillfactor: the spam verdict's update of a stored row is
 // HOT (no index of submissions written again), for rows stored one after the other.
 describe('updates of submissions rows', () => {
-  let orm: Orm;
-  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
-    orm.em.getConnection().execute<T[]>(text, params);
-
-  beforeAll(async () => {
-    orm = await createOrm(await createTestDatabase(), { poolMax: 1 });
-    await migrate(orm);
-  });
-  afterAll(() => orm?.close());
+  const db = useScratchDatabase();
+  const { sql } = db;
 
   it('are HOT for the spam verdict', async () => {
-    const [account] = await sql<{ id: string }>(
-      `insert into accounts (name) values ('H') returning id`,
-    );
-    const [form] = await sql<{ id: string }>(
-      `insert into forms (account_id, name, endpoint_token) values (?, 'f', 'ahotupdates00001')
-       returning id`,
-      [account!.id],
-    );
-    const em = orm.em.fork();
+    const { accountId, formId } = await db.accountWithForm('ahotupdates00001');
+    const em = db.orm.em.fork();
     const ids: string[] = [];
     for (let i = 0; i < 300; i++) {
       const id = await nextSubmissionId(em);
       await insertSubmissionOnce(em, {
         id,
-        formId: String(form!.id),
-        accountId: String(account!.id),
+        formId: String(formId),
+        accountId: String(accountId),
         payloadJson: { email: `hot${i}@example.com`, message: 'x'.repeat(300) },
         specialNormalized: { email: `hot${i}@example.com` },
         sourceIp: '192.0.2.1',

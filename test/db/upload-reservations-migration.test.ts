@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, type Orm } from '../../src/db/orm';
-import { createTestDatabase } from '../support/test-stack';
+import { describe, expect, it } from 'vitest';
+import { useScratchDatabase } from '../support/scratch-database';
 
 // Migration20261210000400UploadReservations: forms that exist keep their accept_files, new
 // ones start without; the quota counters start from the files already stored.
 describe('the upload reservations migration', () => {
-  let orm: Orm;
-  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
-    orm.em.getConnection().execute<T[]>(text, params);
-
-  beforeAll(async () => {
-    orm = await createOrm(await createTestDatabase(), { poolMax: 2 });
-    await orm.getMigrator().up({ to: 'Migration20261202000000PluginRecoveries' });
+  const db = useScratchDatabase({
+    migrateTo: 'Migration20261202000000PluginRecoveries',
+    poolMax: 2,
   });
-  afterAll(() => orm?.close());
+  const { sql } = db;
 
   it('keeps the forms there as they are and counts their stored files', async () => {
     const [account] = await sql<{ id: string }>(
@@ -37,7 +32,7 @@ describe('the upload reservations migration', () => {
         [submission!.id, open, account!.id, size],
       );
 
-    await orm.getMigrator().up();
+    await db.orm.getMigrator().up();
 
     const after = await sql<{ id: string; accept_files: boolean }>(
       'select id, accept_files from forms order by id',

@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { selectDeliverableRow, selectDeliveryPlanRow } from '../../src/db/sql/workflow-step-reads';
-import { createTestDatabase } from '../support/test-stack';
+import { useScratchDatabase } from '../support/scratch-database';
 
 // src/db/sql/workflow-step-reads.ts: what a workflow step reads, in one statement each.
 describe('the reads of the workflow steps', () => {
-  let orm: Orm;
-  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
-    orm.em.getConnection().execute<T[]>(text, params);
+  const db = useScratchDatabase();
+  const { sql } = db;
   let formId: string;
   let submissionId: string;
 
@@ -22,8 +20,6 @@ describe('the reads of the workflow steps', () => {
   };
 
   beforeAll(async () => {
-    orm = await createOrm(await createTestDatabase(), { poolMax: 1 });
-    await migrate(orm);
     const [account] = await sql<{ id: string }>(
       `insert into accounts (name) values ('R') returning id`,
     );
@@ -40,7 +36,6 @@ describe('the reads of the workflow steps', () => {
     );
     submissionId = String(submission!.id);
   });
-  afterAll(() => orm?.close());
 
   it('plans with the form: its plugins by id (deleted ones left out), notify, the test mark', async () => {
     const first = await addPlugin(`'webhook', 'a', true, '{}', null, null, 0, null, null, null`);
@@ -48,7 +43,7 @@ describe('the reads of the workflow steps', () => {
       `'slack', 'b', false, '{}', null, null, 0, null, null, 'by the account'`,
     );
     await addPlugin(`'webhook', 'gone', true, '{}', null, now(), 0, null, null, null`);
-    expect(await selectDeliveryPlanRow(orm.em.fork(), submissionId)).toEqual({
+    expect(await selectDeliveryPlanRow(db.orm.em.fork(), submissionId)).toEqual({
       notify: true,
       isTest: false,
       plugins: [
@@ -56,14 +51,14 @@ describe('the reads of the workflow steps', () => {
         { id: second, pluginType: 'slack', enabled: false, disabledReason: 'by the account' },
       ],
     });
-    expect(await selectDeliveryPlanRow(orm.em.fork(), '999999')).toBeNull();
+    expect(await selectDeliveryPlanRow(db.orm.em.fork(), '999999')).toBeNull();
   });
 
   it('reads a plugin and the submission it sends, and whether a success would change the plugin', async () => {
     const stamped = await addPlugin(
       `'webhook', 's', true, '{"url":"https://example.com/h"}', 'sealed', null, 0, null, now(), null`,
     );
-    const row = await selectDeliverableRow(orm.em.fork(), stamped, submissionId);
+    const row = await selectDeliverableRow(db.orm.em.fork(), stamped, submissionId);
     expect(row?.plugin).toEqual({
       id: stamped,
       pluginType: 'webhook',
@@ -87,11 +82,13 @@ describe('the reads of the workflow steps', () => {
       `'webhook', 'failing', true, '{}', null, null, 1, now(), now(), null`,
     ]) {
       const id = await addPlugin(unhealthy);
-      const read = await selectDeliverableRow(orm.em.fork(), id, submissionId);
+      const read = await selectDeliverableRow(db.orm.em.fork(), id, submissionId);
       expect(read?.plugin.recentlyHealthy).toBe(false);
     }
 
-    expect((await selectDeliverableRow(orm.em.fork(), stamped, '999999'))?.submission).toBeNull();
-    expect(await selectDeliverableRow(orm.em.fork(), '999999', submissionId)).toBeNull();
+    expect(
+      (await selectDeliverableRow(db.orm.em.fork(), stamped, '999999'))?.submission,
+    ).toBeNull();
+    expect(await selectDeliverableRow(db.orm.em.fork(), '999999', submissionId)).toBeNull();
   });
 });
