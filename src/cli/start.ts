@@ -86,7 +86,7 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
       worker = await runWorker(ctx, { address: temporal.address });
       const running = worker;
       stops.push(() => running.stop());
-      if (http && config.temporal.eagerStart) {
+      if (http && config.temporal.eagerStart && config.workflowStarts === 'serve') {
         // One connection for client and worker: the server hands a new workflow's first task
         // back in the start's answer instead of through the task queue.
         ctx.workflows.useEagerStart(eagerStartClient(running, config.temporal.namespace));

@@ -94,8 +94,10 @@ const environmentSchema = z.object({
   TEMPORAL_DEV_SQLITE_SYNCHRONOUS: z.enum(SQLITE_SYNCHRONOUS_LEVELS).default('normal'),
   /** The Temporal Web UI, for links from the delivery log; the embedded dev server's is known. */
   TEMPORAL_UI_URL: optionalText,
-  /** `formward start` with WORKER_PROCESS=inline: hand each new workflow's first task to its worker. */
+  /** Workflows a worker starts (or, inline, its serve process): first task straight to that worker. */
   TEMPORAL_EAGER_START: z.enum(['true', 'false']).default('true'),
+  /** Who starts submission workflows: the workers, told by PostgreSQL (docs/running.md), or `serve`. */
+  WORKFLOW_STARTS: z.enum(['worker', 'serve']).default('worker'),
   /** `formward start`: the worker in a supervised child process (`separate`) or in this one. */
   WORKER_PROCESS: z.enum(['separate', 'inline']).default('separate'),
   /** CPU nice of that child and of the embedded Temporal dev server (docs/running.md); 0: off. */
@@ -184,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       eagerStart: e.TEMPORAL_EAGER_START === 'true',
     },
     worker: { process: e.WORKER_PROCESS, nice: e.WORKER_NICE },
+    workflowStarts: e.WORKFLOW_STARTS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     appSecret: e.APP_SECRET,

@@ -12,6 +12,7 @@ import { SigningSecretCipher } from '../domain/plugins/signing-secret';
 import { parseAllowList, type AllowList } from '../domain/plugins/address-policy';
 import { UnsubscribeTokens } from '../domain/recipients/unsubscribe-tokens';
 import type { PublicUrls } from '../http/public-urls';
+import { createStartNotices, type StartNotices } from '../domain/submissions/start-notices';
 import { createAdmission } from '../temporal/admission';
 import { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
@@ -34,6 +35,8 @@ export type AppContext = {
   logger: Logger;
   urls: PublicUrls;
   workflows: SubmissionWorkflowStarter;
+  /** Tells the workers of stored submissions waiting for their start (WORKFLOW_STARTS=worker). */
+  startNotices: StartNotices;
   /** Replays per account per minute (REPLAY_RATE), counted in PostgreSQL. */
   replayBudget: ReplayBudget;
   /** Starts recovery runs of failed deliveries (docs/recovery.md). */
@@ -94,6 +97,7 @@ export async function createAppContext(
     delivery: deliveryPolicy(config),
     admission,
   });
+  const startNotices = createStartNotices(orm, logger);
   const { resolver, lookupHost } = createDns(config.dnsServers);
   const appSecret = resolveAppSecret(config.appSecret, config.dataDir);
   const knex = orm.em.getConnection().getKnex();
@@ -114,6 +118,7 @@ export async function createAppContext(
     logger,
     urls,
     workflows,
+    startNotices,
     replayBudget: new ReplayBudget(knex, config.budgets.replaysPerMinute),
     recoveries: createRecoveryStarter({
       temporal,
@@ -136,6 +141,7 @@ export async function createAppContext(
     temporal,
     async close() {
       admission.stop();
+      await startNotices.close();
       await temporal.close();
       accounts.mailing.mailer.close();
       await orm.close();

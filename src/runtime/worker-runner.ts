@@ -4,8 +4,13 @@ import type { AppContext } from './app-context';
 import { createMailer } from '../domain/mail/mailer';
 import type { Dial } from '../domain/webhooks/guarded-connector';
 import { createWebhookSender } from '../domain/webhooks/webhook-sender';
+import { createAdmission } from '../temporal/admission';
+import type { LazyTemporalClient } from '../temporal/client';
+import { deliveryPolicy } from '../temporal/delivery-policy';
 import { installTemporalRuntimeLogger } from '../temporal/runtime-logger';
+import { startStartDispatcher, type StartDispatcher } from '../temporal/start-dispatcher';
 import { createWorker } from '../temporal/worker';
+import { createWorkflowStarter } from '../temporal/workflow-starter';
 
 export type RunningWorker = {
   stop(): Promise<void>;
@@ -28,7 +33,7 @@ export type WorkerContext = Pick<
   | 'signingSecrets'
   | 'ownListeners'
   | 'unsubscribeTokens'
->;
+> & { temporal: LazyTemporalClient };
 
 /**
  * Runs the Temporal worker until `stop()`: it stops polling, lets in-flight activities finish
@@ -69,6 +74,7 @@ export async function runWorker(
     unsubscribeTokens: ctx.unsubscribeTokens,
     mailPerHour: config.accountMailPerHour,
   });
+  const starts = config.workflowStarts === 'worker' ? startWorkflowsHere(ctx, connection) : null;
   const done = worker
     .run()
     .catch((error: unknown) => {
@@ -76,6 +82,7 @@ export async function runWorker(
       throw error;
     })
     .finally(async () => {
+      await starts?.stop();
       await connection.close();
       await sender.close();
       mailer.close();
@@ -86,8 +93,36 @@ export async function runWorker(
     state: () => worker.getState(),
     connection,
     async stop() {
+      await starts?.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await done.catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * This worker claims and starts submission workflows (src/temporal/start-dispatcher.ts), with
+ * an admission window of its own; with TEMPORAL_EAGER_START each start hands the workflow's
+ * first task straight back to this worker.
+ */
+function startWorkflowsHere(ctx: WorkerContext, connection: NativeConnection): StartDispatcher {
+  const { config, orm, logger } = ctx;
+  const admission = createAdmission({ orm, window: config.admissionWindow, logger });
+  const workflows = createWorkflowStarter({
+    temporal: ctx.temporal,
+    orm,
+    taskQueue: config.temporal.taskQueue,
+    logger,
+    delivery: deliveryPolicy(config),
+    admission,
+  });
+  if (config.temporal.eagerStart)
+    workflows.useEagerStart(new Client({ connection, namespace: config.temporal.namespace }));
+  const dispatcher = startStartDispatcher({ orm, workflows, admission, logger });
+  return {
+    async stop() {
+      await dispatcher.stop();
+      admission.stop();
     },
   };
 }

@@ -41,6 +41,9 @@ describe('updates of submissions rows', () => {
          from pg_stat_user_tables where relname = 'submissions'`,
     );
     expect(Number(counts!.updates)).toBe(ids.length);
-    expect(Number(counts!.hot)).toBe(ids.length);
+    // An update that writes an index is never HOT (0 of 300). A HOT one also needs room on its
+    // page, which pruning frees only past the oldest snapshot still open: on a busy server
+    // (the whole suite at once) a few updates find none. Seen: 264 of 300.
+    expect(Number(counts!.hot)).toBeGreaterThanOrEqual(ids.length * 0.8);
   });
 });

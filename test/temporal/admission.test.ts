@@ -11,7 +11,8 @@ import { completedSubmissionWorkflow } from '../support/workflow-probes';
 
 const WINDOW = 3;
 const BURST = 10;
-const t = useTestStack({ env: { ADMISSION_WINDOW: String(WINDOW) } });
+// The serve process's own starter (WORKFLOW_STARTS=serve); worker-starts.test.ts has the workers'.
+const t = useTestStack({ env: { ADMISSION_WINDOW: String(WINDOW), WORKFLOW_STARTS: 'serve' } });
 
 const readyStarts = async () =>
   expectAnswer(await t.http.get('/readyz'), 'GET /readyz', 200).workflow_starts;

@@ -8,7 +8,8 @@ import { completedSubmissionWorkflow } from '../support/workflow-probes';
 // docs/running.md (Admission of workflow starts): with the worker in the same process
 // (`formward start`), starts go through the worker's connection with eager start.
 
-const t = useTestStack();
+// Serve-process starts (WORKFLOW_STARTS=serve); worker-starts.test.ts covers the workers' own.
+const t = useTestStack({ env: { WORKFLOW_STARTS: 'serve' } });
 
 const firstEvent = async (workflowId: string) => {
   const connection = await Connection.connect({ address: t.stack.temporalAddress });

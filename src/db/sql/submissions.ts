@@ -188,7 +188,7 @@ export type PendingStart = { id: string; present: boolean };
 
 /**
  * Up to `limit` submissions, by id, whose workflow was never marked started (their row in
- * pending_workflow_starts) and which are older than `graceMs`.
+ * pending_workflow_starts) and which nobody has claimed for `graceMs` or more.
  */
 export async function selectPendingStarts(
   em: EntityManager,
@@ -199,7 +199,7 @@ export async function selectPendingStarts(
     em,
     `select p.submission_id as id, s.id is not null as present
        from pending_workflow_starts p left join submissions s on s.id = p.submission_id
-      where p.created_at < now() - (? * interval '1 millisecond')
+      where p.claimed_until < now() - (? * interval '1 millisecond')
       order by p.submission_id limit ?`,
     [graceMs, limit],
   );
@@ -282,11 +282,13 @@ export type NewSubmissionRow = {
 /**
  * Inserts the submission unless a row with its id is already there (an earlier attempt
  * committed); true when this call inserted it. The same statement records its workflow start
- * as pending, so the sweeper finds it whatever happens after the commit.
+ * as pending, so a worker or the sweeper finds it whatever happens after the commit; no
+ * worker claims it for `startHeldMs` (the storing process starts it itself: a test run).
  */
 export async function insertSubmissionOnce(
   em: EntityManager,
   row: NewSubmissionRow,
+  startHeldMs = 0,
 ): Promise<boolean> {
   const inserted = await runStatement(
     em,
@@ -297,8 +299,8 @@ export async function insertSubmissionOnce(
        on conflict (id) do nothing
        returning id, created_at
      )
-     insert into pending_workflow_starts (submission_id, created_at)
-     select id, created_at from inserted`,
+     insert into pending_workflow_starts (submission_id, created_at, claimed_until)
+     select id, created_at, created_at + (? * interval '1 millisecond') from inserted`,
     [
       row.id,
       row.formId,
@@ -311,6 +313,7 @@ export async function insertSubmissionOnce(
       row.isSpam,
       row.spamReason,
       row.fillMs,
+      startHeldMs,
     ],
   ).catch(asDriverError(em));
   return inserted > 0;

@@ -26,6 +26,12 @@ export type FileHandling = {
   url: (submissionId: string, fileId: string) => string;
 };
 
+/**
+ * How long no worker may claim the new submission's workflow start (docs/running.md): the
+ * storing process starts it itself (a test run waits for its result). 0 by default.
+ */
+export type StartHold = { heldMs?: number };
+
 /** A file part as ingest received it; `open` streams its bytes from where they were spooled. */
 export type UploadedFile = FileSource & { fieldName: string; filename: string };
 
@@ -57,10 +63,11 @@ export async function storeSubmission(
   em: EntityManager,
   input: NewSubmission,
   files: FileHandling,
+  start: StartHold = {},
 ): Promise<{ id: string }> {
   const id = await retryOnConnectionError(() => nextSubmissionId(em));
   if (input.files.length === 0)
-    return retryOnConnectionError(() => insertSubmission(em, id, input, files));
+    return retryOnConnectionError(() => insertSubmission(em, id, input, files, undefined, start));
   // One reservation for every attempt: a retry after a commit whose answer was lost must
   // neither count the files twice nor give back what that commit settled. (A reservation
   // whose own answer was lost stays behind until it is an hour old, file-usage.ts.)
@@ -68,7 +75,9 @@ export async function storeSubmission(
     reserveFileBytes(em, files.quota, input, totalBytes(input.files)),
   );
   try {
-    return await retryOnConnectionError(() => insertSubmission(em, id, input, files, reservation));
+    return await retryOnConnectionError(() =>
+      insertSubmission(em, id, input, files, reservation, start),
+    );
   } catch (error) {
     await releaseFileReservation(em, reservation).catch(() => undefined);
     throw error;
@@ -86,6 +95,7 @@ export async function insertSubmission(
   input: NewSubmission,
   files: FileHandling,
   reservation?: FileReservation,
+  start: StartHold = {},
 ): Promise<{ id: string }> {
   const row = {
     id,
@@ -103,7 +113,7 @@ export async function insertSubmission(
 
   if (input.files.length === 0) {
     // The ingest hot path: one INSERT statement, no transaction round trips.
-    await insertSubmissionOnce(em, row);
+    await insertSubmissionOnce(em, row, start.heldMs);
     return { id };
   }
 
@@ -115,7 +125,7 @@ export async function insertSubmission(
   // they stay unreferenced in the bucket (docs/running.md, File storage).
   const storedKeys: string[] = [];
   try {
-    const stored = await insertWithFiles(em, id, row, input, files, held, storedKeys);
+    const stored = await insertWithFiles(em, id, row, input, files, held, storedKeys, start);
     if (!stored) {
       // An earlier attempt stored the submission: its files and bytes are already counted.
       await giveBack();
@@ -146,6 +156,7 @@ async function insertWithFiles(
   files: FileHandling,
   reservation: FileReservation,
   storedKeys: string[],
+  start: StartHold,
 ): Promise<boolean> {
   const written: Array<StoredBytes | null> = [];
   for (const file of input.files) {
@@ -157,7 +168,7 @@ async function insertWithFiles(
   return files.writeSlots.run(() =>
     em.transactional(async (tx) => {
       // The row and its files commit together: a row already there means all of it is.
-      if (!(await insertSubmissionOnce(tx, row))) return false;
+      if (!(await insertSubmissionOnce(tx, row, start.heldMs))) return false;
       const payload: Record<string, unknown> = { ...input.payload };
       for (const [index, file] of input.files.entries()) {
         const bytes = written[index] ?? (await files.store.put(file, { submissionId: id }));

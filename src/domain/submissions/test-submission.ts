@@ -1,7 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Form } from '../../db/entities';
 import { prepareSubmission } from './prepare-submission';
-import { storeSubmission, type FileHandling } from './store-submission';
+import { storeSubmission, type FileHandling, type StartHold } from './store-submission';
+
+/**
+ * A test run's own process starts its workflow (in test mode) and waits for the result: no
+ * worker takes the start meanwhile; should that process die, one starts it after this.
+ */
+export const TEST_RUN_START_HOLD: StartHold = { heldMs: 120_000 };
 
 /** The fields of the dashboard's "send a test submission", like the form examples' sample. */
 export const TEST_SUBMISSION_FIELDS = {
@@ -36,5 +42,5 @@ export function storeTestSubmission(
   // The sample is fixed and passes every rule (test/domain/prepare-submission.test.ts).
   if (!prepared.ok)
     throw new Error(`the test sample is refused: ${prepared.problem.errors.join('; ')}`);
-  return storeSubmission(em, prepared.submission, files);
+  return storeSubmission(em, prepared.submission, files, TEST_RUN_START_HOLD);
 }

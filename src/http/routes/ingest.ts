@@ -16,7 +16,8 @@ import {
   prepareSubmission,
   type SubmissionToPrepare,
 } from '../../domain/submissions/prepare-submission';
-import { storeSubmission } from '../../domain/submissions/store-submission';
+import { storeSubmission, type StartHold } from '../../domain/submissions/store-submission';
+import { TEST_RUN_START_HOLD } from '../../domain/submissions/test-submission';
 import { fileStorageUnavailable } from '../file-storage-unavailable';
 import { formUrls } from '../form-urls';
 import { HttpError } from '../http-error';
@@ -99,6 +100,7 @@ async function accept(
   ctx: RouteContext,
   form: IngestForm,
   body: Pick<SubmissionToPrepare, 'fields' | 'files' | 'limits'>,
+  start: StartHold = {},
 ) {
   const prepared = prepareSubmission({
     ...body,
@@ -111,13 +113,18 @@ async function accept(
     },
   });
   if (!prepared.ok) throw submissionRefused(prepared.problem);
-  const submission = await storeSubmission(req.em, prepared.submission, {
-    quota: ctx.config.fileQuota,
-    store: ctx.fileStore,
-    writeSlots: ctx.uploadWrites,
-    url: (submissionId, fileId) =>
-      `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
-  }).catch((error: unknown) => {
+  const submission = await storeSubmission(
+    req.em,
+    prepared.submission,
+    {
+      quota: ctx.config.fileQuota,
+      store: ctx.fileStore,
+      writeSlots: ctx.uploadWrites,
+      url: (submissionId, fileId) =>
+        `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
+    },
+    start,
+  ).catch((error: unknown) => {
     if (error instanceof FileQuotaExceededError)
       throw new HttpError(413, 'payload_too_large', error.message);
     if (error instanceof FileStoreUnavailableError) throw fileStorageUnavailable(ctx.logger, error);
@@ -161,9 +168,14 @@ const resultLinks = (ctx: RouteContext, form: IngestForm, submissionId: string) 
   link('form', `${ctx.urls.base}/api/forms/${form.id}`),
 ];
 
-/** After the answer: the workflow start is not on the request path; the sweeper backs it up. */
+/**
+ * After the answer, off the request path: by default a worker starts the workflow, told by a
+ * notification; with WORKFLOW_STARTS=serve this process does. The sweeper backs up both.
+ */
 const startWorkflowAfter = (ctx: RouteContext, res: Response, submissionId: string) => {
-  res.on('finish', () => ctx.workflows.enqueue(submissionId));
+  if (ctx.config.workflowStarts === 'serve')
+    res.on('finish', () => ctx.workflows.enqueue(submissionId));
+  else res.on('finish', () => ctx.startNotices.poke());
 };
 
 const FORM_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
@@ -337,9 +349,16 @@ export const ingestRoutes = [
       Array.isArray(req.body) ? null : (req.body ?? null),
       'body',
     );
-    const id = await accept(req, ctx, form, { fields: payload, files: [], limits: 'check' });
+    const testRun = query.test === 'true';
+    const id = await accept(
+      req,
+      ctx,
+      form,
+      { fields: payload, files: [], limits: 'check' },
+      testRun ? TEST_RUN_START_HOLD : {},
+    );
     const links = resultLinks(ctx, form, id);
-    if (query.test !== 'true') {
+    if (!testRun) {
       startWorkflowAfter(ctx, res, id);
       return { status: 200, body: { ok: true, id, links } };
     }

@@ -1,0 +1,137 @@
+import pino from 'pino';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { listenTo } from '../../src/db/notifications';
+import { insertSubmissionOnce, nextSubmissionId } from '../../src/db/sql/submissions';
+import {
+  claimPendingStarts,
+  notifyPendingStarts,
+  PENDING_STARTS_CHANNEL,
+} from '../../src/db/sql/workflow-start-claims';
+import { createStartNotices } from '../../src/domain/submissions/start-notices';
+import { eventually } from '../support/eventually';
+import { useScratchDatabase } from '../support/scratch-database';
+
+// src/db/sql/workflow-start-claims.ts, src/db/notifications.ts and
+// src/domain/submissions/start-notices.ts: how workers share the
+// pending workflow starts (docs/running.md, "Who starts the workflows").
+
+describe('claims of pending workflow starts', () => {
+  const db = useScratchDatabase({ poolMax: 4 });
+  let form: { accountId: string; formId: string };
+
+  const ingest = async (startHeldMs = 0) => {
+    const em = db.orm.em.fork();
+    const id = await nextSubmissionId(em);
+    const row = {
+      id,
+      ...form,
+      payloadJson: { id },
+      specialNormalized: null,
+      sourceIp: null,
+      userAgent: null,
+      referrer: null,
+      isSpam: false,
+      spamReason: null,
+      fillMs: null,
+    };
+    await insertSubmissionOnce(em, row, startHeldMs);
+    return id;
+  };
+  const claim = (limit: number, leaseMs = 30_000) =>
+    claimPendingStarts(db.orm.em.fork(), limit, leaseMs);
+
+  beforeEach(async () => {
+    form ??= await db.accountWithForm('aclaims000000001');
+    await db.sql('delete from pending_workflow_starts');
+  });
+
+  it('gives racing claimers disjoint rows, and a claimed row to nobody else until it lapses', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await ingest());
+    const [first, second] = await Promise.all([claim(5), claim(5)]);
+    expect(first).toHaveLength(5);
+    expect(second).toHaveLength(5);
+    expect([...first!, ...second!].sort()).toEqual([...ids].sort());
+    expect(await claim(10)).toEqual([]);
+
+    // A worker that died: its claims lapse and another one takes them.
+    const lapsed = first!.slice(0, 2);
+    await db.sql(
+      `update pending_workflow_starts set claimed_until = now() - interval '1 second'
+        where submission_id = any(?::bigint[])`,
+      [`{${lapsed.join(',')}}`],
+    );
+    expect((await claim(10)).sort()).toEqual([...lapsed].sort());
+  });
+
+  it('takes the oldest first and never more than asked', async () => {
+    const ids = [await ingest(), await ingest(), await ingest()];
+    expect(await claim(2)).toEqual(expect.arrayContaining(ids.slice(0, 2)));
+    expect(await claim(2)).toEqual([ids[2]]);
+  });
+
+  it('leaves a start held by the process that stored it (a test run) until the hold ends', async () => {
+    const held = await ingest(60_000);
+    expect(await claim(10)).toEqual([]);
+    await db.sql(
+      `update pending_workflow_starts set claimed_until = now() where submission_id = ?`,
+      [held],
+    );
+    expect(await claim(10)).toEqual([held]);
+  });
+
+  it('hears each notification, and listens again after its connection was killed', async () => {
+    let calls = 0;
+    const listening = listenTo(
+      db.orm,
+      PENDING_STARTS_CHANNEL,
+      () => calls++,
+      pino({ level: 'silent' }),
+    );
+    try {
+      // Once on connecting (what was notified before is caught up on), then per notification.
+      await eventually(async () => calls === 1, { what: 'the call on connecting' });
+      await notifyPendingStarts(db.orm.em.fork());
+      await eventually(async () => calls === 2, { what: 'the notification' });
+
+      await db.sql(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+          where query = 'listen ${PENDING_STARTS_CHANNEL}' and pid <> pg_backend_pid()
+            and datname = current_database()`,
+      );
+      await eventually(async () => calls === 3, { what: 'the call on reconnecting' });
+      await notifyPendingStarts(db.orm.em.fork());
+      await eventually(async () => calls === 4, { what: 'notifications after reconnecting' });
+    } finally {
+      await listening.stop();
+    }
+  });
+
+  it('coalesces a burst of pokes into a few notifications, the last after the last poke', async () => {
+    const heard: number[] = [];
+    const listening = listenTo(
+      db.orm,
+      PENDING_STARTS_CHANNEL,
+      () => heard.push(Date.now()),
+      pino({ level: 'silent' }),
+    );
+    const notices = createStartNotices(db.orm, pino({ level: 'silent' }));
+    try {
+      await eventually(async () => heard.length === 1, { what: 'the call on connecting' });
+      heard.length = 0;
+      for (let i = 0; i < 200; i++) {
+        notices.poke();
+        if (i % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 3));
+      }
+      const lastPoke = Date.now();
+      await eventually(async () => heard.some((at) => at >= lastPoke), {
+        what: 'a notification after the last poke',
+      });
+      expect(heard.length).toBeGreaterThanOrEqual(1);
+      expect(heard.length).toBeLessThan(20);
+    } finally {
+      await notices.close();
+      await listening.stop();
+    }
+  });
+});
