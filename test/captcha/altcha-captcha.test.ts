@@ -1,5 +1,7 @@
 import type { Challenge } from 'altcha-lib' with { 'resolution-mode': 'import' };
 import { describe, expect, it } from 'vitest';
+import { createAppContext } from '../../src/runtime/app-context';
+import { startHttpServer } from '../../src/runtime/http-server';
 import { expectAnswer, expectError, request, type FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { contactFields, postForm, postJson } from '../support/ingest-requests';
@@ -9,7 +11,9 @@ import { countSubmissions, onlySubmission } from '../support/stored-submissions'
 // the widget solves them, accepted once (the used ones recorded in PostgreSQL), for 10 minutes,
 // and for the form they were issued for only.
 
-const t = useTestStack();
+// One deployment, one APP_SECRET: a second process below shares it and the database.
+const APP_SECRET = 'altcha-test-app-secret-0123456789-abcdefghij';
+const t = useTestStack({ env: { APP_SECRET } });
 
 async function altchaForm(): Promise<FormView> {
   const form = await t.api.createForm({ name: 'Proof of work', captcha: { provider: 'altcha' } });
@@ -86,6 +90,35 @@ describe('a form with ALTCHA', () => {
       const garbage = await postJson(form.json_url, { ...contactFields, altcha: 'bm90IGpzb24=' });
       expectError(garbage, 422, 'captcha_failed');
       expect(await countSubmissions(t.stack, form.id)).toBe(1);
+    },
+  );
+
+  it(
+    'a challenge used through one process is refused by another',
+    { timeout: 60_000 },
+    async () => {
+      const form = await altchaForm();
+      const other = await createAppContext(
+        { ...t.stack.config, port: 0, appSecret: APP_SECRET },
+        { databaseUrl: t.stack.databaseUrl, temporalAddress: t.stack.temporalAddress },
+      );
+      const server = await startHttpServer(other);
+      try {
+        const altcha = await solve(await fetchChallenge(form));
+        const first = await postJson(form.json_url, { ...contactFields, altcha });
+        expect(first.status, first.text).toBe(200);
+        const elsewhere = `${server.url}/json/${form.endpoint_token}`;
+        const replay = await postJson(elsewhere, { ...contactFields, altcha });
+        expect(expectError(replay, 422, 'captcha_failed').message).toMatch(/already used/);
+        // The other process takes challenges of this one: the refusal above was the reuse.
+        const fresh = await solve(await fetchChallenge(form));
+        const accepted = await postJson(elsewhere, { ...contactFields, altcha: fresh });
+        expect(accepted.status, accepted.text).toBe(200);
+        expect(await countSubmissions(t.stack, form.id)).toBe(2);
+      } finally {
+        await server.close();
+        await other.close();
+      }
     },
   );
 
