@@ -146,4 +146,52 @@ ${form.embed_html}
       }
     },
   );
+
+  it(
+    'the form script adds ALTCHA to a form pasted without it and sends inline',
+    { timeout: 150_000 },
+    async () => {
+      // Pasted before the CAPTCHA was turned on: no widget in the markup, only the form script.
+      const before = await t.api.createForm({ name: 'Scripted ALTCHA' });
+      const res = await t.api.patch(`/api/forms/${before.id}`, { captcha: { provider: 'altcha' } });
+      expect(res.status, res.text).toBe(200);
+      expect(before.embed_html).not.toContain('altcha');
+      pages.set(
+        '/scripted',
+        `<!doctype html><html><head><meta charset="utf-8"><title>Contact us</title></head>
+<body><h1>Contact us</h1>
+${before.embed_html}
+<script src="${before.autocomplete_script_url}" async></script>
+</body></html>`,
+      );
+      const values = { name: 'Grace Hopper', email: 'grace@example.com', message: 'Inline' };
+      const page = await browser.context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        await page.goto(`${siteUrl}/scripted`);
+        await page.fill('input[name="name"]', values.name);
+        await page.fill('input[name="email"]', values.email);
+        await page.fill('textarea[name="message"]', values.message);
+        await page.locator('altcha-widget label').first().click({ timeout: 30_000 });
+        const deadline = Date.now() + 120_000;
+        while (!(await page.inputValue('input[name="altcha"]'))) {
+          if (Date.now() > deadline)
+            throw new Error('the ALTCHA widget did not solve its challenge');
+          await page.waitForTimeout(100);
+        }
+        await page.click('button[type="submit"]');
+        const status = page.locator('[data-formward-status]');
+        await status.filter({ hasText: 'Thank you' }).waitFor({ timeout: 20_000 });
+        expect(page.url()).toBe(`${siteUrl}/scripted`);
+        const stored = await onlySubmission(t.stack, before.id);
+        expect(stored.payload_json).toEqual(values);
+        // The answer used the challenge up: the widget is reset for a next submission.
+        expect(await page.inputValue('input[name="altcha"]').catch(() => '')).toBe('');
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
 });
