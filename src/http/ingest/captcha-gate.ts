@@ -2,17 +2,9 @@ import type { Request } from 'express';
 import { takeCaptchaResponse } from '../../domain/captcha/captcha-settings';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import type { NewSubmission } from '../../domain/submissions/store-submission';
-import { HttpError } from '../http-error';
 import type { RouteContext } from '../routing/define-route';
 import { clientAddress } from './client-address';
-
-/** 422 `captcha_failed`: browsers on `/f` get it as a page saying why, to go back and retry. */
-export const captchaFailed = (reason: string) =>
-  new HttpError(
-    422,
-    'captcha_failed',
-    `The CAPTCHA check did not pass: ${reason}. Go back to the form, complete the check again and send it.`,
-  );
+import { captchaFailed } from './ingest-refusals';
 
 /**
  * A form's CAPTCHA at ingest (docs/captcha.md): the widgets' fields taken out of the payload
