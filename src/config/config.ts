@@ -76,6 +76,11 @@ const postgresSettings = z
     return settings;
   });
 
+/** A CAPTCHA siteverify URL: HTTPS, as every request through the guarded connector. */
+const captchaVerifyUrl = optionalText.pipe(
+  z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional(),
+);
+
 /** The environment contract of docs/running.md, validated once at start-up. */
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -114,6 +119,10 @@ const environmentSchema = z.object({
     .min(1)
     .default(webhookDefaults.retryBackoffCoefficient),
   WEBHOOK_ALLOW_PRIVATE: commaList,
+  /** The providers' siteverify URLs, replaced (self-hosted proxies, tests; docs/captcha.md). */
+  CAPTCHA_VERIFY_URL_TURNSTILE: captchaVerifyUrl,
+  CAPTCHA_VERIFY_URL_HCAPTCHA: captchaVerifyUrl,
+  CAPTCHA_VERIFY_URL_RECAPTCHA: captchaVerifyUrl,
   /** Exhausted deliveries in a row after which a plugin is disabled (docs/endpoint-health.md). */
   PLUGIN_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(20),
   /** ... and the least time those failures must span. */
@@ -197,6 +206,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       retryInitialIntervalMs: e.WEBHOOK_RETRY_INITIAL_INTERVAL,
       retryBackoffCoefficient: e.WEBHOOK_RETRY_BACKOFF_COEFFICIENT,
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    },
+    captchaVerifyUrls: {
+      turnstile: e.CAPTCHA_VERIFY_URL_TURNSTILE,
+      hcaptcha: e.CAPTCHA_VERIFY_URL_HCAPTCHA,
+      recaptcha: e.CAPTCHA_VERIFY_URL_RECAPTCHA,
     },
     pluginHealth: {
       disableAfterFailures: e.PLUGIN_DISABLE_AFTER_FAILURES,

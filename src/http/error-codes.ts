@@ -45,6 +45,10 @@ export const ERROR_CODES = {
   },
   payload_too_large: { status: 413, when: 'the body or a field, file or count is over a limit' },
   unsupported_media_type: { status: 415, when: 'a body type the endpoint does not take' },
+  captcha_failed: {
+    status: 422,
+    when: "ingest to a form with a `captcha`: the provider's response field is missing, or the check refused it (docs/captcha.md); nothing is stored",
+  },
   invalid_config: {
     status: 422,
     when: 'plugin config failed validation: non-HTTPS URL, private or internal address, missing field',

@@ -7,6 +7,9 @@ export function formUrls(urls: PublicUrls, token: string) {
     jsonUrl: `${urls.ingest}/json/${token}`,
     thanksUrl: `${urls.ingest}/f/${token}/thanks`,
     autocompleteScriptUrl: `${urls.ingest}/f/${token}/autocomplete.js`,
+    /** The ALTCHA widget's challenges and its script (docs/captcha.md). */
+    challengeUrl: `${urls.ingest}/f/${token}/challenge`,
+    altchaScriptUrl: `${urls.ingest}/f/${token}/altcha.js`,
     helpUrl: `${urls.base}/docs#ingest`,
   };
 }

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { createOrm, type Orm } from '../db/orm';
 import { createAccountServices, type AccountServices } from '../domain/accounts/account-services';
+import { createCaptchaVerifier } from '../domain/captcha/create-captcha-verifier';
+import type { CaptchaVerifier } from '../domain/captcha/captcha-verifier';
 import type { DnsResolver } from '../domain/domains/resolver-type';
 import { createFileStore } from '../domain/files/create-file-store';
 import type { FileStore } from '../domain/files/file-store';
@@ -45,6 +47,10 @@ export type AppContext = {
   appSecret: string;
   /** Seals and opens webhook signing secrets with a key derived from appSecret. */
   signingSecrets: SigningSecretCipher;
+  /** Seals and opens the secrets of forms' third-party CAPTCHAs. */
+  captchaSecrets: SigningSecretCipher;
+  /** Checks the CAPTCHA of a form's submissions and issues its ALTCHA challenges. */
+  captcha: CaptchaVerifier;
   /** Seals and opens the one-click unsubscribe links of recipient mail. */
   unsubscribeTokens: UnsubscribeTokens;
   /** WEBHOOK_ALLOW_PRIVATE, parsed. */
@@ -110,6 +116,17 @@ export async function createAppContext(
     knex,
     baseUrl: () => urls.base,
   });
+  const ownListeners = new OwnListeners({ urls: () => [urls.base, urls.ingest], lookupHost });
+  const webhookAllowList = parseAllowList(config.webhook.allowPrivate);
+  const captchaSecrets = new SigningSecretCipher(appSecret, 'captcha secrets v1');
+  const captcha = createCaptchaVerifier({
+    appSecret,
+    secrets: captchaSecrets,
+    verifyUrls: config.captchaVerifyUrls,
+    allowList: webhookAllowList,
+    lookupHost,
+    ownListeners,
+  });
   const exposure = devMailboxWarning(accounts.mailing.mailer.kind, config.baseUrl);
   if (exposure) logger.warn(exposure);
   return {
@@ -128,11 +145,13 @@ export async function createAppContext(
     }),
     resolver,
     lookupHost,
-    ownListeners: new OwnListeners({ urls: () => [urls.base, urls.ingest], lookupHost }),
+    ownListeners,
     forms: new FormCache(),
-    webhookAllowList: parseAllowList(config.webhook.allowPrivate),
+    webhookAllowList,
     appSecret,
     signingSecrets: new SigningSecretCipher(appSecret),
+    captchaSecrets,
+    captcha,
     unsubscribeTokens: new UnsubscribeTokens(appSecret),
     fileStore,
     uploadWrites: new Semaphore(config.uploadWriteConcurrency),
@@ -142,6 +161,7 @@ export async function createAppContext(
     async close() {
       admission.stop();
       await startNotices.close();
+      await captcha.close();
       await temporal.close();
       accounts.mailing.mailer.close();
       await orm.close();

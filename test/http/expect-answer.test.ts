@@ -6,6 +6,7 @@ import { docsRoutes } from '../../src/http/routes/docs';
 import { formRoutes } from '../../src/http/routes/forms';
 import { healthRoutes } from '../../src/http/routes/health';
 import { ingestRoutes } from '../../src/http/routes/ingest';
+import { captchaIngestRoutes } from '../../src/http/routes/captcha-ingest';
 import { pluginRoutes } from '../../src/http/routes/plugins';
 import { publicRoutes } from '../../src/http/routes/public';
 import { recoveryRoutes } from '../../src/http/routes/recoveries';
@@ -85,6 +86,7 @@ export const wrongEnvelope = (body: AnswerBody<'GET /api/forms', 200>) => body.f
 const typedGroups = [
   healthRoutes,
   ingestRoutes,
+  captchaIngestRoutes,
   docsRoutes(() => []),
   publicRoutes,
   apiRootRoutes,

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { errorSchema } from '../../src/http/error-codes';
 import type { apiRootRoutes } from '../../src/http/routes/api-root';
+import type { captchaIngestRoutes } from '../../src/http/routes/captcha-ingest';
 import type { deliveryRoutes } from '../../src/http/routes/deliveries';
 import type { docsRoutes } from '../../src/http/routes/docs';
 import type { formRoutes } from '../../src/http/routes/forms';
@@ -25,6 +26,7 @@ import type { createFormBody } from '../../src/http/schemas/forms';
 type ApiRoute =
   | (typeof healthRoutes)[number]
   | (typeof ingestRoutes)[number]
+  | (typeof captchaIngestRoutes)[number]
   | ReturnType<typeof docsRoutes>[number]
   | (typeof publicRoutes)[number]
   | (typeof apiRootRoutes)[number]

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { StoredCaptcha } from './form-captcha';
 import { bigintColumn, createdAtColumn, idColumn, updatedAtColumn } from './columns';
 
 export const Form = defineEntity({
@@ -15,6 +16,8 @@ export const Form = defineEntity({
     acceptFiles: p.boolean(),
     allowedDomains: p.type('text[]').$type<string[]>(),
     notificationEmailAddresses: p.type('text[]').$type<string[]>(),
+    /** null: no CAPTCHA (docs/captcha.md). */
+    captcha: p.json<StoredCaptcha>().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

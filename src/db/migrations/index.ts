@@ -16,6 +16,7 @@ import { Migration20261211002000PendingWorkflowStarts } from './Migration2026121
 import { Migration20261211002100SubmissionsFillfactor } from './Migration20261211002100SubmissionsFillfactor';
 import { Migration20261211002200BurstRuleIndex } from './Migration20261211002200BurstRuleIndex';
 import { Migration20261211002300WorkflowStartClaims } from './Migration20261211002300WorkflowStartClaims';
+import { Migration20261212000100FormCaptcha } from './Migration20261212000100FormCaptcha';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -67,4 +68,5 @@ export const migrationsList = [
     name: 'Migration20261211002300WorkflowStartClaims',
     class: Migration20261211002300WorkflowStartClaims,
   },
+  { name: 'Migration20261212000100FormCaptcha', class: Migration20261212000100FormCaptcha },
 ];

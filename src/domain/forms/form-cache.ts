@@ -14,6 +14,7 @@ export type IngestForm = Readonly<
     | 'acceptFiles'
     | 'allowedDomains'
     | 'successRedirectUrl'
+    | 'captcha'
   >
 >;
 
@@ -47,6 +48,7 @@ export class FormCache {
       acceptFiles: found.acceptFiles,
       allowedDomains: [...found.allowedDomains],
       successRedirectUrl: found.successRedirectUrl,
+      captcha: found.captcha ?? null,
     };
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(token, { form, expires: now + this.ttlMs });

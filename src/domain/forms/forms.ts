@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Form } from '../../db/entities';
+import type { StoredCaptcha } from '../../db/entities/form-captcha';
 import { countFormsUnderLock } from '../../db/sql/budget-counts';
 import { formLimitReached, withinBudget } from '../budgets/limit-reached';
 import { isEndpointToken, isNumericId, newEndpointToken } from './endpoint-token';
@@ -11,6 +12,8 @@ export type FormChanges = Partial<{
   acceptFiles: boolean;
   allowedDomains: string[];
   notificationEmailAddresses: string[];
+  /** Sealed already (captchaToStore). */
+  captcha: StoredCaptcha | null;
 }>;
 
 /** A form of this account by numeric id or endpoint token; another account's form is "not found". */
@@ -70,6 +73,7 @@ export async function createForm(
       acceptFiles: input.acceptFiles ?? false,
       allowedDomains: input.allowedDomains ?? [],
       notificationEmailAddresses: input.notificationEmailAddresses ?? [],
+      captcha: input.captcha ?? null,
     });
     await tx.flush();
     return form;

@@ -13,16 +13,18 @@ const TAG_BYTES = 16;
 /**
  * Signing secrets are stored sealed (AES-256-GCM under a key derived from APP_SECRET with
  * HKDF-SHA256), so a copy of the database alone cannot sign webhooks. They are opened when a
- * delivery signs and when the secret is shown once at create or rotate.
+ * delivery signs and when the secret is shown once at create or rotate. Another `purpose`
+ * (forms' CAPTCHA secrets) derives its own key, so one kind of sealed value never opens as another.
  */
 export class SigningSecretCipher {
   private readonly key: Buffer;
 
-  constructor(appSecret: string) {
+  constructor(
+    appSecret: string,
+    private readonly purpose = 'webhook signing secrets v1',
+  ) {
     if (!appSecret) throw new Error('APP_SECRET must not be empty');
-    this.key = Buffer.from(
-      hkdfSync('sha256', appSecret, 'formward', 'webhook signing secrets v1', 32),
-    );
+    this.key = Buffer.from(hkdfSync('sha256', appSecret, 'formward', purpose, 32));
   }
 
   static isSealed(stored: string): boolean {
@@ -52,7 +54,7 @@ export class SigningSecretCipher {
       ]).toString('utf8');
     } catch {
       throw new Error(
-        'a webhook signing secret cannot be opened with this APP_SECRET (was APP_SECRET changed?)',
+        `a sealed secret (${this.purpose}) cannot be opened with this APP_SECRET (was APP_SECRET changed?)`,
       );
     }
   }

@@ -1,6 +1,7 @@
 /**
  * Why a submission was judged spam, as stored in `submissions.spam_reason` and counted by
- * `/api/public/spam_metrics`. `honeypot` is decided at ingest; the others by the spam activity.
+ * `/api/public/spam_metrics`. `honeypot` and `captcha_unverified` (the CAPTCHA provider did not
+ * answer in time, docs/captcha.md) are decided at ingest; the others by the spam activity.
  */
 export const SPAM_REASONS = [
   'honeypot',
@@ -9,6 +10,7 @@ export const SPAM_REASONS = [
   'markup',
   'too_fast',
   'burst',
+  'captcha_unverified',
 ] as const;
 
 export type SpamReason = (typeof SPAM_REASONS)[number];

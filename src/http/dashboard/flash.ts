@@ -19,6 +19,10 @@ const MESSAGES = {
   form_created: { kind: 'ok', text: 'Form created. Paste the embed snippet into your page.' },
   form_updated: { kind: 'ok', text: 'Form saved.' },
   form_deleted: { kind: 'ok', text: 'The form and its submissions are deleted.' },
+  captcha_saved: {
+    kind: 'ok',
+    text: 'CAPTCHA saved. Paste the updated embed snippet into your page.',
+  },
   webhook_enabled: { kind: 'ok', text: 'Webhook enabled.' },
   webhook_disabled: { kind: 'ok', text: 'Webhook disabled: it gets no deliveries until enabled.' },
   webhook_deleted: { kind: 'ok', text: 'Webhook deleted. Its delivery log is kept.' },

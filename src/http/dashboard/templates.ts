@@ -15,6 +15,8 @@ import type { TestDeliveryView } from '../views/test-deliveries';
 import type { FieldErrors, FormSettingsInput } from './form-settings-fields';
 import type { formatTime } from './format-time';
 import type { FormRef, PluginRow } from './page-views';
+import type { CaptchaView } from '../../domain/captcha/captcha-settings';
+import type { CaptchaSettingsInput } from './captcha-settings-fields';
 import type { FieldDisplay, ListFilters } from './submission-display';
 import type { TemporalUiLinks } from './temporal-ui';
 
@@ -102,6 +104,12 @@ export type Templates = {
     error?: string;
   };
   'form-delete': { form: FormRef; submissions: number; spam: number };
+  'form-captcha': {
+    form: FormRef;
+    captcha: CaptchaView | null;
+    input: CaptchaSettingsInput;
+    error: string | null;
+  };
   'form-stats': { form: FormRef; stats: FormStatsView; activity: Activity; series: ChartSeries };
   stats: {
     stats: AccountStatsView;

@@ -1,13 +1,55 @@
+import type { CaptchaWidget } from '../views/captcha-widget';
+
 /**
  * The script behind a form's `autocomplete_script_url`. Added to a page with the embed
  * markup, it submits the form in the background (asking the ingest endpoint for JSON) and
  * shows the result inline instead of navigating away. Without it the form still works.
+ * With a CAPTCHA (docs/captcha.md) it adds the widget to a form pasted without it, fetches a
+ * reCAPTCHA v3 token before sending, and resets the widget after each answer (a CAPTCHA
+ * answer is good once).
  */
-export function autocompleteScript(token: string, submissionUrl: string): string {
+export function autocompleteScript(
+  token: string,
+  submissionUrl: string,
+  captcha: CaptchaWidget | null = null,
+): string {
   return `(function () {
   'use strict';
   var token = ${JSON.stringify(token)};
   var action = ${JSON.stringify(submissionUrl)};
+  var captcha = ${JSON.stringify(captcha).replaceAll('<', '\\u003c')};
+  function addWidget(form) {
+    if (!captcha || form.querySelector('altcha-widget, .cf-turnstile, .h-captcha, .g-recaptcha, [data-formward-recaptcha-v3]')) return;
+    var holder = document.createElement('div');
+    holder.innerHTML = captcha.element;
+    var button = form.querySelector('[type=submit]');
+    form.insertBefore(holder.firstChild, button || null);
+    if (!document.querySelector('script[src="' + captcha.scriptUrl + '"]')) {
+      var script = document.createElement('script');
+      script.src = captcha.scriptUrl;
+      script.async = true;
+      document.head.appendChild(script);
+    }
+  }
+  function resetWidget(form) {
+    var altcha = form.querySelector('altcha-widget');
+    if (altcha && altcha.reset) altcha.reset();
+    var v3 = form.querySelector('[data-formward-recaptcha-v3]');
+    if (v3) v3.value = '';
+    try {
+      if (window.turnstile && form.querySelector('.cf-turnstile')) window.turnstile.reset();
+      if (window.hcaptcha && form.querySelector('.h-captcha')) window.hcaptcha.reset();
+      if (window.grecaptcha && window.grecaptcha.reset && form.querySelector('.g-recaptcha')) window.grecaptcha.reset();
+    } catch (e) { /* a widget not rendered yet has nothing to reset */ }
+  }
+  function withV3Token(form, send) {
+    var v3 = form.querySelector('[data-formward-recaptcha-v3]');
+    if (!v3 || v3.value || !window.grecaptcha) return send();
+    window.grecaptcha.ready(function () {
+      window.grecaptcha.execute(v3.getAttribute('data-formward-recaptcha-v3'), { action: 'submit' })
+        .then(function (value) { v3.value = value; send(); });
+    });
+  }
   function statusFor(form) {
     var el = form.querySelector('[data-formward-status]');
     if (!el) {
@@ -22,12 +64,17 @@ export function autocompleteScript(token: string, submissionUrl: string): string
   function enhance(form) {
     if (form.__formward) return;
     form.__formward = true;
+    addWidget(form);
     form.addEventListener('submit', function (event) {
       event.preventDefault();
       var status = statusFor(form);
       var button = form.querySelector('[type=submit]');
       if (button) button.disabled = true;
       status.textContent = 'Sending…';
+      withV3Token(form, function () { send(form, status, button); });
+    });
+  }
+  function send(form, status, button) {
       fetch(action, { method: 'POST', body: new FormData(form), headers: { Accept: 'application/json' } })
         .then(function (res) { return res.json(); })
         .then(function (body) {
@@ -40,8 +87,7 @@ export function autocompleteScript(token: string, submissionUrl: string): string
           }
         })
         .catch(function () { status.textContent = 'Could not send the form. Check your connection and try again.'; })
-        .then(function () { if (button) button.disabled = false; });
-    });
+        .then(function () { resetWidget(form); if (button) button.disabled = false; });
   }
   function scan() {
     var forms = document.querySelectorAll('form[data-formward="' + token + '"], form[action="' + action + '"]');

@@ -12,3 +12,14 @@ export function submissionRefused(problem: SubmissionProblem): HttpError {
     );
   return validationFailed(problem.errors);
 }
+
+/**
+ * 422 `captcha_failed` (docs/captcha.md): the form's CAPTCHA answer is missing or refused.
+ * Browsers on `/f` get it as a page that says why and sends them back to the form to retry.
+ */
+export const captchaFailed = (reason: string) =>
+  new HttpError(
+    422,
+    'captcha_failed',
+    `The CAPTCHA check did not pass: ${reason}. Go back to the form, complete the check again and send it.`,
+  );

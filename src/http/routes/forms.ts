@@ -15,6 +15,7 @@ import { notFound } from '../http-error';
 import { link } from '../links';
 import { MAX_PER_PAGE, pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
 import { defineRoute, type RouteContext } from '../routing/define-route';
+import { captchaChanges } from '../captcha-changes';
 import { formChanges } from '../form-changes';
 import { createFormBody, updateFormBody } from '../schemas/forms';
 import { LIST_HEADERS } from '../schemas/headers';
@@ -90,7 +91,11 @@ export const formRoutes = [
     const form = await createForm(
       req.em,
       principal.accountId,
-      { ...formChanges(body), name: body.name },
+      {
+        ...formChanges(body),
+        ...captchaChanges(body.captcha, null, ctx.captchaSecrets),
+        name: body.name,
+      },
       ctx.config.budgets.formsPerAccount,
     );
     const view = formView(
@@ -141,7 +146,8 @@ export const formRoutes = [
     summary: 'Update a form',
     description:
       'Send any of the fields; the others stay. `is_active: false` makes ingest answer ' +
-      '404 `not_active` until it is set back to true.',
+      '404 `not_active` until it is set back to true. `captcha` without `secret` keeps the ' +
+      'stored secret when the provider stays the same (docs/captcha.md).',
     access: 'can_create_forms',
     body: { schema: updateFormBody, mediaTypes: ['application/json'], required: true },
     responses: { 200: { description: 'the updated form', body: formEnvelope } },
@@ -149,7 +155,10 @@ export const formRoutes = [
   }).handle(async ({ req, params, body, principal }, ctx) => {
     const form = await findAccountForm(req.em, principal.accountId, params.id);
     if (!form) throw notFound('form');
-    await updateForm(req.em, form, formChanges(body));
+    await updateForm(req.em, form, {
+      ...formChanges(body),
+      ...captchaChanges(body.captcha, form.captcha, ctx.captchaSecrets),
+    });
     ctx.forms.forget(form.endpointToken);
     const counts = await countSubmissionsByForm(req.em, [form.id]);
     const recipients = body.notification_email_addresses

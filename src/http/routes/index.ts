@@ -2,6 +2,7 @@ import { PAGES } from '../dashboard/pages';
 import { pageOperations } from '../dashboard/page-operations';
 import type { AnyOperation, AnyRoute } from '../routing/define-route';
 import { apiRootRoutes } from './api-root';
+import { captchaIngestRoutes } from './captcha-ingest';
 import { deliveryRoutes } from './deliveries';
 import { docsRoutes } from './docs';
 import { formRoutes } from './forms';
@@ -14,7 +15,7 @@ import { statsRoutes } from './stats';
 import { submissionRoutes } from './submissions';
 
 // In the document, the dashboard's signed-out pages sit between these two parts (OPERATIONS).
-const PROBE_AND_INGEST_ROUTES = [...healthRoutes, ...ingestRoutes];
+const PROBE_AND_INGEST_ROUTES = [...healthRoutes, ...ingestRoutes, ...captchaIngestRoutes];
 const DOCS_AND_API_ROUTES = [
   ...docsRoutes(() => OPERATIONS),
   ...publicRoutes,

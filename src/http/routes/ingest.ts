@@ -18,6 +18,7 @@ import {
 } from '../../domain/submissions/prepare-submission';
 import { storeSubmission, type StartHold } from '../../domain/submissions/store-submission';
 import { TEST_RUN_START_HOLD } from '../../domain/submissions/test-submission';
+import { captchaGate } from '../ingest/captcha-gate';
 import { fileStorageUnavailable } from '../file-storage-unavailable';
 import { formUrls } from '../form-urls';
 import { HttpError } from '../http-error';
@@ -30,6 +31,7 @@ import { rateLimitSubject } from '../ingest/rate-limit-key';
 import { requireTestRunKey } from '../ingest/test-run-key';
 import { IngestRateLimits } from '../ingest/rate-limiter';
 import { thanksPage } from '../ingest/thanks-page';
+import { captchaWidget } from '../views/captcha-widget';
 import { link } from '../links';
 import { defineRoute, type RouteContext } from '../routing/define-route';
 import { runMiddleware } from '../run-middleware';
@@ -100,10 +102,12 @@ async function accept(
   ctx: RouteContext,
   form: IngestForm,
   body: Pick<SubmissionToPrepare, 'fields' | 'files' | 'limits'>,
-  start: StartHold = {},
+  options: { captchaExempt?: boolean; start?: StartHold } = {},
 ) {
+  const captcha = captchaGate(req, ctx, form, body.fields, options.captchaExempt ?? false);
   const prepared = prepareSubmission({
     ...body,
+    fields: captcha.fields,
     form: { id: form.id, accountId: form.accountId },
     request: {
       receivedAtMs: Date.now(),
@@ -113,6 +117,8 @@ async function accept(
     },
   });
   if (!prepared.ok) throw submissionRefused(prepared.problem);
+  // Checked before the insert: a refusal stores nothing; an unverified check keeps it as spam.
+  await captcha.check(prepared.submission);
   const submission = await storeSubmission(
     req.em,
     prepared.submission,
@@ -123,7 +129,7 @@ async function accept(
       url: (submissionId, fileId) =>
         `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
     },
-    start,
+    options.start,
   ).catch((error: unknown) => {
     if (error instanceof FileQuotaExceededError)
       throw new HttpError(413, 'payload_too_large', error.message);
@@ -187,6 +193,7 @@ const INGEST_ERRORS = [
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
+  'captcha_failed',
 ] as const;
 
 const preflight = <P extends string>(path: P, operationId: string, what: string) =>
@@ -218,7 +225,8 @@ export const ingestRoutes = [
       "to the form's `success_redirect_url`; a client whose `Accept` prefers JSON gets the " +
       'IngestResult instead. A filled `_hp` stores the submission as spam and answers exactly ' +
       'like success. Errors are an HTML page for browsers and JSON otherwise; a form body ' +
-      'that cannot be read at all is 400 `validation_failed`.',
+      'that cannot be read at all is 400 `validation_failed`. A form with a `captcha` needs ' +
+      "its widget's field (422 `captcha_failed` without a passing one; docs/captcha.md).",
     access: 'public',
     server: 'ingest',
     body: {
@@ -306,10 +314,11 @@ export const ingestRoutes = [
   }).handle(async ({ req, params }, ctx) => {
     const form = await findFormByToken(req.em, params.endpoint_token);
     if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
-    const submissionUrl = formUrls(ctx.urls, form.endpointToken).submissionUrl;
+    const urls = formUrls(ctx.urls, form.endpointToken);
+    const widget = captchaWidget(form.captcha ?? null, urls);
     return {
       status: 200,
-      content: autocompleteScript(form.endpointToken, submissionUrl),
+      content: autocompleteScript(form.endpointToken, urls.submissionUrl, widget),
       headers: { 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' },
     };
   }),
@@ -323,7 +332,8 @@ export const ingestRoutes = [
       'One JSON object of fields (an array or scalar is refused with 422). With `?test=true` ' +
       "the form's plugin deliveries run once, synchronously, and `deliveries` reports each; " +
       "it needs `Authorization: Bearer <API_KEY>` with a key of the form's account that has " +
-      '`can_create_forms` (401 without a valid key, 403 without the scope).',
+      '`can_create_forms` (401 without a valid key, 403 without the scope), and no CAPTCHA. ' +
+      "A form with a `captcha` otherwise needs its widget's field (422 `captcha_failed`).",
     access: 'public',
     server: 'ingest',
     query: ingestQuery,
@@ -350,12 +360,13 @@ export const ingestRoutes = [
       'body',
     );
     const testRun = query.test === 'true';
+    // A test run by the owner's key (checked above) needs no CAPTCHA.
     const id = await accept(
       req,
       ctx,
       form,
       { fields: payload, files: [], limits: 'check' },
-      testRun ? TEST_RUN_START_HOLD : {},
+      testRun ? { captchaExempt: true, start: TEST_RUN_START_HOLD } : {},
     );
     const links = resultLinks(ctx, form, id);
     if (!testRun) {

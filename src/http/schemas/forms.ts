@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { captchaInput } from './captcha';
 import { text } from './text';
 
 const hostnamePattern =
@@ -38,6 +39,7 @@ export const formFields = {
     .array(z.email({ error: 'must be an e-mail address' }))
     .max(20)
     .describe('who is e-mailed about new submissions'),
+  captcha: captchaInput,
 };
 
 export const createFormBody = z
@@ -48,6 +50,7 @@ export const createFormBody = z
     accept_files: formFields.accept_files.optional(),
     allowed_domains: formFields.allowed_domains.optional(),
     notification_email_addresses: formFields.notification_email_addresses.optional(),
+    captcha: formFields.captcha.optional(),
   })
   .meta({ id: 'CreateForm' });
 
@@ -59,6 +62,7 @@ export const updateFormBody = z
     accept_files: formFields.accept_files.optional(),
     allowed_domains: formFields.allowed_domains.optional(),
     notification_email_addresses: formFields.notification_email_addresses.optional(),
+    captcha: formFields.captcha.optional(),
   })
   .meta({ id: 'UpdateForm' });
 

@@ -1,4 +1,5 @@
 import escapeHtml from 'escape-html';
+import { captchaEmbedLines, type CaptchaWidget } from './captcha-widget';
 
 // Writes the page-load time into the form's `_ts` field, so ingest can tell how long the form
 // took to fill (docs/spam-rules.md). Without JavaScript `_ts` stays empty: "unknown", never spam.
@@ -16,9 +17,16 @@ const FILE_INPUT_NOTE =
  * Ready-to-paste markup: a plain HTML form posting to the ingest URL, with the hidden `_hp`
  * honeypot that people never see or fill and the hidden `_ts` page-load stamp. It works
  * without JavaScript; the optional autocomplete script (see the form's
- * `autocomplete_script_url`) upgrades it to inline results.
+ * `autocomplete_script_url`) upgrades it to inline results. A form with a CAPTCHA gets its
+ * widget before the button.
  */
-export function embedHtml(form: { name: string; token: string; submissionUrl: string }): string {
+export function embedHtml(form: {
+  name: string;
+  token: string;
+  submissionUrl: string;
+  /** The form's CAPTCHA widget (docs/captcha.md), placed before the button. */
+  captcha?: CaptchaWidget | null;
+}): string {
   const action = escapeHtml(form.submissionUrl);
   return [
     `<form action="${action}" method="POST" enctype="multipart/form-data" accept-charset="UTF-8" data-formward="${escapeHtml(form.token)}">`,
@@ -29,6 +37,7 @@ export function embedHtml(form: { name: string; token: string; submissionUrl: st
     `  <div style="position:absolute;left:-10000px" aria-hidden="true"><label>Leave this empty <input type="text" name="_hp" value="" tabindex="-1" autocomplete="off"></label></div>`,
     `  <input type="hidden" name="_ts" value="">`,
     `  ${FILL_STAMP_SCRIPT}`,
+    ...captchaEmbedLines(form.captcha ?? null).map((line) => `  ${line}`),
     `  <button type="submit">Send</button>`,
     `</form>`,
   ].join('\n');

@@ -8,6 +8,9 @@ import { formUrls } from '../form-urls';
 import { link, linksSchema, type Link } from '../links';
 import type { PublicUrls } from '../public-urls';
 import { count, dateTime, idString } from '../schemas/fields';
+import { captchaView } from '../../domain/captcha/captcha-settings';
+import { captchaViewSchema } from '../schemas/captcha';
+import { captchaWidget } from './captcha-widget';
 import { embedHtml } from './embed-html';
 import { formExamples } from './form-examples';
 
@@ -51,10 +54,13 @@ export const formSchema = z
       .describe(
         'notification_email_addresses with their confirmation status (README, "Recipients and mail")',
       ),
+    captcha: captchaViewSchema,
     submission_url: z.string().meta({ format: 'uri', description: 'POST target for HTML forms' }),
     json_url: z.string().meta({ format: 'uri', description: 'POST target for JSON submissions' }),
     thanks_url: z.string().meta({ format: 'uri', description: 'the default thank-you page' }),
-    embed_html: z.string().describe('ready-to-paste form markup with the `_hp` honeypot'),
+    embed_html: z
+      .string()
+      .describe('ready-to-paste form markup with the `_hp` honeypot (and the CAPTCHA widget)'),
     autocomplete_script_url: z.string().meta({ format: 'uri' }),
     submission_count: count('non-spam submissions'),
     submission_spam_count: count('spam submissions'),
@@ -85,6 +91,7 @@ export function formView(
     name: form.name,
     token: form.endpointToken,
     submissionUrl: u.submissionUrl,
+    captcha: captchaWidget(form.captcha ?? null, u),
   });
   return {
     id: form.id,
@@ -96,6 +103,7 @@ export function formView(
     allowed_domains: form.allowedDomains,
     notification_email_addresses: form.notificationEmailAddresses,
     notification_recipients: recipients,
+    captcha: captchaView(form.captcha),
     submission_url: u.submissionUrl,
     json_url: u.jsonUrl,
     thanks_url: u.thanksUrl,

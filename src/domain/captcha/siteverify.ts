@@ -1,0 +1,128 @@
+import { Agent, request } from 'undici';
+import type { ThirdPartyCaptcha } from '../../db/entities/form-captcha';
+import type { AllowList } from '../plugins/address-policy';
+import { guardedConnector } from '../webhooks/guarded-connector';
+import type { OwnListeners } from '../webhooks/own-listeners';
+
+/** The providers' own verification endpoints (CAPTCHA_VERIFY_URL_* replace them). */
+export const DEFAULT_VERIFY_URLS: Record<ThirdPartyCaptcha, string> = {
+  turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+  hcaptcha: 'https://api.hcaptcha.com/siteverify',
+  recaptcha: 'https://www.google.com/recaptcha/api/siteverify',
+};
+
+/** How long a provider has to answer before the submission is kept as spam for review. */
+export const VERIFY_DEADLINE_MS = 5_000;
+
+/** What the provider said: passed, refused (with why), or nothing usable in time. */
+export type SiteVerdict =
+  | { outcome: 'passed' }
+  | { outcome: 'refused'; reason: string }
+  | { outcome: 'unverified'; reason: string };
+
+export type SiteVerifyRequest = {
+  provider: ThirdPartyCaptcha;
+  secret: string;
+  response: string;
+  remoteIp: string | null;
+  /** reCAPTCHA v3: a `score` below this is refused. */
+  minScore?: number;
+};
+
+const ANSWER_BYTES = 16_384;
+
+/**
+ * Verifies a widget's response token with its provider: `secret`, `response` and `remoteip`
+ * posted form-encoded to the siteverify URL through the webhooks' guarded connector (HTTPS
+ * only, the private-address guard, never this service itself), all within VERIFY_DEADLINE_MS.
+ * Never throws.
+ */
+export function createSiteVerifier(options: {
+  urls: Record<ThirdPartyCaptcha, string>;
+  allowList: AllowList;
+  lookupHost: (host: string) => Promise<string[]>;
+  ownListeners?: OwnListeners;
+  deadlineMs?: number;
+}) {
+  const deadlineMs = options.deadlineMs ?? VERIFY_DEADLINE_MS;
+  const agent = new Agent({
+    connect: guardedConnector({
+      connectTimeoutMs: deadlineMs,
+      allowList: options.allowList,
+      lookupHost: options.lookupHost,
+      ownListeners: options.ownListeners,
+    }),
+    headersTimeout: deadlineMs,
+    bodyTimeout: deadlineMs,
+    keepAliveTimeout: 4_000,
+  });
+  return {
+    async verify(input: SiteVerifyRequest): Promise<SiteVerdict> {
+      const form = new URLSearchParams({ secret: input.secret, response: input.response });
+      if (input.remoteIp) form.set('remoteip', input.remoteIp);
+      let answer: unknown;
+      try {
+        const response = await request(options.urls[input.provider], {
+          dispatcher: agent,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            accept: 'application/json',
+          },
+          body: form.toString(),
+          signal: AbortSignal.timeout(deadlineMs),
+        });
+        const text = await readCapped(response.body);
+        if (response.statusCode !== 200)
+          return unverified(`${input.provider} answered HTTP ${response.statusCode}`);
+        answer = JSON.parse(text);
+      } catch (error) {
+        return unverified(`${input.provider} could not be reached: ${(error as Error).message}`);
+      }
+      return judge(input, answer);
+    },
+    close: () => agent.close(),
+  };
+}
+
+export type SiteVerifier = ReturnType<typeof createSiteVerifier>;
+
+const unverified = (reason: string): SiteVerdict => ({ outcome: 'unverified', reason });
+
+/** The provider's JSON: `success`, `error-codes`, and reCAPTCHA v3's `score`. */
+function judge(input: SiteVerifyRequest, answer: unknown): SiteVerdict {
+  if (typeof answer !== 'object' || answer === null || !('success' in answer))
+    return unverified(`${input.provider} answered without a "success" field`);
+  const body = answer as { success: unknown; score?: unknown; 'error-codes'?: unknown };
+  if (body.success !== true) {
+    const codes = Array.isArray(body['error-codes']) ? body['error-codes'].map(String) : [];
+    const why = codes.length > 0 ? ` (${codes.join(', ').slice(0, 200)})` : '';
+    return { outcome: 'refused', reason: `the CAPTCHA was not solved${why}` };
+  }
+  if (input.minScore !== undefined) {
+    const score = typeof body.score === 'number' ? body.score : null;
+    if (score === null || score < input.minScore)
+      return {
+        outcome: 'refused',
+        reason:
+          score === null
+            ? 'the CAPTCHA answer has no score'
+            : `the CAPTCHA score ${score} is below ${input.minScore}`,
+      };
+  }
+  return { outcome: 'passed' };
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > ANSWER_BYTES) {
+      body.destroy();
+      throw new Error(`the answer is larger than ${ANSWER_BYTES} bytes`);
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
