@@ -18,6 +18,7 @@ const UNIT_TESTS = [
   'test/db/connection-errors.test.ts',
   'test/domain/address-policy.test.ts',
   'test/domain/app-secret.test.ts',
+  'test/domain/autoresponse-text.test.ts',
   'test/domain/chat-messages.test.ts',
   'test/domain/dev-mailbox.test.ts',
   'test/domain/own-origin.test.ts',

@@ -68,6 +68,7 @@ export async function runWorker(
     pluginHealth: config.pluginHealth,
     unsubscribeTokens: ctx.unsubscribeTokens,
     mailPerHour: config.accountMailPerHour,
+    autoresponseIntervalMs: config.autoresponseIntervalMs,
   });
   const done = worker
     .run()

@@ -15,6 +15,8 @@ export const Form = defineEntity({
     acceptFiles: p.boolean(),
     allowedDomains: p.type('text[]').$type<string[]>(),
     notificationEmailAddresses: p.type('text[]').$type<string[]>(),
+    /** The mail to the submitter (docs/autoresponse.md); null: none. */
+    autoresponse: p.json<{ subject: string; body: string; reply_to: string | null }>().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

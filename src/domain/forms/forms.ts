@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Form } from '../../db/entities';
+import type { Autoresponse } from '../autoresponse/autoresponse-text';
 import { countFormsUnderLock } from '../../db/sql/budget-counts';
 import { formLimitReached, withinBudget } from '../budgets/limit-reached';
 import { isEndpointToken, isNumericId, newEndpointToken } from './endpoint-token';
@@ -11,6 +12,7 @@ export type FormChanges = Partial<{
   acceptFiles: boolean;
   allowedDomains: string[];
   notificationEmailAddresses: string[];
+  autoresponse: Autoresponse | null;
 }>;
 
 /** A form of this account by numeric id or endpoint token; another account's form is "not found". */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { autoresponseSchema } from './autoresponse';
 import { text } from './text';
 
 const hostnamePattern =
@@ -59,6 +60,10 @@ export const updateFormBody = z
     accept_files: formFields.accept_files.optional(),
     allowed_domains: formFields.allowed_domains.optional(),
     notification_email_addresses: formFields.notification_email_addresses.optional(),
+    autoresponse: autoresponseSchema
+      .nullable()
+      .optional()
+      .describe('the mail to the submitter (docs/autoresponse.md); null: none'),
   })
   .meta({ id: 'UpdateForm' });
 

@@ -7,6 +7,7 @@ import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { formUrls } from '../form-urls';
 import { link, linksSchema, type Link } from '../links';
 import type { PublicUrls } from '../public-urls';
+import { autoresponseSchema } from '../schemas/autoresponse';
 import { count, dateTime, idString } from '../schemas/fields';
 import { embedHtml } from './embed-html';
 import { formExamples } from './form-examples';
@@ -51,6 +52,9 @@ export const formSchema = z
       .describe(
         'notification_email_addresses with their confirmation status (README, "Recipients and mail")',
       ),
+    autoresponse: autoresponseSchema
+      .nullable()
+      .describe('the mail to the submitter, as set (docs/autoresponse.md); null: none'),
     submission_url: z.string().meta({ format: 'uri', description: 'POST target for HTML forms' }),
     json_url: z.string().meta({ format: 'uri', description: 'POST target for JSON submissions' }),
     thanks_url: z.string().meta({ format: 'uri', description: 'the default thank-you page' }),
@@ -96,6 +100,7 @@ export function formView(
     allowed_domains: form.allowedDomains,
     notification_email_addresses: form.notificationEmailAddresses,
     notification_recipients: recipients,
+    autoresponse: form.autoresponse ?? null,
     submission_url: u.submissionUrl,
     json_url: u.jsonUrl,
     thanks_url: u.thanksUrl,

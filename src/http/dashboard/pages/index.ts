@@ -3,6 +3,7 @@ import { apiKeyPages } from './api-keys';
 import { deliveryPages } from './deliveries';
 import { devMailboxPages } from './dev-mailbox';
 import { formActionPages } from './form-actions';
+import { formAutoresponsePages } from './form-autoresponse';
 import { formPages } from './forms';
 import { overviewPages } from './overview';
 import { passwordResetPages } from './password-reset';
@@ -35,6 +36,7 @@ export const PAGES: readonly AnyPage[] = [
   ...apiKeyPages,
   ...formPages,
   ...formActionPages,
+  ...formAutoresponsePages,
   ...submissionActionPages,
   ...submissionPages,
   ...submissionExportPages,
