@@ -44,7 +44,8 @@ export function readAutoresponseInput(body: unknown): AutoresponseInput {
   return {
     enabled: fields.autoresponse_enabled !== undefined,
     subject: text(fields.autoresponse_subject),
-    body: text(fields.autoresponse_body),
+    // Browsers post a textarea's lines with CRLF; the API and the preview use LF.
+    body: text(fields.autoresponse_body).replace(/\r\n?/g, '\n'),
     reply_to: text(fields.autoresponse_reply_to).trim(),
   };
 }
