@@ -6,7 +6,9 @@ import { FAST_DELIVERY_ENV } from '../support/delivery-attempts';
 import { useTestStack } from '../support/fixture';
 import { postJson } from '../support/ingest-requests';
 import { submitJson } from '../support/ingest-requests';
-import { completedSubmissionWorkflow } from '../support/workflow-probes';
+import { eventually } from '../support/eventually';
+import { signIn } from '../support/sign-in';
+import { completedSubmissionWorkflow, describeWorkflow } from '../support/workflow-probes';
 import { startSmtpSink, type SinkMessage, type SmtpSink } from '../support/smtp-sink';
 import type { TestStack } from '../support/test-stack';
 
@@ -15,7 +17,11 @@ import type { TestStack } from '../support/test-stack';
 
 let smtp: SmtpSink;
 beforeAll(async () => {
-  smtp = await startSmtpSink();
+  // Addresses starting with `refused-` are refused for good (550), as a mailbox that does not exist.
+  smtp = await startSmtpSink({
+    refuseRecipient: (address) =>
+      address.startsWith('refused-') ? { code: 550, message: 'no such mailbox' } : null,
+  });
 });
 afterAll(async () => {
   await smtp?.close();
@@ -24,14 +30,15 @@ afterAll(async () => {
 /** Links in mail name this public URL (https, as RFC 8058 asks); requests go to the stack. */
 const PUBLIC_URL = 'https://forms.formward.test';
 
-const stackWith = (env: Record<string, string> = {}) =>
+/** A stack with a worker and the SMTP sink; links name PUBLIC_URL unless `ownUrl` (dashboard sign-in). */
+const stackWith = (env: Record<string, string> = {}, ownUrl = false) =>
   useTestStack(() => ({
     worker: true,
     env: {
       ...FAST_DELIVERY_ENV,
       SMTP_URL: smtp.url(),
       MAIL_FROM: 'Formward <forms@formward.test>',
-      BASE_URL: PUBLIC_URL,
+      ...(!ownUrl && { BASE_URL: PUBLIC_URL }),
       ...env,
     },
   }));
@@ -246,6 +253,56 @@ describe('the autoresponse', () => {
     expect(await autoresponseRows(t.stack, id)).toMatchObject([
       { status: 'succeeded', is_test: true },
     ]);
+  });
+});
+
+describe('the autoresponse when it cannot or must not be sent', () => {
+  const t = stackWith({}, true);
+
+  it('an SMTP refusal is final: recorded failed, and the address keeps its turn', async () => {
+    const form = await formWithAutoresponse(t.api, 'Refused');
+    const address = `refused-${submitter()}`;
+    const id = await submitJson(form, { email: address, name: 'Jane' });
+    const result = await workflowResult(t.stack, id);
+    expect(result.autoresponse).toMatchObject({ sent: false });
+    expect(result.autoresponse!.error).toContain('SMTP server refused the message');
+    const rows = await autoresponseRows(t.stack, id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ plugin_type: 'autoresponse', status: 'failed' });
+    const claims = await t.stack.sql('select 1 from autoresponse_sends where address = ?', [
+      address,
+    ]);
+    expect(claims).toHaveLength(0);
+  });
+
+  it('a re-delivery (replay) does not send it, even when the form has one now', async () => {
+    const form = await t.api.createForm({ name: 'Replayed' });
+    const address = submitter();
+    const id = await submitJson(form, { email: address });
+    expect((await workflowResult(t.stack, id)).autoresponse).toBeUndefined();
+    const patched = await t.api.patch(`/api/forms/${form.id}`, { autoresponse: SETTINGS });
+    expect(patched.status).toBe(200);
+    const replay = await t.api.post(`/api/submissions/${id}/replay`);
+    const { workflow_id } = expectAnswer(replay, 'POST /api/submissions/{id}/replay', 202).replay;
+    const done = await eventually(async () => {
+      const state = await describeWorkflow(t.stack.temporalAddress, workflow_id);
+      return state?.status === 'COMPLETED' && (state.result as Result);
+    });
+    expect(done.autoresponse).toBeUndefined();
+    await pause(300);
+    expect(mailsTo(address)).toHaveLength(0);
+  });
+
+  it("the dashboard's delivery log shows the autoresponse's attempt, linked to the form's settings", async () => {
+    const form = await formWithAutoresponse(t.api, 'Logged');
+    const id = await submitJson(form, { email: submitter() });
+    expect((await workflowResult(t.stack, id)).autoresponse).toMatchObject({ sent: true });
+    const cookie = await signIn(t.stack.url, t.email, t.password);
+    const page = await request('GET', `${t.stack.url}/app/submissions/${id}/deliveries`, {
+      cookie,
+    });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`<a href="/app/forms/${form.id}#autoresponse">autoresponse</a>`);
   });
 });
 
