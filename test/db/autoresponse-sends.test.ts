@@ -5,6 +5,7 @@ import {
   releaseAutoresponse,
 } from '../../src/db/sql/autoresponse-sends';
 import { upsertUnsubscribed } from '../../src/db/sql/recipients';
+import { eraseSender } from '../../src/domain/submissions/submission-changes';
 import { useScratchDatabase } from '../support/scratch-database';
 
 // The autoresponse's interval claim and suppression read on a real PostgreSQL
@@ -63,5 +64,19 @@ describe('autoresponse_sends', () => {
     expect(await isUnsubscribed(em, accountId, 'd@example.org')).toBe(true);
     const other = await db.accountWithForm('arunsubscribed02');
     expect(await isUnsubscribed(em, other.accountId, 'd@example.org')).toBe(false);
+  });
+
+  it("erasing a sender forgets the account's autoresponses to it, not another account's", async () => {
+    const mine = await db.accountWithForm('arerasure0000001');
+    const theirs = await db.accountWithForm('arerasure0000002');
+    const send = { address: 'e@example.org', submissionId: '9' };
+    await claimAutoresponse(db.orm.em.fork(), { ...send, formId: mine.formId }, DAY);
+    await claimAutoresponse(db.orm.em.fork(), { ...send, formId: theirs.formId }, DAY);
+    await eraseSender(db.orm.em.fork(), mine.accountId, 'E@example.org ');
+    const left = await db.sql<{ form_id: string }>(
+      'select form_id::text from autoresponse_sends where address = ?',
+      ['e@example.org'],
+    );
+    expect(left).toEqual([{ form_id: theirs.formId }]);
   });
 });

@@ -58,3 +58,17 @@ export async function isUnsubscribed(
   );
   return rows.length > 0;
 }
+
+/** Forgets when the account's forms answered the address (erasure of a sender). */
+export async function forgetAutoresponseSends(
+  em: EntityManager,
+  accountId: string,
+  address: string,
+): Promise<void> {
+  await runStatement(
+    em,
+    `delete from autoresponse_sends
+      where address = ? and form_id in (select id from forms where account_id = ?)`,
+    [address, accountId],
+  );
+}
