@@ -19,6 +19,7 @@ const UNIT_TESTS = [
   'test/domain/address-policy.test.ts',
   'test/domain/app-secret.test.ts',
   'test/domain/captcha-settings.test.ts',
+  'test/domain/autoresponse-text.test.ts',
   'test/domain/chat-messages.test.ts',
   'test/domain/dev-mailbox.test.ts',
   'test/domain/own-origin.test.ts',

@@ -45,8 +45,8 @@ async function recordSkipped(
 }
 
 /**
- * The enabled, not deleted plugins of a submission's form, and whether it has e-mail
- * addresses; the disabled ones get their `skipped` record here.
+ * The enabled, not deleted plugins of a submission's form, whether it has e-mail addresses,
+ * and whether it autoresponds to this submission's `email`; the disabled ones get their `skipped` record here.
  */
 export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
   return {
@@ -54,13 +54,14 @@ export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
       const em = orm.em.fork();
       // One statement: the form's plugins, its notification addresses, the test mark.
       const plan = await selectDeliveryPlanRow(em, submissionId);
-      if (!plan) return { targets: [], notify: false }; // the submission is gone
+      if (!plan) return { targets: [], notify: false, autorespond: false }; // the submission is gone
       await recordSkipped(em, submissionId, plan);
       return {
         targets: plan.plugins
           .filter((plugin) => plugin.enabled)
           .map((plugin) => ({ pluginId: plugin.id, pluginType: plugin.pluginType })),
         notify: plan.notify,
+        autorespond: plan.autorespond,
       };
     },
   };

@@ -5,6 +5,7 @@ import type { PluginHealthPolicy } from '../src/domain/plugins/plugin-health';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import { createAutoresponseActivities } from './autoresponse';
 import { createDeliveryPlanActivities } from './delivery-plan';
 import { createDiscordActivities } from './discord-delivery';
 import { createEmailPluginActivities } from './email-plugin-delivery';
@@ -29,6 +30,8 @@ export type ActivityDeps = {
   unsubscribeTokens: UnsubscribeTokens;
   /** ACCOUNT_MAIL_PER_HOUR. */
   mailPerHour: number;
+  /** AUTORESPONSE_INTERVAL (docs/autoresponse.md). */
+  autoresponseIntervalMs: number;
 };
 
 /** Every activity the worker registers, bound to the process's ORM, sender and mailer. */
@@ -41,6 +44,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSlackActivities(deps),
     ...createDiscordActivities(deps),
     ...createEmailPluginActivities(deps),
+    ...createAutoresponseActivities(deps),
     ...createRecoveryActivities(deps.orm),
   };
 }

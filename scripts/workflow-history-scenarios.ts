@@ -15,6 +15,8 @@ import {
   DELIVERY_FAILED,
   PLUGIN_UNAVAILABLE,
   REDELIVERY,
+  type AutoresponseInput,
+  type AutoresponseResult,
   type DeliveryMode,
   type DeliveryOutcome,
   type DeliveryPlan,
@@ -37,6 +39,11 @@ export type Scenario = {
   notify: boolean;
   /** Each webhook plugin's answers, attempt by attempt; the last one repeats. */
   answers: Record<string, Answer[]>;
+  /**
+   * From the 'autoresponse' shape on: the plan says to send the autoresponse, and the SMTP
+   * server's answers to its attempts (250 accepted, 451 transient, the last one repeats).
+   */
+  autoresponse?: number[];
 };
 
 /** Fast retries, and an attempt timeout the dev server notices (it checks about once a second). */
@@ -57,6 +64,7 @@ export const SCENARIOS: Scenario[] = [
     targets: [webhook('1'), webhook('2'), { pluginId: '3', pluginType: 'slack' }],
     notify: true,
     answers: { '1': [200], '2': [204] },
+    autoresponse: [250],
   },
   {
     name: 'live-no-recipients',
@@ -73,14 +81,17 @@ export const SCENARIOS: Scenario[] = [
     targets: [webhook('5'), webhook('6')],
     notify: true,
     answers: { '5': [200], '6': [500] },
+    autoresponse: [250],
   },
   {
+    // A re-delivery sends no autoresponse, whatever the plan says.
     name: 'replay-mode',
     submissionId: '104',
     mode: REDELIVERY,
     targets: [webhook('7'), webhook('8')],
     notify: true,
     answers: { '7': [200], '8': [202] },
+    autoresponse: [250],
   },
   {
     name: 'spam',
@@ -114,6 +125,17 @@ export const SCENARIOS: Scenario[] = [
     ],
     notify: false,
     answers: { '14': [200], '15': [250], '16': [429, 200], '17': [404] },
+  },
+  {
+    // Recorded from the 'autoresponse' shape on: the SMTP server fails the autoresponse's
+    // first attempt (retried by Temporal), then takes it.
+    name: 'autoresponse-retries',
+    submissionId: '108',
+    mode: 'live',
+    targets: [webhook('18')],
+    notify: false,
+    answers: { '18': [200] },
+    autoresponse: [451, 250],
   },
 ];
 
@@ -264,8 +286,19 @@ export function scenarioActivities(
       return scenarioOf(submissionId).spam ?? { isSpam: false, reason: null };
     },
     async planDeliveries(submissionId: string): Promise<DeliveryPlan> {
-      const { targets, notify } = scenarioOf(submissionId);
-      return { targets, notify };
+      const { targets, notify, autoresponse } = scenarioOf(submissionId);
+      return { targets, notify, autorespond: autoresponse !== undefined };
+    },
+    /** As activities/autoresponse.ts: sent, or a retryable failure until the last attempt. */
+    async sendAutoresponse(input: AutoresponseInput): Promise<AutoresponseResult> {
+      const { attempt } = Context.current().info;
+      const answers = scenarioOf(input.submissionId).autoresponse ?? [250];
+      const answer = answers[Math.min(attempt, answers.length) - 1]!;
+      if (answer === 250) return { sent: true, deliveryId: input.deliveryId };
+      const message = `${answer} try again later`;
+      throw input.mode === 'test' || attempt >= input.maxAttempts
+        ? ApplicationFailure.nonRetryable(message, DELIVERY_FAILED)
+        : ApplicationFailure.retryable(message, DELIVERY_FAILED);
     },
     deliverWebhook: deliver,
     deliverSlack: deliver,

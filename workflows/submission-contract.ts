@@ -43,8 +43,31 @@ export type SpamVerdict = { isSpam: boolean; reason: string | null };
 
 export type DeliveryTarget = { pluginId: string; pluginType: string };
 
-/** What a submission's workflow delivers: its form's enabled plugins, and whether to e-mail. */
-export type DeliveryPlan = { targets: DeliveryTarget[]; notify: boolean };
+/**
+ * What a submission's workflow delivers: its form's enabled plugins, whether to e-mail, and
+ * whether to send the autoresponse (absent from plans recorded before it existed).
+ */
+export type DeliveryPlan = { targets: DeliveryTarget[]; notify: boolean; autorespond?: boolean };
+
+/** The autoresponse's activity input: one delivery (its id stays for every retry), no plugin. */
+export type AutoresponseInput = {
+  submissionId: string;
+  deliveryId: string;
+  mode: DeliveryMode;
+  maxAttempts: number;
+};
+
+/**
+ * The autoresponse as the workflow settled it (docs/autoresponse.md). `skipped`: why nothing
+ * was sent (`not_configured`, `no_email`, `interval`, `unsubscribed`, `mail_budget_exhausted`,
+ * `spam`, `submission_missing`); `error`: the last attempt's failure.
+ */
+export type AutoresponseResult = {
+  sent: boolean;
+  deliveryId: string | null;
+  skipped?: string;
+  error?: string;
+};
 
 export type DeliveryInput = {
   submissionId: string;
@@ -107,4 +130,6 @@ export type SubmissionWorkflowResult = {
   spam: SpamVerdict;
   deliveries: DeliverySummary[];
   notification: NotificationResult | { sent: false; error: string } | null;
+  /** Absent in runs started before the autoresponse, and when the plan had none to send. */
+  autoresponse?: AutoresponseResult;
 };

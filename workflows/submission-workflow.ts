@@ -14,6 +14,7 @@ import type { SlackActivities } from '../activities/slack-delivery';
 import type { SpamActivities } from '../activities/spam';
 import type { WebhookActivities } from '../activities/webhook-delivery';
 import { deliveryIdOf } from '../src/domain/deliveries/delivery-ids';
+import { sendAutoresponseStep } from './autoresponse-step';
 import { DATABASE_STEP } from './database-step';
 import {
   DEFAULT_DELIVERY_POLICY,
@@ -106,7 +107,7 @@ export async function submissionWorkflow(
   // `recover` issue exactly the commands they always did, so no patched() marker is needed:
   // the recorded histories still replay (test/temporal/workflow-replay.test.ts).
   const { recover } = input;
-  const { targets, notify } = recover
+  const { targets, notify, autorespond } = recover
     ? { targets: [{ pluginId: recover.pluginId, pluginType: recover.pluginType }], notify: false }
     : await planDeliveries(submissionId);
   const { runId } = workflowInfo();
@@ -141,12 +142,19 @@ export async function submissionWorkflow(
             error: failureOf(error).message,
           }));
 
+  // Only when the plan has one to send; runs started before it existed never do.
+  const autoresponse =
+    mode !== REDELIVERY && autorespond === true && patched('autoresponse')
+      ? sendAutoresponseStep(submissionId, runId, mode)
+      : undefined;
+
   return {
     submissionId,
     mode,
     spam,
     deliveries: await Promise.all(deliveries),
     notification: await notification,
+    ...(autoresponse && { autoresponse: await autoresponse }),
   };
 }
 

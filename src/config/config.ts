@@ -137,6 +137,8 @@ const environmentSchema = z.object({
   REPLAY_RATE: z.coerce.number().int().min(0).default(30),
   /** Submission mails (one per recipient) an account may send per hour (README, "Recipients and mail"). */
   ACCOUNT_MAIL_PER_HOUR: z.coerce.number().int().min(0).default(1000),
+  /** At most one autoresponse per form and address in this time (docs/autoresponse.md). */
+  AUTORESPONSE_INTERVAL: duration('24h'),
   /** Submission workflows one serve process starts ahead of the workers (docs/running.md). */
   ADMISSION_WINDOW: z.coerce.number().int().min(1).max(10_000).default(256),
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
@@ -223,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       replaysPerMinute: e.REPLAY_RATE,
     },
     accountMailPerHour: e.ACCOUNT_MAIL_PER_HOUR,
+    autoresponseIntervalMs: e.AUTORESPONSE_INTERVAL,
     admissionWindow: e.ADMISSION_WINDOW,
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
     ingestRateLimitBytesPerMinute: e.INGEST_RATE_LIMIT_BYTES,

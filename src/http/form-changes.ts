@@ -19,5 +19,6 @@ export function formChanges(body: UpdateFormBody): FormChanges {
     notificationEmailAddresses: body.notification_email_addresses && [
       ...new Set(body.notification_email_addresses.map((e) => e.toLowerCase())),
     ],
+    autoresponse: body.autoresponse,
   });
 }

@@ -73,6 +73,7 @@ export async function runWorker(
     pluginHealth: config.pluginHealth,
     unsubscribeTokens: ctx.unsubscribeTokens,
     mailPerHour: config.accountMailPerHour,
+    autoresponseIntervalMs: config.autoresponseIntervalMs,
   });
   const starts = config.workflowStarts === 'worker' ? startWorkflowsHere(ctx, connection) : null;
   const done = worker

@@ -15,6 +15,7 @@ const deliveries = (count: number) => Array<string>(count).fill('activity delive
 const EMAIL = 'activity sendNotificationEmail';
 const PATCH = 'patch plugin-types';
 const LOCAL_FIRST = [PATCH, 'patch local-first-attempt'];
+const AUTORESPONSE = ['patch autoresponse', 'activity sendAutoresponse'];
 const locals = (count: number, type = 'deliverWebhook') =>
   Array<string>(count).fill(`local ${type}`);
 const children = (count: number) => Array<string>(count).fill('child submissionWorkflow');
@@ -91,6 +92,47 @@ const SHAPES: Record<string, Record<string, string[]>> = {
       'activity deliverSlack',
       'activity deliverDiscord',
     ],
+  },
+  // patched('autoresponse'): asked only when the plan has an autoresponse to send and the run
+  // is not a re-delivery; its marker, then the `sendAutoresponse` activity, after the
+  // deliveries' and the e-mail's scheduling (retries of it schedule no new command).
+  'v4-autoresponse': {
+    live: [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      EMAIL,
+      ...AUTORESPONSE,
+      ...locals(2),
+      'local deliverSlack',
+    ],
+    'live-no-recipients': [...LOCAL_STEPS, ...LOCAL_FIRST, ...locals(1)],
+    'test-mode': [...LOCAL_STEPS, ...LOCAL_FIRST, EMAIL, ...AUTORESPONSE, ...locals(2)],
+    'replay-mode': ['local planDeliveries', ...LOCAL_FIRST, ...locals(2)],
+    spam: ['local checkSpam'],
+    'webhook-retries': [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      EMAIL,
+      ...locals(3),
+      'timer',
+      'timer',
+      ...locals(1),
+      'timer',
+      ...deliveries(3),
+    ],
+    'plugin-types': [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      ...locals(1),
+      'local deliverEmailPlugin',
+      'local deliverSlack',
+      'local deliverDiscord',
+      'timer',
+      'timer',
+      'activity deliverSlack',
+      'activity deliverDiscord',
+    ],
+    'autoresponse-retries': [...LOCAL_STEPS, ...LOCAL_FIRST, ...AUTORESPONSE, ...locals(1)],
   },
   // recoveryWorkflow as released (no patch): a page of candidates, one child submission
   // workflow each at most ratePerSecond a second (a timer between), then the progress; each

@@ -10,6 +10,7 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { afterAll, beforeAll, inject } from 'vitest';
+import type { AutoresponseActivities } from '../../activities/autoresponse';
 import type { DeliveryPlanActivities } from '../../activities/delivery-plan';
 import type { DiscordActivities } from '../../activities/discord-delivery';
 import type { EmailPluginActivities } from '../../activities/email-plugin-delivery';
@@ -19,6 +20,8 @@ import type { SpamActivities } from '../../activities/spam';
 import type { WebhookActivities } from '../../activities/webhook-delivery';
 import type { DeliveryPolicy } from '../../workflows/delivery-policy';
 import {
+  type AutoresponseInput,
+  type AutoresponseResult,
   type DeliveryOutcome,
   type DeliveryTarget,
   type NotificationResult,
@@ -110,6 +113,9 @@ export type MockOptions = {
   notify?: boolean;
   deliver?: DeliverBehaviour;
   email?: (submissionId: string) => Promise<NotificationResult>;
+  /** Whether the plan says to send the autoresponse (default false), and how it answers. */
+  autorespond?: boolean;
+  autoresponse?: (input: AutoresponseInput, attempt: number) => Promise<AutoresponseResult>;
 };
 
 export type Calls = {
@@ -120,6 +126,7 @@ export type Calls = {
   /** The e-mail, Slack and Discord activities' attempts, with the activity's name. */
   deliverPlugin: Array<Attempt & { activity: string }>;
   sendNotificationEmail: string[];
+  sendAutoresponse: Array<{ input: AutoresponseInput; attempt: number }>;
 };
 
 export const SENT: NotificationResult = {
@@ -159,6 +166,7 @@ export function mockActivities(options: MockOptions = {}) {
     deliverWebhook: [],
     deliverPlugin: [],
     sendNotificationEmail: [],
+    sendAutoresponse: [],
   };
   const pluginActivity =
     (activity: string) =>
@@ -173,7 +181,8 @@ export function mockActivities(options: MockOptions = {}) {
     SlackActivities &
     DiscordActivities &
     EmailPluginActivities &
-    NotificationActivities = {
+    NotificationActivities &
+    AutoresponseActivities = {
     deliverSlack: pluginActivity('deliverSlack'),
     deliverDiscord: pluginActivity('deliverDiscord'),
     deliverEmailPlugin: pluginActivity('deliverEmailPlugin'),
@@ -183,7 +192,11 @@ export function mockActivities(options: MockOptions = {}) {
     },
     async planDeliveries(submissionId) {
       calls.planDeliveries.push(submissionId);
-      return { targets: options.targets ?? [], notify: options.notify ?? true };
+      return {
+        targets: options.targets ?? [],
+        notify: options.notify ?? true,
+        autorespond: options.autorespond ?? false,
+      };
     },
     async deliverWebhook(input) {
       const call = attemptOf(input);
@@ -193,6 +206,13 @@ export function mockActivities(options: MockOptions = {}) {
     async sendNotificationEmail(submissionId) {
       calls.sendNotificationEmail.push(submissionId);
       return options.email ? options.email(submissionId) : SENT;
+    },
+    async sendAutoresponse(input) {
+      const { attempt } = Context.current().info;
+      calls.sendAutoresponse.push({ input, attempt });
+      return options.autoresponse
+        ? options.autoresponse(input, attempt)
+        : { sent: true, deliveryId: input.deliveryId };
     },
   };
   return { activities, calls };

@@ -12,7 +12,9 @@ export const DeliveryAttempt = defineEntity({
     id: idColumn(),
     deliveryId: p.string(),
     submissionId: bigintColumn(),
-    pluginId: bigintColumn(),
+    /** Null for a delivery without a plugin, which `pluginType` names (`autoresponse`). */
+    pluginId: bigintColumn().nullable(),
+    pluginType: p.string().nullable(),
     attempt: p.integer(),
     status: p.string().$type<DeliveryStatus>(),
     httpStatus: p.integer().nullable(),

@@ -18,6 +18,8 @@ export const Form = defineEntity({
     notificationEmailAddresses: p.type('text[]').$type<string[]>(),
     /** null: no CAPTCHA (docs/captcha.md). */
     captcha: p.json<StoredCaptcha>().nullable(),
+    /** The mail to the submitter (docs/autoresponse.md); null: none. */
+    autoresponse: p.json<{ subject: string; body: string; reply_to: string | null }>().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

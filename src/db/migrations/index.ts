@@ -17,6 +17,7 @@ import { Migration20261211002100SubmissionsFillfactor } from './Migration2026121
 import { Migration20261211002200BurstRuleIndex } from './Migration20261211002200BurstRuleIndex';
 import { Migration20261211002300WorkflowStartClaims } from './Migration20261211002300WorkflowStartClaims';
 import { Migration20261212000100FormCaptcha } from './Migration20261212000100FormCaptcha';
+import { Migration20261212000200FormAutoresponse } from './Migration20261212000200FormAutoresponse';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -69,4 +70,8 @@ export const migrationsList = [
     class: Migration20261211002300WorkflowStartClaims,
   },
   { name: 'Migration20261212000100FormCaptcha', class: Migration20261212000100FormCaptcha },
+  {
+    name: 'Migration20261212000200FormAutoresponse',
+    class: Migration20261212000200FormAutoresponse,
+  },
 ];

@@ -6,7 +6,9 @@ import { runStatement, selectRows } from './execute';
 export type AttemptRecord = {
   deliveryId: string;
   submissionId: string;
-  pluginId: string;
+  /** Null for a delivery without a plugin (the autoresponse), which `pluginType` then names. */
+  pluginId: string | null;
+  pluginType?: 'autoresponse';
   attempt: number;
   status: DeliveryStatus;
   httpStatus: number | null;
@@ -28,9 +30,9 @@ export type AttemptRecord = {
 export async function upsertAttempt(em: EntityManager, r: AttemptRecord): Promise<void> {
   await runStatement(
     em,
-    `insert into delivery_attempts (delivery_id, submission_id, plugin_id, attempt, status, http_status,
+    `insert into delivery_attempts (delivery_id, submission_id, plugin_id, plugin_type, attempt, status, http_status,
         error, duration_ms, response_body, is_replay, is_test, workflow_id, workflow_run_id, started_at, finished_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      on conflict (delivery_id, attempt) do update set
        status = excluded.status, http_status = excluded.http_status, error = excluded.error,
        duration_ms = excluded.duration_ms, response_body = excluded.response_body,
@@ -39,6 +41,7 @@ export async function upsertAttempt(em: EntityManager, r: AttemptRecord): Promis
       r.deliveryId,
       r.submissionId,
       r.pluginId,
+      r.pluginType ?? null,
       r.attempt,
       r.status,
       r.httpStatus,
@@ -61,7 +64,8 @@ export type AttemptRow = {
   delivery_id: string;
   submission_id: string;
   form_id: string;
-  plugin_id: string;
+  /** Null for the autoresponse, which has no plugin. */
+  plugin_id: string | null;
   plugin_type: string;
   attempt: number;
   status: DeliveryStatus;
@@ -92,7 +96,7 @@ function fromClause(filter: AttemptFilter): { sql: string; params: unknown[] } {
     params.push(filter.pluginId);
   }
   const sql = `from delivery_attempts d join submissions s on s.id = d.submission_id
-    join plugins p on p.id = d.plugin_id where ${where.join(' and ')}`;
+    left join plugins p on p.id = d.plugin_id where ${where.join(' and ')}`;
   return { sql, params };
 }
 
@@ -105,7 +109,7 @@ export function selectAttempts(
   const from = fromClause(filter);
   return selectRows<AttemptRow>(
     em,
-    `select d.id, d.delivery_id, d.submission_id, s.form_id, d.plugin_id, p.plugin_type, d.attempt, d.status,
+    `select d.id, d.delivery_id, d.submission_id, s.form_id, d.plugin_id, coalesce(p.plugin_type, d.plugin_type) as plugin_type, d.attempt, d.status,
             d.http_status, d.error, d.duration_ms, d.response_body, d.is_replay, d.is_test,
             d.workflow_id, d.workflow_run_id, d.started_at, d.finished_at
        ${from.sql} order by d.started_at desc, d.id desc limit ? offset ?`,
@@ -126,8 +130,8 @@ export async function countAttempts(em: EntityManager, filter: AttemptFilter): P
 /** A record that a submission was not delivered to a disabled plugin (no attempt was made). */
 export type SkippedRecord = Pick<
   AttemptRecord,
-  'deliveryId' | 'submissionId' | 'pluginId' | 'isReplay' | 'workflowId' | 'workflowRunId'
-> & { error: string };
+  'deliveryId' | 'submissionId' | 'isReplay' | 'workflowId' | 'workflowRunId'
+> & { pluginId: string; error: string };
 
 /**
  * Writes the `skipped` record of a delivery, as attempt 1. A retried local activity finds the

@@ -75,6 +75,8 @@ export type DeliveryPlanRow = {
   notify: boolean;
   /** Whether the submission is a `?test=true` run's (src/db/sql/submissions.ts, markTestRun). */
   isTest: boolean;
+  /** Whether the form has an autoresponse and the submission an `email` (docs/autoresponse.md). */
+  autorespond: boolean;
 };
 
 export async function selectDeliveryPlanRow(
@@ -84,6 +86,7 @@ export async function selectDeliveryPlanRow(
   const rows = await selectRows<{
     notify: boolean;
     is_test: boolean;
+    autorespond: boolean;
     id: string | null;
     plugin_type: string | null;
     enabled: boolean | null;
@@ -91,6 +94,7 @@ export async function selectDeliveryPlanRow(
   }>(
     em,
     `select cardinality(f.notification_email_addresses) > 0 as notify, s.is_test,
+            f.autoresponse is not null and (s.special_normalized ->> 'email') is not null as autorespond,
             p.id, p.plugin_type, p.enabled, p.disabled_reason
        from submissions s join forms f on f.id = s.form_id
        left join plugins p on p.form_id = s.form_id and p.deleted_at is null
@@ -101,6 +105,7 @@ export async function selectDeliveryPlanRow(
   return {
     notify: rows[0].notify,
     isTest: rows[0].is_test,
+    autorespond: rows[0].autorespond,
     plugins: rows
       .filter((row) => row.id !== null)
       .map((row) => ({

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Form } from '../../db/entities';
 import type { StoredCaptcha } from '../../db/entities/form-captcha';
+import type { Autoresponse } from '../autoresponse/autoresponse-text';
 import { countFormsUnderLock } from '../../db/sql/budget-counts';
 import { formLimitReached, withinBudget } from '../budgets/limit-reached';
 import { isEndpointToken, isNumericId, newEndpointToken } from './endpoint-token';
@@ -14,6 +15,7 @@ export type FormChanges = Partial<{
   notificationEmailAddresses: string[];
   /** Sealed already (captchaToStore). */
   captcha: StoredCaptcha | null;
+  autoresponse: Autoresponse | null;
 }>;
 
 /** A form of this account by numeric id or endpoint token; another account's form is "not found". */

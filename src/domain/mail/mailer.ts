@@ -10,7 +10,8 @@ export type OutgoingMail = {
   to: string[];
   subject: string;
   text: string;
-  html: string;
+  /** Absent: a plain-text message (the autoresponse). */
+  html?: string;
   /** With angle brackets, e.g. `<submission-1.ab12@example.com>`. */
   messageId: string;
   replyTo?: MailAddress;

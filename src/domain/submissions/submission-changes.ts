@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { forgetAutoresponseSends } from '../../db/sql/autoresponse-sends';
 import {
   countSenderSubmissions,
   deleteAccountSubmission,
@@ -50,8 +51,15 @@ export function countSenderErasure(
 
 /**
  * Erasure (GDPR): deletes every submission of the account from `email`, with their files
- * (the stored objects are queued for the file store's sweep) and delivery logs.
+ * (the stored objects are queued for the file store's sweep) and delivery logs, and the
+ * record of the autoresponses its forms sent to it. An unsubscribe is kept: it is the
+ * address's own wish not to be mailed.
  */
-export function eraseSender(em: EntityManager, accountId: string, email: string): Promise<number> {
+export async function eraseSender(
+  em: EntityManager,
+  accountId: string,
+  email: string,
+): Promise<number> {
+  await forgetAutoresponseSends(em, accountId, senderKey(email));
   return deleteSenderSubmissions(em, accountId, senderKey(email));
 }

@@ -18,6 +18,7 @@ const MESSAGES = {
   key_revoked: { kind: 'ok', text: 'The key is revoked: the API refuses it from now on.' },
   form_created: { kind: 'ok', text: 'Form created. Paste the embed snippet into your page.' },
   form_updated: { kind: 'ok', text: 'Form saved.' },
+  autoresponse_saved: { kind: 'ok', text: 'Autoresponse saved.' },
   form_deleted: { kind: 'ok', text: 'The form and its submissions are deleted.' },
   captcha_saved: {
     kind: 'ok',

@@ -12,6 +12,7 @@ import type { AttemptRow } from '../../domain/deliveries/delivery-records';
 import type { FormView } from '../views/form-view';
 import type { SubmissionView } from '../views/submission-view';
 import type { TestDeliveryView } from '../views/test-deliveries';
+import type { AutoresponseSection } from './autoresponse-fields';
 import type { FieldErrors, FormSettingsInput } from './form-settings-fields';
 import type { formatTime } from './format-time';
 import type { FormRef, PluginRow } from './page-views';
@@ -95,6 +96,7 @@ export type Templates = {
     lastSubmissionAt: Date | null;
     input: FormSettingsInput;
     errors: FieldErrors;
+    autoresponse: AutoresponseSection;
   };
   'form-test': {
     form: FormRef;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { captchaInput } from './captcha';
+import { autoresponseSchema } from './autoresponse';
 import { text } from './text';
 
 const hostnamePattern =
@@ -63,6 +64,10 @@ export const updateFormBody = z
     allowed_domains: formFields.allowed_domains.optional(),
     notification_email_addresses: formFields.notification_email_addresses.optional(),
     captcha: formFields.captcha.optional(),
+    autoresponse: autoresponseSchema
+      .nullable()
+      .optional()
+      .describe('the mail to the submitter (docs/autoresponse.md); null: none'),
   })
   .meta({ id: 'UpdateForm' });
 

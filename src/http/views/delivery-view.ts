@@ -12,8 +12,15 @@ export const deliveryAttemptSchema = z
       .string()
       .describe('the same for every attempt of one delivery; the `webhook-id` header'),
     submission_id: idString('the submission delivered'),
-    plugin_id: idString('the plugin delivered to'),
-    plugin_type: z.string(),
+    plugin_id: idString('the plugin delivered to')
+      .nullable()
+      .describe('the plugin delivered to; null for the autoresponse, which has none'),
+    plugin_type: z
+      .string()
+      .describe(
+        "the plugin's type (`webhook`, `email`, `slack`, `discord`), or `autoresponse`: the " +
+          'mail to the submitter (docs/autoresponse.md)',
+      ),
     attempt: z
       .number()
       .int()
@@ -23,8 +30,9 @@ export const deliveryAttemptSchema = z
       .enum(['succeeded', 'failed', 'pending_retry', 'skipped'])
       .describe(
         '`pending_retry`: failed, another attempt follows; `failed`: the last one failed; ' +
-          '`skipped`: nothing was sent (`error` says why): the plugin was disabled, or an e-mail ' +
-          "plugin had no confirmed recipient or the account's hourly mail budget was used up",
+          '`skipped`: nothing was sent (`error` says why): the plugin was disabled, an e-mail ' +
+          "plugin had no confirmed recipient, the account's hourly mail budget was used up, or " +
+          'the autoresponse went to an address that unsubscribed',
       ),
     http_status: z.number().int().nullable().describe("the receiver's status; null: no answer"),
     error: z.string().nullable().describe('why the attempt failed (status, timeout, network)'),
@@ -36,7 +44,7 @@ export const deliveryAttemptSchema = z
     workflow_run_id: z.string().nullable(),
     started_at: dateTime('when the attempt began'),
     finished_at: dateTime('when it ended').nullable(),
-    links: linksSchema('rels `submission` and `plugin`'),
+    links: linksSchema('rels `submission` and `plugin` (`form` for the autoresponse)'),
   })
   .meta({ id: 'DeliveryAttempt' });
 
@@ -66,7 +74,7 @@ export function deliveryView(row: AttemptRow, urls: PublicUrls): DeliveryAttempt
     id: String(row.id),
     delivery_id: row.delivery_id,
     submission_id: String(row.submission_id),
-    plugin_id: String(row.plugin_id),
+    plugin_id: row.plugin_id === null ? null : String(row.plugin_id),
     plugin_type: row.plugin_type,
     attempt: row.attempt,
     status: row.status,
@@ -82,7 +90,9 @@ export function deliveryView(row: AttemptRow, urls: PublicUrls): DeliveryAttempt
     finished_at: row.finished_at ? new Date(row.finished_at).toISOString() : null,
     links: [
       link('submission', submission),
-      link('plugin', `${urls.base}/api/forms/${row.form_id}/plugins/${row.plugin_id}`),
+      row.plugin_id === null
+        ? link('form', `${urls.base}/api/forms/${row.form_id}`)
+        : link('plugin', `${urls.base}/api/forms/${row.form_id}/plugins/${row.plugin_id}`),
     ],
   };
 }

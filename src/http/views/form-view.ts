@@ -7,6 +7,7 @@ import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { formUrls } from '../form-urls';
 import { link, linksSchema, type Link } from '../links';
 import type { PublicUrls } from '../public-urls';
+import { autoresponseSchema } from '../schemas/autoresponse';
 import { count, dateTime, idString } from '../schemas/fields';
 import { captchaView } from '../../domain/captcha/captcha-settings';
 import { captchaViewSchema } from '../schemas/captcha';
@@ -55,6 +56,9 @@ export const formSchema = z
         'notification_email_addresses with their confirmation status (README, "Recipients and mail")',
       ),
     captcha: captchaViewSchema,
+    autoresponse: autoresponseSchema
+      .nullable()
+      .describe('the mail to the submitter, as set (docs/autoresponse.md); null: none'),
     submission_url: z.string().meta({ format: 'uri', description: 'POST target for HTML forms' }),
     json_url: z.string().meta({ format: 'uri', description: 'POST target for JSON submissions' }),
     thanks_url: z.string().meta({ format: 'uri', description: 'the default thank-you page' }),
@@ -104,6 +108,7 @@ export function formView(
     notification_email_addresses: form.notificationEmailAddresses,
     notification_recipients: recipients,
     captcha: captchaView(form.captcha),
+    autoresponse: form.autoresponse ?? null,
     submission_url: u.submissionUrl,
     json_url: u.jsonUrl,
     thanks_url: u.thanksUrl,

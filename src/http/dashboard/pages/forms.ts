@@ -8,6 +8,11 @@ import type { Form } from '../../../domain/entities';
 import { requestConfirmations } from '../../../domain/recipients/confirmations';
 import { recipientLookup } from '../../../domain/recipients/recipient-states';
 import { formView } from '../../views/form-view';
+import {
+  autoresponseInputOf,
+  autoresponseSection,
+  type AutoresponseSection,
+} from '../autoresponse-fields';
 import { definePage, type Render } from '../define-page';
 import { setFlash } from '../flash';
 import {
@@ -34,12 +39,16 @@ const askToConfirm = (em: EntityManager, ctx: AppContext, form: Form) =>
     mailPerHour: ctx.config.accountMailPerHour,
   });
 
-/** The form's page, with the settings as typed and their errors after a refused save. */
-async function showForm(
+/**
+ * The form's page, with the settings (or the autoresponse section, form-autoresponse.ts) as
+ * typed and their errors after a refused save.
+ */
+export async function showForm(
   { req, session, render }: { req: Request; session: DashboardSession; render: Render<'form'> },
   ctx: AppContext,
   form: Form,
   edit?: { input: FormSettingsInput; errors: FieldErrors },
+  autoresponse?: { section: AutoresponseSection; status: number },
 ) {
   const counts = await countSubmissionsByForm(req.em, [form.id]);
   const addresses = form.notificationEmailAddresses;
@@ -53,8 +62,10 @@ async function showForm(
       lastSubmissionAt: counts(form.id).lastSubmissionAt,
       input: edit?.input ?? formSettingsOf(form),
       errors: edit?.errors ?? {},
+      autoresponse:
+        autoresponse?.section ?? autoresponseSection(form.name, autoresponseInputOf(form)),
     },
-    { status: edit ? 422 : 200 },
+    { status: edit ? 422 : (autoresponse?.status ?? 200) },
   );
 }
 

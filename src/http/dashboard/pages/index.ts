@@ -4,6 +4,7 @@ import { deliveryPages } from './deliveries';
 import { devMailboxPages } from './dev-mailbox';
 import { formActionPages } from './form-actions';
 import { formCaptchaPages } from './form-captcha';
+import { formAutoresponsePages } from './form-autoresponse';
 import { formPages } from './forms';
 import { overviewPages } from './overview';
 import { passwordResetPages } from './password-reset';
@@ -37,6 +38,7 @@ export const PAGES: readonly AnyPage[] = [
   ...formPages,
   ...formActionPages,
   ...formCaptchaPages,
+  ...formAutoresponsePages,
   ...submissionActionPages,
   ...submissionPages,
   ...submissionExportPages,

@@ -1,0 +1,41 @@
+import type { OutgoingMail } from '../mail/mailer';
+import {
+  renderBody,
+  renderSubject,
+  type Autoresponse,
+  type MergeValues,
+} from './autoresponse-text';
+
+/** The line under every autoresponse: why it came, and the way out (also in the headers). */
+export function autoresponseFooter(unsubscribeUrl: string): string {
+  return (
+    '-- \nThis is an automatic reply to a form submission made with this address.\n' +
+    `To receive no more e-mail from this sender: ${unsubscribeUrl}\n`
+  );
+}
+
+/**
+ * The autoresponse to one submitter (docs/autoresponse.md): plain text, the account's subject
+ * and body with the merge tags filled in, `Reply-To` the account's `reply_to`, marked
+ * `Auto-Submitted: auto-replied` (RFC 3834, so auto-responders do not answer it). The caller
+ * adds the one-click unsubscribe headers (recipient-copies.ts, copyFor). Its Message-ID is
+ * the delivery id's, so a retry is recognisably the same message.
+ */
+export function buildAutoresponseMail(input: {
+  to: string;
+  settings: Autoresponse;
+  values: MergeValues;
+  deliveryId: string;
+  senderDomain: string;
+  unsubscribeUrl: string;
+}): OutgoingMail {
+  const body = renderBody(input.settings.body, input.values).replace(/\s+$/u, '');
+  return {
+    to: [input.to],
+    subject: renderSubject(input.settings.subject, input.values),
+    text: `${body}\n\n${autoresponseFooter(input.unsubscribeUrl)}`,
+    messageId: `<${input.deliveryId}@${input.senderDomain}>`,
+    ...(input.settings.reply_to && { replyTo: { address: input.settings.reply_to } }),
+    headers: { 'Auto-Submitted': 'auto-replied' },
+  };
+}

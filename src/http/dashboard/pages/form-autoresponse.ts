@@ -1,0 +1,40 @@
+import { updateForm } from '../../../domain/forms/forms';
+import { formOr404 } from '../account-form';
+import {
+  autoresponseSection,
+  readAutoresponseInput,
+  validateAutoresponse,
+} from '../autoresponse-fields';
+import { definePage } from '../define-page';
+import { setFlash } from '../flash';
+import { showForm } from './forms';
+
+/**
+ * The autoresponse section of a form's page (docs/autoresponse.md): "Preview" shows what a
+ * submitter would get with sample values and changes nothing; "Save" stores it as
+ * `PATCH /api/forms/{id}` with `autoresponse` does (unticked: null, no autoresponse).
+ */
+export const formAutoresponsePages = [
+  definePage({
+    method: 'post',
+    path: '/app/forms/:id/autoresponse',
+    access: 'session',
+    template: 'form',
+    title: (data: { form: { name: string } }) => data.form.name,
+  }).handle(async (page, ctx) => {
+    const { req, res } = page;
+    const form = await formOr404(req, res);
+    if (!form) return;
+    const input = readAutoresponseInput(req.body);
+    const valid = validateAutoresponse(input);
+    const fields = (req.body ?? {}) as Record<string, unknown>;
+    if (!valid.ok || fields.intent === 'preview') {
+      const errors = valid.ok ? {} : valid.errors;
+      const section = autoresponseSection(form.name, input, errors);
+      return showForm(page, ctx, form, undefined, { section, status: valid.ok ? 200 : 422 });
+    }
+    await updateForm(req.em, form, { autoresponse: valid.autoresponse });
+    setFlash(res, ctx.urls.base, 'autoresponse_saved');
+    res.redirect(303, `/app/forms/${form.id}#autoresponse`);
+  }),
+];

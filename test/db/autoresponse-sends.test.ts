@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import {
+  claimAutoresponse,
+  isUnsubscribed,
+  releaseAutoresponse,
+} from '../../src/db/sql/autoresponse-sends';
+import { upsertUnsubscribed } from '../../src/db/sql/recipients';
+import { eraseSender } from '../../src/domain/submissions/submission-changes';
+import { useScratchDatabase } from '../support/scratch-database';
+
+// The autoresponse's interval claim and suppression read on a real PostgreSQL
+// (docs/autoresponse.md): one statement decides, so concurrent claims from separate
+// connections (separate workers) let exactly one through.
+
+const db = useScratchDatabase({ poolMax: 12 });
+const DAY = 24 * 3_600_000;
+
+describe('autoresponse_sends', () => {
+  it('ten claims at once for one form and address: exactly one wins', async () => {
+    const { formId } = await db.accountWithForm('arclaimconcurr01');
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, n) =>
+        claimAutoresponse(
+          db.orm.em.fork(),
+          { formId, address: 'a@example.org', submissionId: String(1000 + n) },
+          DAY,
+        ),
+      ),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('a retry of the claiming submission keeps its claim; another waits out the interval; a released claim frees the address', async () => {
+    const { formId } = await db.accountWithForm('arclaimretry0001');
+    const em = () => db.orm.em.fork();
+    const first = { formId, address: 'b@example.org', submissionId: '1' };
+    const second = { ...first, submissionId: '2' };
+    expect(await claimAutoresponse(em(), first, DAY)).toBe(true);
+    expect(await claimAutoresponse(em(), first, DAY)).toBe(true); // a retried attempt
+    expect(await claimAutoresponse(em(), second, DAY)).toBe(false);
+    // Another form, or another address, has its own turn.
+    const other = await db.accountWithForm('arclaimretry0002');
+    expect(await claimAutoresponse(em(), { ...second, formId: other.formId }, DAY)).toBe(true);
+    expect(await claimAutoresponse(em(), { ...second, address: 'c@example.org' }, DAY)).toBe(true);
+
+    // The interval passed: the next submission claims it.
+    await db.sql(
+      `update autoresponse_sends set sent_at = now() - interval '25 hours' where form_id = ?`,
+      [formId],
+    );
+    expect(await claimAutoresponse(em(), second, DAY)).toBe(true);
+    // Released (nothing went out): a third submission may claim at once; another's release does nothing.
+    await releaseAutoresponse(em(), first);
+    expect(await claimAutoresponse(em(), { ...first, submissionId: '3' }, DAY)).toBe(false);
+    await releaseAutoresponse(em(), second);
+    expect(await claimAutoresponse(em(), { ...first, submissionId: '3' }, DAY)).toBe(true);
+  });
+
+  it("reads the account's one-click unsubscribes", async () => {
+    const { accountId } = await db.accountWithForm('arunsubscribed01');
+    const em = db.orm.em.fork();
+    expect(await isUnsubscribed(em, accountId, 'd@example.org')).toBe(false);
+    await upsertUnsubscribed(em, accountId, 'd@example.org');
+    expect(await isUnsubscribed(em, accountId, 'd@example.org')).toBe(true);
+    const other = await db.accountWithForm('arunsubscribed02');
+    expect(await isUnsubscribed(em, other.accountId, 'd@example.org')).toBe(false);
+  });
+
+  it("erasing a sender forgets the account's autoresponses to it, not another account's", async () => {
+    const mine = await db.accountWithForm('arerasure0000001');
+    const theirs = await db.accountWithForm('arerasure0000002');
+    const send = { address: 'e@example.org', submissionId: '9' };
+    await claimAutoresponse(db.orm.em.fork(), { ...send, formId: mine.formId }, DAY);
+    await claimAutoresponse(db.orm.em.fork(), { ...send, formId: theirs.formId }, DAY);
+    await eraseSender(db.orm.em.fork(), mine.accountId, 'E@example.org ');
+    const left = await db.sql<{ form_id: string }>(
+      'select form_id::text from autoresponse_sends where address = ?',
+      ['e@example.org'],
+    );
+    expect(left).toEqual([{ form_id: theirs.formId }]);
+  });
+});
