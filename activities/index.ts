@@ -11,6 +11,7 @@ import { createEmailPluginActivities } from './email-plugin-delivery';
 import { createNotificationActivities } from './notification-email';
 import { createSlackActivities } from './slack-delivery';
 import { createRecoveryActivities } from './recovery';
+import { createRetentionActivities } from './retention';
 import { createSpamActivities } from './spam';
 import { createWebhookActivities } from './webhook-delivery';
 
@@ -29,6 +30,8 @@ export type ActivityDeps = {
   unsubscribeTokens: UnsubscribeTokens;
   /** ACCOUNT_MAIL_PER_HOUR. */
   mailPerHour: number;
+  /** SPAM_RETENTION_DAYS (docs/retention.md). */
+  spamRetentionDays: number;
 };
 
 /** Every activity the worker registers, bound to the process's ORM, sender and mailer. */
@@ -42,5 +45,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createDiscordActivities(deps),
     ...createEmailPluginActivities(deps),
     ...createRecoveryActivities(deps.orm),
+    ...createRetentionActivities(deps),
   };
 }

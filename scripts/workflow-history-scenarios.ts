@@ -290,6 +290,10 @@ export function scenarioActivities(
     async recordRecoveryProgress(input: RecoveryProgressInput): Promise<void> {
       recoveryOf(input.recoveryId);
     },
+    /** From the 'delete-after-delivery' shape on, after a run whose deliveries all succeeded. */
+    async deleteDeliveredSubmission(submissionId: string): Promise<boolean> {
+      return scenarioOf(submissionId).mode === 'live';
+    },
     async sendNotificationEmail(submissionId: string): Promise<NotificationResult> {
       if (!scenarioOf(submissionId).notify) {
         return { sent: false, recipients: [], messageId: null, skipped: 'no_recipients' };

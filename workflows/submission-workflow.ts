@@ -10,6 +10,7 @@ import type { DeliveryPlanActivities } from '../activities/delivery-plan';
 import type { DiscordActivities } from '../activities/discord-delivery';
 import type { EmailPluginActivities } from '../activities/email-plugin-delivery';
 import type { NotificationActivities } from '../activities/notification-email';
+import type { RetentionActivities } from '../activities/retention';
 import type { SlackActivities } from '../activities/slack-delivery';
 import type { SpamActivities } from '../activities/spam';
 import type { WebhookActivities } from '../activities/webhook-delivery';
@@ -55,6 +56,7 @@ import {
 // goes behind `patched()` (test/fixtures/workflow-histories/README.md).
 const { checkSpam } = proxyLocalActivities<SpamActivities>(DATABASE_STEP);
 const { planDeliveries } = proxyLocalActivities<DeliveryPlanActivities>(DATABASE_STEP);
+const { deleteDeliveredSubmission } = proxyLocalActivities<RetentionActivities>(DATABASE_STEP);
 
 // Room for the mailer's SMTP timeouts (connect, greeting, idle).
 const notificationTimeouts = { startToCloseTimeout: '2m' } as const;
@@ -141,13 +143,21 @@ export async function submissionWorkflow(
             error: failureOf(error).message,
           }));
 
-  return {
+  const result = {
     submissionId,
     mode,
     spam,
     deliveries: await Promise.all(deliveries),
     notification: await notification,
   };
+  // Last: delete_after_delivery (docs/retention.md), asked only when every delivery of this run
+  // succeeded; the activity checks the form and all the submission's deliveries. Should it fail,
+  // the hourly purge deletes it. Runs started before it end as they did.
+  const delivered = result.deliveries.length > 0 && result.deliveries.every((d) => d.ok);
+  if (delivered && patched('delete-after-delivery')) {
+    await deleteDeliveredSubmission(submissionId).catch(() => false);
+  }
+  return result;
 }
 
 type DeliveryActivities = WebhookActivities &

@@ -19,5 +19,7 @@ export function formChanges(body: UpdateFormBody): FormChanges {
     notificationEmailAddresses: body.notification_email_addresses && [
       ...new Set(body.notification_email_addresses.map((e) => e.toLowerCase())),
     ],
+    retentionDays: body.retention_days,
+    deleteAfterDelivery: body.delete_after_delivery,
   });
 }

@@ -4,6 +4,7 @@ import type { AppContext } from './app-context';
 import { createMailer } from '../domain/mail/mailer';
 import type { Dial } from '../domain/webhooks/guarded-connector';
 import { createWebhookSender } from '../domain/webhooks/webhook-sender';
+import { ensureRetentionSchedule } from '../temporal/retention-schedule';
 import { installTemporalRuntimeLogger } from '../temporal/runtime-logger';
 import { createWorker } from '../temporal/worker';
 
@@ -68,6 +69,7 @@ export async function runWorker(
     pluginHealth: config.pluginHealth,
     unsubscribeTokens: ctx.unsubscribeTokens,
     mailPerHour: config.accountMailPerHour,
+    spamRetentionDays: config.spamRetentionDays,
   });
   const done = worker
     .run()
@@ -81,6 +83,15 @@ export async function runWorker(
       mailer.close();
     });
   logger.info({ taskQueue: config.temporal.taskQueue }, 'temporal worker running');
+  // The hourly purge (docs/retention.md): created by the first worker, found by the others.
+  // Not fatal: the next worker start tries again.
+  await ensureRetentionSchedule(
+    new Client({ connection, namespace: config.temporal.namespace }),
+    config.temporal.taskQueue,
+  ).then(
+    (outcome) => logger.info({ outcome }, 'retention schedule checked'),
+    (error: unknown) => logger.warn({ err: error }, 'the retention schedule could not be created'),
+  );
   return {
     done,
     state: () => worker.getState(),

@@ -15,6 +15,10 @@ export const Form = defineEntity({
     acceptFiles: p.boolean(),
     allowedDomains: p.type('text[]').$type<string[]>(),
     notificationEmailAddresses: p.type('text[]').$type<string[]>(),
+    /** Days a submission is kept (docs/retention.md); null: for ever. */
+    retentionDays: p.integer().nullable(),
+    /** Delete each submission once every delivery of it succeeded. */
+    deleteAfterDelivery: p.boolean(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

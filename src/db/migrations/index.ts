@@ -15,6 +15,7 @@ import { Migration20261210000400UploadReservations } from './Migration2026121000
 import { Migration20261211002000PendingWorkflowStarts } from './Migration20261211002000PendingWorkflowStarts';
 import { Migration20261211002100SubmissionsFillfactor } from './Migration20261211002100SubmissionsFillfactor';
 import { Migration20261211002200BurstRuleIndex } from './Migration20261211002200BurstRuleIndex';
+import { Migration20261212000300FormRetention } from './Migration20261212000300FormRetention';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -62,4 +63,5 @@ export const migrationsList = [
     class: Migration20261211002100SubmissionsFillfactor,
   },
   { name: 'Migration20261211002200BurstRuleIndex', class: Migration20261211002200BurstRuleIndex },
+  { name: 'Migration20261212000300FormRetention', class: Migration20261212000300FormRetention },
 ];

@@ -11,6 +11,8 @@ export type FormChanges = Partial<{
   acceptFiles: boolean;
   allowedDomains: string[];
   notificationEmailAddresses: string[];
+  retentionDays: number | null;
+  deleteAfterDelivery: boolean;
 }>;
 
 /** A form of this account by numeric id or endpoint token; another account's form is "not found". */
@@ -70,6 +72,8 @@ export async function createForm(
       acceptFiles: input.acceptFiles ?? false,
       allowedDomains: input.allowedDomains ?? [],
       notificationEmailAddresses: input.notificationEmailAddresses ?? [],
+      retentionDays: input.retentionDays ?? null,
+      deleteAfterDelivery: input.deleteAfterDelivery ?? false,
     });
     await tx.flush();
     return form;

@@ -15,6 +15,7 @@ import type { TestDeliveryView } from '../views/test-deliveries';
 import type { FieldErrors, FormSettingsInput } from './form-settings-fields';
 import type { formatTime } from './format-time';
 import type { FormRef, PluginRow } from './page-views';
+import type { RetentionPolicyView } from './retention-policy';
 import type { FieldDisplay, ListFilters } from './submission-display';
 import type { TemporalUiLinks } from './temporal-ui';
 
@@ -93,6 +94,7 @@ export type Templates = {
     lastSubmissionAt: Date | null;
     input: FormSettingsInput;
     errors: FieldErrors;
+    retention: RetentionPolicyView;
   };
   'form-test': {
     form: FormRef;

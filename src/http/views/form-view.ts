@@ -51,6 +51,14 @@ export const formSchema = z
       .describe(
         'notification_email_addresses with their confirmation status (README, "Recipients and mail")',
       ),
+    retention_days: z
+      .number()
+      .int()
+      .nullable()
+      .describe('days a submission is kept (docs/retention.md); null: for ever'),
+    delete_after_delivery: z
+      .boolean()
+      .describe('true: a submission is deleted once every delivery of it succeeded'),
     submission_url: z.string().meta({ format: 'uri', description: 'POST target for HTML forms' }),
     json_url: z.string().meta({ format: 'uri', description: 'POST target for JSON submissions' }),
     thanks_url: z.string().meta({ format: 'uri', description: 'the default thank-you page' }),
@@ -96,6 +104,8 @@ export function formView(
     allowed_domains: form.allowedDomains,
     notification_email_addresses: form.notificationEmailAddresses,
     notification_recipients: recipients,
+    retention_days: form.retentionDays ?? null,
+    delete_after_delivery: form.deleteAfterDelivery,
     submission_url: u.submissionUrl,
     json_url: u.jsonUrl,
     thanks_url: u.thanksUrl,

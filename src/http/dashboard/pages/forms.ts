@@ -21,6 +21,7 @@ import {
 import { formatTime } from '../format-time';
 import { formOr404, sessionPrincipal } from '../account-form';
 import { formRef } from '../page-views';
+import { retentionPolicyView } from '../retention-policy';
 import type { DashboardSession } from '../session-guard';
 
 const PER_PAGE = 50;
@@ -41,7 +42,10 @@ async function showForm(
   form: Form,
   edit?: { input: FormSettingsInput; errors: FieldErrors },
 ) {
-  const counts = await countSubmissionsByForm(req.em, [form.id]);
+  const [counts, nextPurge] = await Promise.all([
+    countSubmissionsByForm(req.em, [form.id]),
+    ctx.retentionSchedule.nextPurge(),
+  ]);
   const addresses = form.notificationEmailAddresses;
   const recipients = await recipientLookup(req.em, form.accountId, addresses);
   const principal = sessionPrincipal(session);
@@ -53,6 +57,7 @@ async function showForm(
       lastSubmissionAt: counts(form.id).lastSubmissionAt,
       input: edit?.input ?? formSettingsOf(form),
       errors: edit?.errors ?? {},
+      retention: retentionPolicyView(form, ctx.config.spamRetentionDays, nextPurge),
     },
     { status: edit ? 422 : 200 },
   );
