@@ -193,7 +193,10 @@ describe('a purge the schedule runs', () => {
       // C: kept 30 days and deleted after delivery, the hourly purge being the backstop.
       const c = await t.api.createForm({ name: 'Delivered then gone' });
       expectAnswer(
-        await t.api.patch(`/api/forms/${c.id}`, { retention_days: 30, delete_after_delivery: true }),
+        await t.api.patch(`/api/forms/${c.id}`, {
+          retention_days: 30,
+          delete_after_delivery: true,
+        }),
         'PATCH /api/forms/{id}',
         200,
       );
@@ -273,9 +276,9 @@ describe('a purge the schedule runs', () => {
       );
 
       // The files went with their rows: the PostgreSQL bytes, and the object from the bucket.
-      expect(
-        await sql('select id from submission_files where submission_id = ?', [aOld]),
-      ).toEqual([]);
+      expect(await sql('select id from submission_files where submission_id = ?', [aOld])).toEqual(
+        [],
+      );
       await expect.poll(() => s3.keys(), { timeout: 10_000 }).toEqual([freshKey!.storage_key]);
       const [usage] = await sql<{ used_bytes: string }>(
         'select used_bytes from form_file_usage where form_id = ?',
