@@ -7,14 +7,13 @@ import { runStatement, selectRows } from './execute';
 // (Migration20261126000200FileStorage, Migration20261210000400UploadReservations).
 
 /**
- * Every delivery of submission `s` succeeded: its workflow started; it has delivery records;
- * the last record of each plugin says `succeeded` (none failed, pending a retry or skipped);
- * and every plugin of the form that existed when it came (deleted ones aside) has a record, so
- * a delivery still on its first attempt (recorded when that attempt ends) keeps it.
+ * Every delivery of submission `s` succeeded: it has delivery records; the last record of each
+ * plugin says `succeeded` (none failed, pending a retry or skipped); and every plugin of the
+ * form that existed when it came (deleted ones aside) has a record, so a delivery still on its
+ * first attempt (recorded when that attempt ends) keeps it.
  */
 const EVERY_DELIVERY_SUCCEEDED = `
-  not exists (select 1 from pending_workflow_starts w where w.submission_id = s.id)
-  and exists (select 1 from delivery_attempts d where d.submission_id = s.id)
+  exists (select 1 from delivery_attempts d where d.submission_id = s.id)
   and not exists (
     select 1 from delivery_attempts d
      where d.submission_id = s.id and d.status <> 'succeeded'
@@ -37,7 +36,8 @@ export type PurgedCounts = { deleted: number; spam: number };
  * Deletes the submissions `picked` selects (a query of their `id`s), with their files and
  * delivery attempts, in one statement. Each leaves its counted facts in purged_submissions, and
  * its attempts of the stats window theirs in purged_delivery_attempts, so counts and stats
- * stay. The sub-statements all see the rows as they were, attempts included.
+ * stay. The sub-statements all see the rows as they were, attempts included. The ids go to the
+ * delete as an array, so it reads the primary key (a join with `picked` would scan the table).
  */
 async function deleteKeepingCounts(
   em: EntityManager,
@@ -48,7 +48,7 @@ async function deleteKeepingCounts(
     em,
     `with picked as (${picked}),
      gone as (
-       delete from submissions s where s.id in (select id from picked)
+       delete from submissions s where s.id = any(array(select id from picked))
        returning s.id, s.form_id, s.account_id, s.is_spam, s.spam_reason, s.created_at),
      counted as (
        insert into purged_submissions (id, form_id, account_id, is_spam, spam_reason, created_at)
@@ -105,19 +105,37 @@ export function purgeExpiredSubmissions(
   const { limit } = rules;
   return deleteKeepingCounts(
     em,
-    `(select s.id from forms f join submissions s on s.form_id = f.id
-        where f.retention_days is not null
-          and s.created_at < now() - make_interval(days => f.retention_days) limit ?)
+    // Each branch reads an index range, never every submission: per form (lateral) its list
+    // index by (form_id, is_spam, created_at), spam by submissions_spam_created_idx.
+    `(select s.id from forms f cross join (values (false), (true)) as v(spam)
+        cross join lateral (
+          select s.id from submissions s
+           where s.form_id = f.id and s.is_spam = v.spam
+             and s.created_at < now() - make_interval(days => f.retention_days) limit ?) s
+        where f.retention_days is not null limit ?)
      union
      (select s.id from submissions s
         where s.is_spam and s.created_at < now() - make_interval(days => ?) limit ?)
      union
-     (select s.id from forms f join submissions s on s.form_id = f.id
-        where f.delete_after_delivery and not s.is_spam
-          and s.created_at < now() - make_interval(mins => ?)
-          and ${EVERY_DELIVERY_SUCCEEDED} limit ?)
+     (select s.id from forms f
+        cross join lateral (
+          select s.id from submissions s
+           where s.form_id = f.id and not s.is_spam
+             and s.created_at < now() - make_interval(mins => ?)
+             and not exists (select 1 from pending_workflow_starts w where w.submission_id = s.id)
+             and ${EVERY_DELIVERY_SUCCEEDED} limit ?) s
+        where f.delete_after_delivery limit ?)
      limit ?`,
-    [limit, rules.spamRetentionDays, limit, rules.deliveredSettleMinutes, limit, limit],
+    [
+      limit,
+      limit,
+      rules.spamRetentionDays,
+      limit,
+      rules.deliveredSettleMinutes,
+      limit,
+      limit,
+      limit,
+    ],
   );
 }
 
