@@ -14,6 +14,7 @@ import type { DeliveryPlanActivities } from '../../activities/delivery-plan';
 import type { DiscordActivities } from '../../activities/discord-delivery';
 import type { EmailPluginActivities } from '../../activities/email-plugin-delivery';
 import type { NotificationActivities } from '../../activities/notification-email';
+import type { RetentionActivities } from '../../activities/retention';
 import type { SlackActivities } from '../../activities/slack-delivery';
 import type { SpamActivities } from '../../activities/spam';
 import type { WebhookActivities } from '../../activities/webhook-delivery';
@@ -120,6 +121,8 @@ export type Calls = {
   /** The e-mail, Slack and Discord activities' attempts, with the activity's name. */
   deliverPlugin: Array<Attempt & { activity: string }>;
   sendNotificationEmail: string[];
+  /** The last step of delete_after_delivery (docs/retention.md). */
+  deleteDeliveredSubmission: string[];
 };
 
 export const SENT: NotificationResult = {
@@ -159,6 +162,7 @@ export function mockActivities(options: MockOptions = {}) {
     deliverWebhook: [],
     deliverPlugin: [],
     sendNotificationEmail: [],
+    deleteDeliveredSubmission: [],
   };
   const pluginActivity =
     (activity: string) =>
@@ -173,7 +177,8 @@ export function mockActivities(options: MockOptions = {}) {
     SlackActivities &
     DiscordActivities &
     EmailPluginActivities &
-    NotificationActivities = {
+    NotificationActivities &
+    Pick<RetentionActivities, 'deleteDeliveredSubmission'> = {
     deliverSlack: pluginActivity('deliverSlack'),
     deliverDiscord: pluginActivity('deliverDiscord'),
     deliverEmailPlugin: pluginActivity('deliverEmailPlugin'),
@@ -193,6 +198,10 @@ export function mockActivities(options: MockOptions = {}) {
     async sendNotificationEmail(submissionId) {
       calls.sendNotificationEmail.push(submissionId);
       return options.email ? options.email(submissionId) : SENT;
+    },
+    async deleteDeliveredSubmission(submissionId) {
+      calls.deleteDeliveredSubmission.push(submissionId);
+      return true;
     },
   };
   return { activities, calls };
