@@ -45,8 +45,8 @@ async function recordSkipped(
 }
 
 /**
- * The enabled, not deleted plugins of a submission's form, and whether it has e-mail
- * addresses; the disabled ones get their `skipped` record here.
+ * The enabled, not deleted plugins of a submission's form, whether it has e-mail addresses and
+ * whether it deletes delivered submissions; the disabled ones get their `skipped` record here.
  */
 export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
   return {
@@ -61,6 +61,8 @@ export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
           .filter((plugin) => plugin.enabled)
           .map((plugin) => ({ pluginId: plugin.id, pluginType: plugin.pluginType })),
         notify: plan.notify,
+        // Only when set, so plans of other forms stay as they were recorded.
+        ...(plan.deleteAfterDelivery && { deleteAfterDelivery: true }),
       };
     },
   };

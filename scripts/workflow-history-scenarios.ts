@@ -265,7 +265,8 @@ export function scenarioActivities(
     },
     async planDeliveries(submissionId: string): Promise<DeliveryPlan> {
       const { targets, notify } = scenarioOf(submissionId);
-      return { targets, notify };
+      // Every scenario's form deletes delivered submissions (read from the 'delete-after-delivery' shape on).
+      return { targets, notify, deleteAfterDelivery: true };
     },
     deliverWebhook: deliver,
     deliverSlack: deliver,

@@ -10,13 +10,17 @@ import {
 } from '../test/temporal/workflow-test-env';
 
 // The submission workflow's last step, patched('delete-after-delivery') (docs/retention.md):
-// asked only after a run whose deliveries all succeeded; the activity decides by the form.
+// asked only when the plan says the form deletes delivered submissions and every delivery of
+// the run succeeded.
 
 useWorkflowTestEnv();
 
 describe('the delete-after-delivery step', () => {
   it('comes last, after every delivery succeeded and the e-mail went', async () => {
-    const { activities, calls } = mockActivities({ targets: [webhook('p1'), webhook('p2')] });
+    const { activities, calls } = mockActivities({
+      targets: [webhook('p1'), webhook('p2')],
+      deleteAfterDelivery: true,
+    });
     const { result } = await runWorkflow(activities, { submissionId: '11' });
     expect(result.deliveries.every((d) => d.ok)).toBe(true);
     expect(calls.sendNotificationEmail).toEqual(['11']);
@@ -24,7 +28,10 @@ describe('the delete-after-delivery step', () => {
   });
 
   it('also ends a re-delivery that succeeded', async () => {
-    const { activities, calls } = mockActivities({ targets: [webhook('p1')] });
+    const { activities, calls } = mockActivities({
+      targets: [webhook('p1')],
+      deleteAfterDelivery: true,
+    });
     await runWorkflow(activities, { submissionId: '12', mode: REDELIVERY });
     expect(calls.deleteDeliveredSubmission).toEqual(['12']);
   });
@@ -32,6 +39,7 @@ describe('the delete-after-delivery step', () => {
   it('is not asked when a delivery failed, for spam, or without any delivery', async () => {
     const failing = mockActivities({
       targets: [webhook('p1'), webhook('p2')],
+      deleteAfterDelivery: true,
       deliver: async (input, attempt) => {
         if (input.pluginId === 'p1') return outcomeFor(input, attempt);
         throw ApplicationFailure.nonRetryable(
@@ -48,17 +56,28 @@ describe('the delete-after-delivery step', () => {
     const spam = mockActivities({
       spam: { isSpam: true, reason: 'links' },
       targets: [webhook('p1')],
+      deleteAfterDelivery: true,
     });
     await runWorkflow(spam.activities, { submissionId: '14' });
     expect(spam.calls.deleteDeliveredSubmission).toEqual([]);
 
-    const nowhere = mockActivities({ targets: [] });
+    const nowhere = mockActivities({ targets: [], deleteAfterDelivery: true });
     await runWorkflow(nowhere.activities, { submissionId: '15' });
     expect(nowhere.calls.deleteDeliveredSubmission).toEqual([]);
   });
 
-  it('a failing step leaves the run completed (the hourly purge is the backstop)', async () => {
+  it('is not asked for a form that keeps its delivered submissions', async () => {
     const { activities, calls } = mockActivities({ targets: [webhook('p1')] });
+    const { result } = await runWorkflow(activities, { submissionId: '17' });
+    expect(result.deliveries.every((d) => d.ok)).toBe(true);
+    expect(calls.deleteDeliveredSubmission).toEqual([]);
+  });
+
+  it('a failing step leaves the run completed (the hourly purge is the backstop)', async () => {
+    const { activities, calls } = mockActivities({
+      targets: [webhook('p1')],
+      deleteAfterDelivery: true,
+    });
     const broken = {
       ...activities,
       async deleteDeliveredSubmission(submissionId: string): Promise<boolean> {

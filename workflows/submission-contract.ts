@@ -43,8 +43,16 @@ export type SpamVerdict = { isSpam: boolean; reason: string | null };
 
 export type DeliveryTarget = { pluginId: string; pluginType: string };
 
-/** What a submission's workflow delivers: its form's enabled plugins, and whether to e-mail. */
-export type DeliveryPlan = { targets: DeliveryTarget[]; notify: boolean };
+/**
+ * What a submission's workflow delivers: its form's enabled plugins, and whether to e-mail;
+ * `deleteAfterDelivery` when the form deletes delivered submissions (docs/retention.md; absent
+ * in results recorded before it, and when false).
+ */
+export type DeliveryPlan = {
+  targets: DeliveryTarget[];
+  notify: boolean;
+  deleteAfterDelivery?: boolean;
+};
 
 export type DeliveryInput = {
   submissionId: string;

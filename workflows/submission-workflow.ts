@@ -44,6 +44,7 @@ import {
 import {
   REDELIVERY,
   type DeliveryInput,
+  type DeliveryPlan,
   type DeliverySummary,
   type DeliveryTarget,
   type NotificationResult,
@@ -108,9 +109,10 @@ export async function submissionWorkflow(
   // `recover` issue exactly the commands they always did, so no patched() marker is needed:
   // the recorded histories still replay (test/temporal/workflow-replay.test.ts).
   const { recover } = input;
-  const { targets, notify } = recover
+  const plan: DeliveryPlan = recover
     ? { targets: [{ pluginId: recover.pluginId, pluginType: recover.pluginType }], notify: false }
     : await planDeliveries(submissionId);
+  const { targets, notify } = plan;
   const { runId } = workflowInfo();
   // Runs started before the e-mail, Slack and Discord activities existed reported those
   // types as not delivered; they keep doing so when replayed (test/fixtures/workflow-histories).
@@ -150,11 +152,12 @@ export async function submissionWorkflow(
     deliveries: await Promise.all(deliveries),
     notification: await notification,
   };
-  // Last: delete_after_delivery (docs/retention.md), asked only when every delivery of this run
-  // succeeded; the activity checks the form and all the submission's deliveries. Should it fail,
-  // the hourly purge deletes it. Runs started before it end as they did.
+  // Last: delete_after_delivery (docs/retention.md), when the form asks for it and every delivery
+  // of this run succeeded; the activity checks all the submission's deliveries. Should it fail
+  // (or a recovery, which plans nothing, succeed), the hourly purge deletes it. Runs started
+  // before it end as they did.
   const delivered = result.deliveries.length > 0 && result.deliveries.every((d) => d.ok);
-  if (delivered && patched('delete-after-delivery')) {
+  if (plan.deleteAfterDelivery && delivered && patched('delete-after-delivery')) {
     await deleteDeliveredSubmission(submissionId).catch(() => false);
   }
   return result;

@@ -111,6 +111,8 @@ export type MockOptions = {
   notify?: boolean;
   deliver?: DeliverBehaviour;
   email?: (submissionId: string) => Promise<NotificationResult>;
+  /** Whether the form deletes delivered submissions (default false, docs/retention.md). */
+  deleteAfterDelivery?: boolean;
 };
 
 export type Calls = {
@@ -188,7 +190,11 @@ export function mockActivities(options: MockOptions = {}) {
     },
     async planDeliveries(submissionId) {
       calls.planDeliveries.push(submissionId);
-      return { targets: options.targets ?? [], notify: options.notify ?? true };
+      return {
+        targets: options.targets ?? [],
+        notify: options.notify ?? true,
+        ...(options.deleteAfterDelivery && { deleteAfterDelivery: true }),
+      };
     },
     async deliverWebhook(input) {
       const call = attemptOf(input);

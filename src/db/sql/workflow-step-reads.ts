@@ -75,6 +75,8 @@ export type DeliveryPlanRow = {
   notify: boolean;
   /** Whether the submission is a `?test=true` run's (src/db/sql/submissions.ts, markTestRun). */
   isTest: boolean;
+  /** Whether the form deletes a submission once every delivery succeeded (docs/retention.md). */
+  deleteAfterDelivery: boolean;
 };
 
 export async function selectDeliveryPlanRow(
@@ -84,6 +86,7 @@ export async function selectDeliveryPlanRow(
   const rows = await selectRows<{
     notify: boolean;
     is_test: boolean;
+    delete_after_delivery: boolean;
     id: string | null;
     plugin_type: string | null;
     enabled: boolean | null;
@@ -91,7 +94,7 @@ export async function selectDeliveryPlanRow(
   }>(
     em,
     `select cardinality(f.notification_email_addresses) > 0 as notify, s.is_test,
-            p.id, p.plugin_type, p.enabled, p.disabled_reason
+            f.delete_after_delivery, p.id, p.plugin_type, p.enabled, p.disabled_reason
        from submissions s join forms f on f.id = s.form_id
        left join plugins p on p.form_id = s.form_id and p.deleted_at is null
       where s.id = ? order by p.id`,
@@ -101,6 +104,7 @@ export async function selectDeliveryPlanRow(
   return {
     notify: rows[0].notify,
     isTest: rows[0].is_test,
+    deleteAfterDelivery: rows[0].delete_after_delivery,
     plugins: rows
       .filter((row) => row.id !== null)
       .map((row) => ({
