@@ -84,10 +84,13 @@ export async function runWorker(
     });
   logger.info({ taskQueue: config.temporal.taskQueue }, 'temporal worker running');
   // The hourly purge (docs/retention.md): created by the first worker, found by the others.
-  // Not fatal: the next worker start tries again.
-  await ensureRetentionSchedule(
-    new Client({ connection, namespace: config.temporal.namespace }),
-    config.temporal.taskQueue,
+  // Not fatal, and not waited for long: the next worker start tries again.
+  await withinMs(
+    SCHEDULE_CHECK_MS,
+    ensureRetentionSchedule(
+      new Client({ connection, namespace: config.temporal.namespace }),
+      config.temporal.taskQueue,
+    ),
   ).then(
     (outcome) => logger.info({ outcome }, 'retention schedule checked'),
     (error: unknown) => logger.warn({ err: error }, 'the retention schedule could not be created'),
@@ -101,6 +104,18 @@ export async function runWorker(
       await done.catch(() => undefined);
     },
   };
+}
+
+/** How long a worker's start waits for the retention schedule's check. */
+const SCHEDULE_CHECK_MS = 10_000;
+
+/** `step`, or a rejection once `ms` passed (the step itself goes on). */
+function withinMs<T>(ms: number, step: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([step, late]).finally(() => clearTimeout(timer));
 }
 
 /**
