@@ -46,7 +46,8 @@ async function recordSkipped(
 
 /**
  * The enabled, not deleted plugins of a submission's form, whether it has e-mail addresses,
- * and whether it autoresponds to this submission's `email`; the disabled ones get their `skipped` record here.
+ * whether it autoresponds to this submission's `email` and whether it deletes delivered
+ * submissions; the disabled ones get their `skipped` record here.
  */
 export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
   return {
@@ -62,6 +63,8 @@ export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
           .map((plugin) => ({ pluginId: plugin.id, pluginType: plugin.pluginType })),
         notify: plan.notify,
         autorespond: plan.autorespond,
+        // Only when set, so plans of other forms stay as they were recorded.
+        ...(plan.deleteAfterDelivery && { deleteAfterDelivery: true }),
       };
     },
   };

@@ -12,6 +12,7 @@ import { createEmailPluginActivities } from './email-plugin-delivery';
 import { createNotificationActivities } from './notification-email';
 import { createSlackActivities } from './slack-delivery';
 import { createRecoveryActivities } from './recovery';
+import { createRetentionActivities } from './retention';
 import { createSpamActivities } from './spam';
 import { createWebhookActivities } from './webhook-delivery';
 
@@ -32,6 +33,8 @@ export type ActivityDeps = {
   mailPerHour: number;
   /** AUTORESPONSE_INTERVAL (docs/autoresponse.md). */
   autoresponseIntervalMs: number;
+  /** SPAM_RETENTION_DAYS (docs/retention.md). */
+  spamRetentionDays: number;
 };
 
 /** Every activity the worker registers, bound to the process's ORM, sender and mailer. */
@@ -46,5 +49,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createEmailPluginActivities(deps),
     ...createAutoresponseActivities(deps),
     ...createRecoveryActivities(deps.orm),
+    ...createRetentionActivities(deps),
   };
 }

@@ -287,7 +287,13 @@ export function scenarioActivities(
     },
     async planDeliveries(submissionId: string): Promise<DeliveryPlan> {
       const { targets, notify, autoresponse } = scenarioOf(submissionId);
-      return { targets, notify, autorespond: autoresponse !== undefined };
+      // Every scenario's form deletes delivered submissions (read from the 'delete-after-delivery' shape on).
+      return {
+        targets,
+        notify,
+        autorespond: autoresponse !== undefined,
+        deleteAfterDelivery: true,
+      };
     },
     /** As activities/autoresponse.ts: sent, or a retryable failure until the last attempt. */
     async sendAutoresponse(input: AutoresponseInput): Promise<AutoresponseResult> {
@@ -322,6 +328,10 @@ export function scenarioActivities(
     },
     async recordRecoveryProgress(input: RecoveryProgressInput): Promise<void> {
       recoveryOf(input.recoveryId);
+    },
+    /** From the 'delete-after-delivery' shape on, after a run whose deliveries all succeeded. */
+    async deleteDeliveredSubmission(submissionId: string): Promise<boolean> {
+      return scenarioOf(submissionId).mode === 'live';
     },
     async sendNotificationEmail(submissionId: string): Promise<NotificationResult> {
       if (!scenarioOf(submissionId).notify) {

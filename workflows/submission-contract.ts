@@ -44,10 +44,17 @@ export type SpamVerdict = { isSpam: boolean; reason: string | null };
 export type DeliveryTarget = { pluginId: string; pluginType: string };
 
 /**
- * What a submission's workflow delivers: its form's enabled plugins, whether to e-mail, and
- * whether to send the autoresponse (absent from plans recorded before it existed).
+ * What a submission's workflow delivers: its form's enabled plugins, whether to e-mail, whether
+ * to send the autoresponse (absent from plans recorded before it existed), and
+ * `deleteAfterDelivery` when the form deletes delivered submissions (docs/retention.md; absent
+ * in results recorded before it, and when false).
  */
-export type DeliveryPlan = { targets: DeliveryTarget[]; notify: boolean; autorespond?: boolean };
+export type DeliveryPlan = {
+  targets: DeliveryTarget[];
+  notify: boolean;
+  autorespond?: boolean;
+  deleteAfterDelivery?: boolean;
+};
 
 /** The autoresponse's activity input: one delivery (its id stays for every retry), no plugin. */
 export type AutoresponseInput = {

@@ -10,6 +10,7 @@ import type { DeliveryPlanActivities } from '../activities/delivery-plan';
 import type { DiscordActivities } from '../activities/discord-delivery';
 import type { EmailPluginActivities } from '../activities/email-plugin-delivery';
 import type { NotificationActivities } from '../activities/notification-email';
+import type { RetentionActivities } from '../activities/retention';
 import type { SlackActivities } from '../activities/slack-delivery';
 import type { SpamActivities } from '../activities/spam';
 import type { WebhookActivities } from '../activities/webhook-delivery';
@@ -44,6 +45,7 @@ import {
 import {
   REDELIVERY,
   type DeliveryInput,
+  type DeliveryPlan,
   type DeliverySummary,
   type DeliveryTarget,
   type NotificationResult,
@@ -56,6 +58,7 @@ import {
 // goes behind `patched()` (test/fixtures/workflow-histories/README.md).
 const { checkSpam } = proxyLocalActivities<SpamActivities>(DATABASE_STEP);
 const { planDeliveries } = proxyLocalActivities<DeliveryPlanActivities>(DATABASE_STEP);
+const { deleteDeliveredSubmission } = proxyLocalActivities<RetentionActivities>(DATABASE_STEP);
 
 // Room for the mailer's SMTP timeouts (connect, greeting, idle).
 const notificationTimeouts = { startToCloseTimeout: '2m' } as const;
@@ -107,9 +110,10 @@ export async function submissionWorkflow(
   // `recover` issue exactly the commands they always did, so no patched() marker is needed:
   // the recorded histories still replay (test/temporal/workflow-replay.test.ts).
   const { recover } = input;
-  const { targets, notify, autorespond } = recover
+  const plan: DeliveryPlan = recover
     ? { targets: [{ pluginId: recover.pluginId, pluginType: recover.pluginType }], notify: false }
     : await planDeliveries(submissionId);
+  const { targets, notify, autorespond } = plan;
   const { runId } = workflowInfo();
   // Runs started before the e-mail, Slack and Discord activities existed reported those
   // types as not delivered; they keep doing so when replayed (test/fixtures/workflow-histories).
@@ -148,7 +152,7 @@ export async function submissionWorkflow(
       ? sendAutoresponseStep(submissionId, runId, mode)
       : undefined;
 
-  return {
+  const result = {
     submissionId,
     mode,
     spam,
@@ -156,6 +160,15 @@ export async function submissionWorkflow(
     notification: await notification,
     ...(autoresponse && { autoresponse: await autoresponse }),
   };
+  // Last: delete_after_delivery (docs/retention.md), when the form asks for it and every delivery
+  // of this run succeeded; the activity checks all the submission's deliveries. Should it fail
+  // (or a recovery, which plans nothing, succeed), the hourly purge deletes it. Runs started
+  // before it end as they did.
+  const delivered = result.deliveries.length > 0 && result.deliveries.every((d) => d.ok);
+  if (plan.deleteAfterDelivery && delivered && patched('delete-after-delivery')) {
+    await deleteDeliveredSubmission(submissionId).catch(() => false);
+  }
+  return result;
 }
 
 type DeliveryActivities = WebhookActivities &

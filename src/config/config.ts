@@ -153,6 +153,8 @@ const environmentSchema = z.object({
   FILE_QUOTA_PER_ACCOUNT: byteSize('5GiB'),
   /** Submissions with files one process writes into PostgreSQL at once (docs/running.md). */
   UPLOAD_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
+  /** Days spam submissions are kept in every form before the hourly purge deletes them (docs/retention.md). */
+  SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** How long a submission may wait for its workflow before the sweeper starts it. */
   SWEEPER_INTERVAL: duration('5s'),
   /** A dashboard session unused for this long is refused (besides its 14-day lifetime). */
@@ -233,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     fileQuota: { perFormBytes: e.FILE_QUOTA_PER_FORM, perAccountBytes: e.FILE_QUOTA_PER_ACCOUNT },
     fileStorage: storage.data,
     uploadWriteConcurrency: e.UPLOAD_WRITE_CONCURRENCY,
+    spamRetentionDays: e.SPAM_RETENTION_DAYS,
     sweeperIntervalMs: e.SWEEPER_INTERVAL,
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT,
     passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,

@@ -20,5 +20,7 @@ export function formChanges(body: UpdateFormBody): FormChanges {
       ...new Set(body.notification_email_addresses.map((e) => e.toLowerCase())),
     ],
     autoresponse: body.autoresponse,
+    retentionDays: body.retention_days,
+    deleteAfterDelivery: body.delete_after_delivery,
   });
 }

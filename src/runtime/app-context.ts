@@ -19,6 +19,10 @@ import { createAdmission } from '../temporal/admission';
 import { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
 import { createRecoveryStarter } from '../temporal/recovery-starter';
+import {
+  retentionScheduleReader,
+  type RetentionScheduleReader,
+} from '../temporal/retention-schedule';
 import type { RecoveryStarter } from '../domain/plugins/recovery';
 import { OwnListeners } from '../domain/webhooks/own-listeners';
 import { ReplayBudget } from '../domain/deliveries/replay-budget';
@@ -69,6 +73,8 @@ export type AppContext = {
   accounts: AccountServices;
   /** The Temporal Web UI (TEMPORAL_UI_URL, or the embedded dev server's), for workflow links. */
   temporalUiUrl: string | null;
+  /** The hourly purge's next run, read from its Temporal schedule (docs/retention.md). */
+  retentionSchedule: RetentionScheduleReader;
 };
 
 export type Endpoints = {
@@ -157,6 +163,7 @@ export async function createAppContext(
     uploadWrites: new Semaphore(config.uploadWriteConcurrency),
     accounts,
     temporalUiUrl: config.temporal.uiUrl ?? endpoints.temporalUiUrl ?? null,
+    retentionSchedule: retentionScheduleReader(temporal, config.temporal.taskQueue),
     temporal,
     async close() {
       admission.stop();

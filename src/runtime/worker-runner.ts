@@ -7,6 +7,7 @@ import { createWebhookSender } from '../domain/webhooks/webhook-sender';
 import { createAdmission } from '../temporal/admission';
 import type { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
+import { ensureRetentionSchedule } from '../temporal/retention-schedule';
 import { installTemporalRuntimeLogger } from '../temporal/runtime-logger';
 import { startStartDispatcher, type StartDispatcher } from '../temporal/start-dispatcher';
 import { createWorker } from '../temporal/worker';
@@ -74,6 +75,7 @@ export async function runWorker(
     unsubscribeTokens: ctx.unsubscribeTokens,
     mailPerHour: config.accountMailPerHour,
     autoresponseIntervalMs: config.autoresponseIntervalMs,
+    spamRetentionDays: config.spamRetentionDays,
   });
   const starts = config.workflowStarts === 'worker' ? startWorkflowsHere(ctx, connection) : null;
   const done = worker
@@ -89,6 +91,18 @@ export async function runWorker(
       mailer.close();
     });
   logger.info({ taskQueue: config.temporal.taskQueue }, 'temporal worker running');
+  // The hourly purge (docs/retention.md): created by the first worker, found by the others.
+  // Not fatal, and not waited for long: the next worker start tries again.
+  await withinMs(
+    SCHEDULE_CHECK_MS,
+    ensureRetentionSchedule(
+      new Client({ connection, namespace: config.temporal.namespace }),
+      config.temporal.taskQueue,
+    ),
+  ).then(
+    (outcome) => logger.info({ outcome }, 'retention schedule checked'),
+    (error: unknown) => logger.warn({ err: error }, 'the retention schedule could not be created'),
+  );
   return {
     done,
     state: () => worker.getState(),
@@ -99,6 +113,18 @@ export async function runWorker(
       await done.catch(() => undefined);
     },
   };
+}
+
+/** How long a worker's start waits for the retention schedule's check. */
+const SCHEDULE_CHECK_MS = 10_000;
+
+/** `step`, or a rejection once `ms` passed (the step itself goes on). */
+function withinMs<T>(ms: number, step: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([step, late]).finally(() => clearTimeout(timer));
 }
 
 /**

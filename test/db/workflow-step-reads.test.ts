@@ -46,12 +46,18 @@ describe('the reads of the workflow steps', () => {
     expect(await selectDeliveryPlanRow(db.orm.em.fork(), submissionId)).toEqual({
       notify: true,
       isTest: false,
+      deleteAfterDelivery: false,
       plugins: [
         { id: first, pluginType: 'webhook', enabled: true, disabledReason: null },
         { id: second, pluginType: 'slack', enabled: false, disabledReason: 'by the account' },
       ],
     });
     expect(await selectDeliveryPlanRow(db.orm.em.fork(), '999999')).toBeNull();
+    await sql('update forms set delete_after_delivery = true where id = ?', [formId]);
+    expect(await selectDeliveryPlanRow(db.orm.em.fork(), submissionId)).toMatchObject({
+      deleteAfterDelivery: true,
+    });
+    await sql('update forms set delete_after_delivery = false where id = ?', [formId]);
   });
 
   it('reads a plugin and the submission it sends, and whether a success would change the plugin', async () => {

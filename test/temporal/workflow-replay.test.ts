@@ -23,6 +23,7 @@ const PAGE = 'local recoveryPage';
 const PROGRESS = 'local recordRecoveryProgress';
 /** A recovery's child: no spam check, no plan, its one plugin, first attempt local. */
 const REDELIVERY = [...LOCAL_FIRST, ...locals(1)];
+const DELETE_DELIVERED = ['patch delete-after-delivery', 'local deleteDeliveredSubmission'];
 const REDELIVERY_RETRIED = [...REDELIVERY, 'timer', ...deliveries(1)];
 
 /**
@@ -133,6 +134,45 @@ const SHAPES: Record<string, Record<string, string[]>> = {
       'activity deliverDiscord',
     ],
     'autoresponse-retries': [...LOCAL_STEPS, ...LOCAL_FIRST, ...AUTORESPONSE, ...locals(1)],
+  },
+  // patched('delete-after-delivery'): after a run whose deliveries all succeeded, its marker
+  // and the local deleteDeliveredSubmission, last; other runs issue what v3 issued.
+  'v4-delete-after-delivery': {
+    live: [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      EMAIL,
+      ...locals(2),
+      'local deliverSlack',
+      ...DELETE_DELIVERED,
+    ],
+    'live-no-recipients': [...LOCAL_STEPS, ...LOCAL_FIRST, ...locals(1), ...DELETE_DELIVERED],
+    'test-mode': [...LOCAL_STEPS, ...LOCAL_FIRST, EMAIL, ...locals(2)],
+    'replay-mode': ['local planDeliveries', ...LOCAL_FIRST, ...locals(2), ...DELETE_DELIVERED],
+    spam: ['local checkSpam'],
+    'webhook-retries': [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      EMAIL,
+      ...locals(3),
+      'timer',
+      'timer',
+      ...locals(1),
+      'timer',
+      ...deliveries(3),
+    ],
+    'plugin-types': [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      ...locals(1),
+      'local deliverEmailPlugin',
+      'local deliverSlack',
+      'local deliverDiscord',
+      'timer',
+      'timer',
+      'activity deliverSlack',
+      'activity deliverDiscord',
+    ],
   },
   // recoveryWorkflow as released (no patch): a page of candidates, one child submission
   // workflow each at most ratePerSecond a second (a timer between), then the progress; each

@@ -15,6 +15,7 @@ import type { DeliveryPlanActivities } from '../../activities/delivery-plan';
 import type { DiscordActivities } from '../../activities/discord-delivery';
 import type { EmailPluginActivities } from '../../activities/email-plugin-delivery';
 import type { NotificationActivities } from '../../activities/notification-email';
+import type { RetentionActivities } from '../../activities/retention';
 import type { SlackActivities } from '../../activities/slack-delivery';
 import type { SpamActivities } from '../../activities/spam';
 import type { WebhookActivities } from '../../activities/webhook-delivery';
@@ -116,6 +117,8 @@ export type MockOptions = {
   /** Whether the plan says to send the autoresponse (default false), and how it answers. */
   autorespond?: boolean;
   autoresponse?: (input: AutoresponseInput, attempt: number) => Promise<AutoresponseResult>;
+  /** Whether the form deletes delivered submissions (default false, docs/retention.md). */
+  deleteAfterDelivery?: boolean;
 };
 
 export type Calls = {
@@ -127,6 +130,8 @@ export type Calls = {
   deliverPlugin: Array<Attempt & { activity: string }>;
   sendNotificationEmail: string[];
   sendAutoresponse: Array<{ input: AutoresponseInput; attempt: number }>;
+  /** The last step of delete_after_delivery (docs/retention.md). */
+  deleteDeliveredSubmission: string[];
 };
 
 export const SENT: NotificationResult = {
@@ -167,6 +172,7 @@ export function mockActivities(options: MockOptions = {}) {
     deliverPlugin: [],
     sendNotificationEmail: [],
     sendAutoresponse: [],
+    deleteDeliveredSubmission: [],
   };
   const pluginActivity =
     (activity: string) =>
@@ -182,7 +188,8 @@ export function mockActivities(options: MockOptions = {}) {
     DiscordActivities &
     EmailPluginActivities &
     NotificationActivities &
-    AutoresponseActivities = {
+    AutoresponseActivities &
+    Pick<RetentionActivities, 'deleteDeliveredSubmission'> = {
     deliverSlack: pluginActivity('deliverSlack'),
     deliverDiscord: pluginActivity('deliverDiscord'),
     deliverEmailPlugin: pluginActivity('deliverEmailPlugin'),
@@ -196,6 +203,7 @@ export function mockActivities(options: MockOptions = {}) {
         targets: options.targets ?? [],
         notify: options.notify ?? true,
         autorespond: options.autorespond ?? false,
+        ...(options.deleteAfterDelivery && { deleteAfterDelivery: true }),
       };
     },
     async deliverWebhook(input) {
@@ -213,6 +221,10 @@ export function mockActivities(options: MockOptions = {}) {
       return options.autoresponse
         ? options.autoresponse(input, attempt)
         : { sent: true, deliveryId: input.deliveryId };
+    },
+    async deleteDeliveredSubmission(submissionId) {
+      calls.deleteDeliveredSubmission.push(submissionId);
+      return true;
     },
   };
   return { activities, calls };

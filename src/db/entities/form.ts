@@ -20,6 +20,10 @@ export const Form = defineEntity({
     captcha: p.json<StoredCaptcha>().nullable(),
     /** The mail to the submitter (docs/autoresponse.md); null: none. */
     autoresponse: p.json<{ subject: string; body: string; reply_to: string | null }>().nullable(),
+    /** Days a submission is kept (docs/retention.md); null: for ever. */
+    retentionDays: p.integer().nullable(),
+    /** Delete each submission once every delivery of it succeeded. */
+    deleteAfterDelivery: p.boolean(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

@@ -18,6 +18,7 @@ import { Migration20261211002200BurstRuleIndex } from './Migration20261211002200
 import { Migration20261211002300WorkflowStartClaims } from './Migration20261211002300WorkflowStartClaims';
 import { Migration20261212000100FormCaptcha } from './Migration20261212000100FormCaptcha';
 import { Migration20261212000200FormAutoresponse } from './Migration20261212000200FormAutoresponse';
+import { Migration20261212000300FormRetention } from './Migration20261212000300FormRetention';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -74,4 +75,5 @@ export const migrationsList = [
     name: 'Migration20261212000200FormAutoresponse',
     class: Migration20261212000200FormAutoresponse,
   },
+  { name: 'Migration20261212000300FormRetention', class: Migration20261212000300FormRetention },
 ];

@@ -18,7 +18,8 @@ export type DeliveryDays = { days: (DeliveryDay & { date: string })[]; total: De
 /**
  * Delivery attempts of a form's or an account's submissions for each of the last 30 UTC days,
  * oldest first, and over all 30. A retry counts as an attempt of its own, so the rate is the attempts' rate;
- * test deliveries and `skipped` records (nothing was sent) are left out. `pending_retry` is a failed attempt that will be retried.
+ * test deliveries and `skipped` records (nothing was sent) are left out. The attempts of
+ * submissions the retention purge deleted count too (purged_delivery_attempts, docs/retention.md). `pending_retry` is a failed attempt that will be retried.
  */
 export async function dailyDeliveryCounts(
   em: EntityManager,
@@ -38,7 +39,11 @@ export async function dailyDeliveryCounts(
        select d.started_at, d.status, d.duration_ms
          from delivery_attempts d join submissions s on s.id = d.submission_id
         where s.${column} = ? and not d.is_test and d.status <> 'skipped'
-          and d.started_at >= ((now() at time zone 'utc')::date - 29) at time zone 'utc')
+          and d.started_at >= ((now() at time zone 'utc')::date - 29) at time zone 'utc'
+       union all
+       select p.started_at, p.status, p.duration_ms from purged_delivery_attempts p
+        where p.${column} = ?
+          and p.started_at >= ((now() at time zone 'utc')::date - 29) at time zone 'utc')
      select to_char(day.d, 'YYYY-MM-DD') as day,
             count(a.status) filter (where a.status = 'succeeded') as succeeded,
             count(a.status) filter (where a.status <> 'succeeded') as failed,
@@ -49,7 +54,7 @@ export async function dailyDeliveryCounts(
          on a.started_at >= day.d at time zone 'utc'
         and a.started_at < (day.d + interval '1 day') at time zone 'utc'
       group by grouping sets ((day.d), ()) order by day.d nulls last`,
-    [id],
+    [id, id],
   );
   const ms = (value: number | null) => (value === null ? null : Math.round(Number(value)));
   const all = rows.map((row) => ({

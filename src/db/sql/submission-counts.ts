@@ -1,7 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { bigintArray, selectRows } from './execute';
 
-// Aggregates over submissions, for the forms list and the stats endpoints.
+// Aggregates over submissions, for the forms list and the stats endpoints. They count the
+// submissions the retention purge deleted too (docs/retention.md): counts and stats stay.
+
+/** Every submission ever counted: those stored and those purged (their facts kept). */
+const COUNTED = `(select id, form_id, account_id, is_spam, spam_reason, created_at from submissions
+  union all
+  select id, form_id, account_id, is_spam, spam_reason, created_at from purged_submissions)`;
 
 export type FormSubmissionCounts = {
   formId: string;
@@ -27,7 +33,7 @@ export async function submissionCountsPerForm(
           count(*) filter (where not is_spam) as submissions,
           count(*) filter (where is_spam) as spam,
           max(created_at) filter (where not is_spam) as last_at
-     from submissions where form_id = any(?::bigint[]) group by form_id`,
+     from ${COUNTED} s where form_id = any(?::bigint[]) group by form_id`,
     [bigintArray(formIds)],
   );
   return rows.map((row) => ({
@@ -60,7 +66,7 @@ export async function formTotals(em: EntityManager, formId: string): Promise<For
             count(*) filter (where not is_spam and created_at >= now() - interval '30 days') as d30,
             count(*) filter (where is_spam and created_at >= now() - interval '30 days') as spam30,
             max(created_at) filter (where not is_spam) as last_at
-       from submissions where form_id = ?`,
+       from ${COUNTED} s where form_id = ?`,
     [formId],
   );
   const t = row ?? {};
@@ -95,7 +101,7 @@ export async function dailyCounts(em: EntityManager, scope: SeriesScope): Promis
             count(s.id) filter (where not s.is_spam) as submissions,
             count(s.id) filter (where s.is_spam) as spam
        from generate_series((now() at time zone 'utc')::date - 29, (now() at time zone 'utc')::date, interval '1 day') as d(day)
-       left join submissions s
+       left join ${COUNTED} s
          on s.${column} = ? and s.created_at >= d.day at time zone 'utc'
         and s.created_at < (d.day + interval '1 day') at time zone 'utc'
       group by d.day order by d.day`,
@@ -117,7 +123,7 @@ export async function recentAccountCounts(
     em,
     `select count(*) filter (where created_at >= now() - interval '24 hours') as d1,
             count(*) as d7
-       from submissions
+       from ${COUNTED} s
       where account_id = ? and not is_spam and created_at >= now() - interval '7 days'`,
     [accountId],
   );
@@ -138,7 +144,7 @@ export async function platformSpamTotals(
             count(*) filter (where is_spam and created_at >= now() - interval '24 hours') as spam24,
             count(*) filter (where created_at >= now() - interval '7 days') as total7,
             count(*) filter (where is_spam and created_at >= now() - interval '7 days') as spam7
-       from submissions`,
+       from ${COUNTED} s`,
   );
   const t = row ?? {};
   const window = (total: string | undefined, spam: string | undefined) => ({
@@ -159,7 +165,7 @@ export async function spamCountsByReason(
   const rows = await selectRows<{ reason: string; count: string }>(
     em,
     `select coalesce(spam_reason, 'unspecified') as reason, count(*) as count
-       from submissions where is_spam group by 1 order by 2 desc`,
+       from ${COUNTED} s where is_spam group by 1 order by 2 desc`,
   );
   return rows.map((row) => ({ reason: row.reason, count: Number(row.count) }));
 }

@@ -77,6 +77,8 @@ export type DeliveryPlanRow = {
   isTest: boolean;
   /** Whether the form has an autoresponse and the submission an `email` (docs/autoresponse.md). */
   autorespond: boolean;
+  /** Whether the form deletes a submission once every delivery succeeded (docs/retention.md). */
+  deleteAfterDelivery: boolean;
 };
 
 export async function selectDeliveryPlanRow(
@@ -87,6 +89,7 @@ export async function selectDeliveryPlanRow(
     notify: boolean;
     is_test: boolean;
     autorespond: boolean;
+    delete_after_delivery: boolean;
     id: string | null;
     plugin_type: string | null;
     enabled: boolean | null;
@@ -95,7 +98,7 @@ export async function selectDeliveryPlanRow(
     em,
     `select cardinality(f.notification_email_addresses) > 0 as notify, s.is_test,
             f.autoresponse is not null and (s.special_normalized ->> 'email') is not null as autorespond,
-            p.id, p.plugin_type, p.enabled, p.disabled_reason
+            f.delete_after_delivery, p.id, p.plugin_type, p.enabled, p.disabled_reason
        from submissions s join forms f on f.id = s.form_id
        left join plugins p on p.form_id = s.form_id and p.deleted_at is null
       where s.id = ? order by p.id`,
@@ -106,6 +109,7 @@ export async function selectDeliveryPlanRow(
     notify: rows[0].notify,
     isTest: rows[0].is_test,
     autorespond: rows[0].autorespond,
+    deleteAfterDelivery: rows[0].delete_after_delivery,
     plugins: rows
       .filter((row) => row.id !== null)
       .map((row) => ({

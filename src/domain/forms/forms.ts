@@ -16,6 +16,8 @@ export type FormChanges = Partial<{
   /** Sealed already (captchaToStore). */
   captcha: StoredCaptcha | null;
   autoresponse: Autoresponse | null;
+  retentionDays: number | null;
+  deleteAfterDelivery: boolean;
 }>;
 
 /** A form of this account by numeric id or endpoint token; another account's form is "not found". */
@@ -76,6 +78,8 @@ export async function createForm(
       allowedDomains: input.allowedDomains ?? [],
       notificationEmailAddresses: input.notificationEmailAddresses ?? [],
       captcha: input.captcha ?? null,
+      retentionDays: input.retentionDays ?? null,
+      deleteAfterDelivery: input.deleteAfterDelivery ?? false,
     });
     await tx.flush();
     return form;

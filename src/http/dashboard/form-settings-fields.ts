@@ -12,6 +12,9 @@ export type FormSettingsInput = {
   accept_files: boolean;
   allowed_domains: string;
   notification_email_addresses: string;
+  /** Days to keep submissions; empty: for ever (docs/retention.md). */
+  retention_days: string;
+  delete_after_delivery: boolean;
 };
 
 /** Field name -> the first problem with it, shown next to the field. */
@@ -29,6 +32,8 @@ export const NEW_FORM_INPUT: FormSettingsInput = {
   accept_files: false,
   allowed_domains: '',
   notification_email_addresses: '',
+  retention_days: '',
+  delete_after_delivery: false,
 };
 
 export function formSettingsOf(form: Form): FormSettingsInput {
@@ -39,6 +44,8 @@ export function formSettingsOf(form: Form): FormSettingsInput {
     accept_files: form.acceptFiles,
     allowed_domains: form.allowedDomains.join('\n'),
     notification_email_addresses: form.notificationEmailAddresses.join('\n'),
+    retention_days: form.retentionDays === null ? '' : String(form.retentionDays),
+    delete_after_delivery: form.deleteAfterDelivery,
   };
 }
 
@@ -52,6 +59,8 @@ export function readFormSettings(body: unknown): FormSettingsInput {
     accept_files: fields.accept_files !== undefined,
     allowed_domains: text(fields.allowed_domains),
     notification_email_addresses: text(fields.notification_email_addresses),
+    retention_days: text(fields.retention_days).trim(),
+    delete_after_delivery: fields.delete_after_delivery !== undefined,
   };
 }
 
@@ -70,6 +79,9 @@ export function validateFormSettings(
     accept_files: input.accept_files,
     allowed_domains: entries(input.allowed_domains),
     notification_email_addresses: entries(input.notification_email_addresses),
+    // Empty keeps for ever; anything else must be a whole number the schema accepts.
+    retention_days: input.retention_days === '' ? null : Number(input.retention_days),
+    delete_after_delivery: input.delete_after_delivery,
   };
   const parsed = (mode === 'create' ? createFormBody : updateFormBody).safeParse(body);
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error, body) };

@@ -18,6 +18,7 @@ import type { formatTime } from './format-time';
 import type { FormRef, PluginRow } from './page-views';
 import type { CaptchaView } from '../../domain/captcha/captcha-settings';
 import type { CaptchaSettingsInput } from './captcha-settings-fields';
+import type { RetentionPolicyView } from './retention-policy';
 import type { FieldDisplay, ListFilters } from './submission-display';
 import type { TemporalUiLinks } from './temporal-ui';
 
@@ -97,6 +98,7 @@ export type Templates = {
     input: FormSettingsInput;
     errors: FieldErrors;
     autoresponse: AutoresponseSection;
+    retention: RetentionPolicyView;
   };
   'form-test': {
     form: FormRef;

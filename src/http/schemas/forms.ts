@@ -41,6 +41,20 @@ export const formFields = {
     .max(20)
     .describe('who is e-mailed about new submissions'),
   captcha: captchaInput,
+  retention_days: z
+    .number({ error: 'must be a whole number of days from 1 to 3650, or null' })
+    .int('must be a whole number of days from 1 to 3650, or null')
+    .min(1, 'must be at least 1 day (null: keep for ever)')
+    .max(3650, 'must be at most 3650 days (null: keep for ever)')
+    .nullable()
+    .describe(
+      'days a submission is kept, then deleted with its files (docs/retention.md); null: for ever',
+    ),
+  delete_after_delivery: z
+    .boolean()
+    .describe(
+      'true: a submission is deleted once every delivery of it succeeded (docs/retention.md)',
+    ),
 };
 
 export const createFormBody = z
@@ -52,6 +66,8 @@ export const createFormBody = z
     allowed_domains: formFields.allowed_domains.optional(),
     notification_email_addresses: formFields.notification_email_addresses.optional(),
     captcha: formFields.captcha.optional(),
+    retention_days: formFields.retention_days.optional(),
+    delete_after_delivery: formFields.delete_after_delivery.optional(),
   })
   .meta({ id: 'CreateForm' });
 
@@ -68,6 +84,8 @@ export const updateFormBody = z
       .nullable()
       .optional()
       .describe('the mail to the submitter (docs/autoresponse.md); null: none'),
+    retention_days: formFields.retention_days.optional(),
+    delete_after_delivery: formFields.delete_after_delivery.optional(),
   })
   .meta({ id: 'UpdateForm' });
 

@@ -59,6 +59,14 @@ export const formSchema = z
     autoresponse: autoresponseSchema
       .nullable()
       .describe('the mail to the submitter, as set (docs/autoresponse.md); null: none'),
+    retention_days: z
+      .number()
+      .int()
+      .nullable()
+      .describe('days a submission is kept (docs/retention.md); null: for ever'),
+    delete_after_delivery: z
+      .boolean()
+      .describe('true: a submission is deleted once every delivery of it succeeded'),
     submission_url: z.string().meta({ format: 'uri', description: 'POST target for HTML forms' }),
     json_url: z.string().meta({ format: 'uri', description: 'POST target for JSON submissions' }),
     thanks_url: z.string().meta({ format: 'uri', description: 'the default thank-you page' }),
@@ -109,6 +117,8 @@ export function formView(
     notification_recipients: recipients,
     captcha: captchaView(form.captcha),
     autoresponse: form.autoresponse ?? null,
+    retention_days: form.retentionDays ?? null,
+    delete_after_delivery: form.deleteAfterDelivery,
     submission_url: u.submissionUrl,
     json_url: u.jsonUrl,
     thanks_url: u.thanksUrl,

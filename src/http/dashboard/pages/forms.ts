@@ -26,6 +26,7 @@ import {
 import { formatTime } from '../format-time';
 import { formOr404, sessionPrincipal } from '../account-form';
 import { formRef } from '../page-views';
+import { retentionPolicyView } from '../retention-policy';
 import type { DashboardSession } from '../session-guard';
 
 const PER_PAGE = 50;
@@ -50,7 +51,10 @@ export async function showForm(
   edit?: { input: FormSettingsInput; errors: FieldErrors },
   autoresponse?: { section: AutoresponseSection; status: number },
 ) {
-  const counts = await countSubmissionsByForm(req.em, [form.id]);
+  const [counts, nextPurge] = await Promise.all([
+    countSubmissionsByForm(req.em, [form.id]),
+    ctx.retentionSchedule.nextPurge(),
+  ]);
   const addresses = form.notificationEmailAddresses;
   const recipients = await recipientLookup(req.em, form.accountId, addresses);
   const principal = sessionPrincipal(session);
@@ -64,6 +68,7 @@ export async function showForm(
       errors: edit?.errors ?? {},
       autoresponse:
         autoresponse?.section ?? autoresponseSection(form.name, autoresponseInputOf(form)),
+      retention: retentionPolicyView(form, ctx.config.spamRetentionDays, nextPurge),
     },
     { status: edit ? 422 : (autoresponse?.status ?? 200) },
   );

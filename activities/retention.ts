@@ -1,0 +1,27 @@
+import type { Orm } from '../src/db/orm';
+import { deleteIfDelivered, purgeBatch, purgeStale } from '../src/domain/retention/retention-purge';
+import type {
+  PurgeBatchInput,
+  PurgeBatchResult,
+  StaleRowsResult,
+} from '../workflows/retention-contract';
+
+export type RetentionActivities = {
+  purgeSubmissionBatch(input: PurgeBatchInput): Promise<PurgeBatchResult>;
+  purgeStaleRows(): Promise<StaleRowsResult>;
+  /** The submission workflow's last step: true when the submission was deleted. */
+  deleteDeliveredSubmission(submissionId: string): Promise<boolean>;
+};
+
+/** Retention's database steps (docs/retention.md). */
+export function createRetentionActivities(deps: {
+  orm: Orm;
+  spamRetentionDays: number;
+}): RetentionActivities {
+  const { orm, spamRetentionDays } = deps;
+  return {
+    purgeSubmissionBatch: ({ limit }) => purgeBatch(orm, { spamRetentionDays, limit }),
+    purgeStaleRows: () => purgeStale(orm),
+    deleteDeliveredSubmission: (submissionId) => deleteIfDelivered(orm, submissionId),
+  };
+}

@@ -1,0 +1,39 @@
+import type { Orm } from '../../db/orm';
+import {
+  deleteDeliveredSubmission,
+  deleteStaleRows,
+  purgeExpiredSubmissions,
+  type HousekeepingCounts,
+  type PurgedCounts,
+} from '../../db/sql/retention';
+
+/**
+ * A delivered submission younger than this is left to its own workflow's last step; the
+ * hourly purge deletes older ones (a re-delivery that succeeded later, a worker that stopped
+ * before that step).
+ */
+export const DELIVERED_SETTLE_MINUTES = 60;
+
+/** One batch of the hourly purge (docs/retention.md); its own transaction. */
+export function purgeBatch(
+  orm: Orm,
+  rules: { spamRetentionDays: number; limit: number },
+): Promise<PurgedCounts> {
+  return purgeExpiredSubmissions(orm.em.fork(), {
+    ...rules,
+    deliveredSettleMinutes: DELIVERED_SETTLE_MINUTES,
+  });
+}
+
+/** The rows of recipient_requests, account_mail_hours and purged_delivery_attempts no rule reads. */
+export function purgeStale(orm: Orm): Promise<HousekeepingCounts> {
+  return deleteStaleRows(orm.em.fork());
+}
+
+/**
+ * `delete_after_delivery`: deletes the submission when its form asks for it and every delivery
+ * of it succeeded; true when it was deleted.
+ */
+export function deleteIfDelivered(orm: Orm, submissionId: string): Promise<boolean> {
+  return deleteDeliveredSubmission(orm.em.fork(), submissionId);
+}
