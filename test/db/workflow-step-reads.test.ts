@@ -46,6 +46,7 @@ describe('the reads of the workflow steps', () => {
     expect(await selectDeliveryPlanRow(db.orm.em.fork(), submissionId)).toEqual({
       notify: true,
       isTest: false,
+      autorespond: false,
       deleteAfterDelivery: false,
       plugins: [
         { id: first, pluginType: 'webhook', enabled: true, disabledReason: null },

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, type FormView } from '../support/api-client';
+import { expectError, request, type FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
 import { countSubmissions } from '../support/stored-submissions';
@@ -111,6 +111,18 @@ describe('rate limit (INGEST_RATE_LIMIT=3)', () => {
     expect(await countSubmissions(limited.stack, first.id)).toBe(3);
 
     expectIngestResult(await postJson(second.json_url, contactFields), limited.stack.url, second);
+  });
+
+  it('ALTCHA challenges are limited like posts, on a count of their own', async () => {
+    const form = await limited.api.createForm({ captcha: { provider: 'altcha' } });
+    const challenge = () =>
+      request('GET', `${limited.stack.url}/f/${form.endpoint_token}/challenge`);
+    for (let i = 0; i < 3; i++) expect((await challenge()).status).toBe(200);
+    const res = await challenge();
+    expectError(res, 429, 'rate_limited');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Fetching challenges used none of the posts: a post gets as far as its CAPTCHA check.
+    expectError(await postJson(form.json_url, contactFields), 422, 'captcha_failed');
   });
 });
 

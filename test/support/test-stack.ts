@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { Client } from 'pg';
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/config/config';
@@ -13,6 +14,7 @@ import { createAppContext } from '../../src/runtime/app-context';
 import { startHttpServer } from '../../src/runtime/http-server';
 import type { Dial } from '../../src/domain/webhooks/guarded-connector';
 import { runWorker, type RunningWorker } from '../../src/runtime/worker-runner';
+import { retentionScheduleId } from '../../src/temporal/retention-schedule';
 
 export type TestStackOptions = {
   /** Run a Temporal worker in this process (needed when workflows must actually run). */
@@ -116,7 +118,11 @@ export async function startTestStack(options: TestStackOptions = {}) {
       return ctx.orm.em.getConnection().execute<T[]>(text, params);
     },
     async stop() {
+      const hadWorker = workers.length > 0;
       for (const worker of workers.splice(0)) await worker.stop();
+      // Its workers created this stack's hourly purge schedule: the shared server keeps no
+      // schedule firing at a task queue nobody polls any more.
+      if (hadWorker) await deleteRetentionSchedule(temporalAddress, taskQueue);
       await http.close();
       await ctx.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -125,3 +131,17 @@ export async function startTestStack(options: TestStackOptions = {}) {
 }
 
 export type TestStack = Awaited<ReturnType<typeof startTestStack>>;
+
+/** Deletes a stack's retention schedule, if its workers created one (best effort). */
+async function deleteRetentionSchedule(address: string, taskQueue: string): Promise<void> {
+  const connection = await Connection.connect({ address, connectTimeout: '3s' }).catch(() => null);
+  if (!connection) return;
+  try {
+    await new TemporalClient({ connection }).schedule
+      .getHandle(retentionScheduleId(taskQueue))
+      .delete()
+      .catch(() => undefined);
+  } finally {
+    await connection.close();
+  }
+}

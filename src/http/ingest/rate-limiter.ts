@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { HttpError } from '../http-error';
+import type { RouteContext } from '../routing/define-route';
 
 /**
  * Fixed one-minute windows per key, each allowing `perMinute` units (posts, or bytes). In
@@ -42,11 +43,22 @@ const rateLimited = (message: string, wait: number) =>
  */
 export class IngestRateLimits {
   private readonly posts: RateLimiter;
+  private readonly challenges: RateLimiter;
   private readonly bytes: RateLimiter;
 
   constructor(limits: { postsPerMinute: number; bytesPerMinute: number }) {
     this.posts = new RateLimiter(limits.postsPerMinute);
+    this.challenges = new RateLimiter(limits.postsPerMinute);
     this.bytes = new RateLimiter(limits.bytesPerMinute);
+  }
+
+  /**
+   * Counts one ALTCHA challenge of `subject` for `formId`, as many allowed as posts (one per
+   * submission), counted apart so fetching challenges never uses up the posts.
+   */
+  countChallenge(subject: string, formId: string): void {
+    const wait = this.challenges.hit(`${subject}|${formId}`);
+    if (wait > 0) throw rateLimited('too many CAPTCHA challenges; try again shortly', wait);
   }
 
   /** Counts one post of `subject` to `formId`; throws 429 `rate_limited` past the limit. */
@@ -73,4 +85,18 @@ export class IngestRateLimits {
     }
     return (bytes) => this.countBytes(subject, bytes);
   }
+}
+
+/** One set of in-memory limits per running server (its context). */
+const limits = new WeakMap<RouteContext, IngestRateLimits>();
+export function limitsOf(ctx: RouteContext): IngestRateLimits {
+  let found = limits.get(ctx);
+  if (!found) {
+    found = new IngestRateLimits({
+      postsPerMinute: ctx.config.ingestRateLimitPerMinute,
+      bytesPerMinute: ctx.config.ingestRateLimitBytesPerMinute,
+    });
+    limits.set(ctx, found);
+  }
+  return found;
 }

@@ -1,6 +1,9 @@
 import { HttpError } from '../http-error';
 import { altchaWidgetScript } from '../ingest/altcha-widget-script';
+import { clientAddress } from '../ingest/client-address';
 import { setIngestCors } from '../ingest/cors';
+import { rateLimitSubject } from '../ingest/rate-limit-key';
+import { limitsOf } from '../ingest/rate-limiter';
 import { defineRoute } from '../routing/define-route';
 
 /**
@@ -16,7 +19,8 @@ export const captchaIngestRoutes = [
     summary: "A new ALTCHA challenge for the form's widget",
     description:
       'For forms with `captcha: {"provider": "altcha"}` (docs/captcha.md): a signed proof-of-work ' +
-      'challenge for this form, valid for 10 minutes and accepted once. The widget of ' +
+      'challenge for this form, valid for 10 minutes and accepted once; as many a minute per ' +
+      'client as INGEST_RATE_LIMIT allows posts (429 `rate_limited` beyond). The widget of ' +
       '`embed_html` fetches it; any origin may (CORS).',
     access: 'public',
     server: 'ingest',
@@ -26,7 +30,7 @@ export const captchaIngestRoutes = [
         content: 'application/json',
       },
     },
-    errors: ['not_found', 'not_active'],
+    errors: ['not_found', 'not_active', 'rate_limited'],
     onRequest: setIngestCors,
   }).handle(async ({ req, params }, ctx) => {
     const form = await ctx.forms.byToken(req.em, params.endpoint_token);
@@ -35,6 +39,8 @@ export const captchaIngestRoutes = [
       throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
     if (form.captcha?.provider !== 'altcha')
       throw new HttpError(404, 'not_found', 'this form does not use ALTCHA');
+    // Each challenge costs a key derivation: a client gets as many as it may post.
+    limitsOf(ctx).countChallenge(rateLimitSubject(clientAddress(req)), form.id);
     const challenge = await ctx.captcha.challenge(form.endpointToken);
     return {
       status: 200,

@@ -29,7 +29,7 @@ import { answerPreflight, setIngestCors } from '../ingest/cors';
 import { parseFormBody, type ParsedFormBody } from '../ingest/parse-form-body';
 import { rateLimitSubject } from '../ingest/rate-limit-key';
 import { requireTestRunKey } from '../ingest/test-run-key';
-import { IngestRateLimits } from '../ingest/rate-limiter';
+import { limitsOf } from '../ingest/rate-limiter';
 import { thanksPage } from '../ingest/thanks-page';
 import { captchaWidget } from '../views/captcha-widget';
 import { link } from '../links';
@@ -51,20 +51,6 @@ const parseJson = express.json({
   type: () => true,
   verify: (req, _res, body) => void jsonBodyBytes.set(req, body.length),
 });
-
-/** One set of in-memory limits per running server (its context). */
-const limits = new WeakMap<RouteContext, IngestRateLimits>();
-function limitsOf(ctx: RouteContext): IngestRateLimits {
-  let found = limits.get(ctx);
-  if (!found) {
-    found = new IngestRateLimits({
-      postsPerMinute: ctx.config.ingestRateLimitPerMinute,
-      bytesPerMinute: ctx.config.ingestRateLimitBytesPerMinute,
-    });
-    limits.set(ctx, found);
-  }
-  return found;
-}
 
 /**
  * Form checks shared by both endpoints, in the order a caller can fix them, and the rate
