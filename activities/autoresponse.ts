@@ -6,11 +6,13 @@ import { Form, Submission } from '../src/db/entities';
 import type { Orm } from '../src/db/orm';
 import type { DeliveryStatus } from '../src/db/entities/delivery-attempt';
 import {
-  claimAutoresponse,
+  claimAutoresponseWithinCaps,
   isUnsubscribed,
   releaseAutoresponse,
   type AutoresponseSend,
 } from '../src/db/sql/autoresponse-sends';
+import { recipientStates } from '../src/db/sql/recipients';
+import { clientNetwork } from '../src/domain/net/client-network';
 import { upsertAttempt } from '../src/db/sql/delivery-attempts';
 import { buildAutoresponseMail } from '../src/domain/autoresponse/autoresponse-mail';
 import type { Mailer } from '../src/domain/mail/mailer';
@@ -40,6 +42,8 @@ export type AutoresponseDeps = {
   mailPerHour: number;
   /** AUTORESPONSE_INTERVAL: at most one autoresponse per form and address in this time. */
   autoresponseIntervalMs: number;
+  /** AUTORESPONSE_PER_ADDRESS and AUTORESPONSE_PER_CLIENT (docs/autoresponse.md). */
+  autoresponseCaps: { perAddress: number; perClientHour: number };
 };
 
 const emailSchema = z.email();
@@ -113,10 +117,22 @@ export function createAutoresponseActivities(deps: AutoresponseDeps): Autorespon
         return notSent(reason);
       };
       if (await isUnsubscribed(em, form.accountId, address)) return skip('unsubscribed');
-      const send: AutoresponseSend = { formId: form.id, address, submissionId: submission.id };
-      if (!(await claimAutoresponse(em, send, deps.autoresponseIntervalMs))) {
-        return notSent('interval');
-      }
+      // A test run is the owner's key at work, with no CAPTCHA and no stranger behind it: it
+      // may only mail the account's own people (its users and confirmed recipients).
+      if (input.mode === 'test' && !(await confirmedForAccount(em, form.accountId, address)))
+        return skip('test_run_unconfirmed_address');
+      const send: AutoresponseSend = {
+        formId: form.id,
+        address,
+        submissionId: submission.id,
+        client: submission.sourceIp ? clientNetwork(submission.sourceIp) : null,
+      };
+      const claim = await claimAutoresponseWithinCaps(em, send, {
+        intervalMs: deps.autoresponseIntervalMs,
+        ...deps.autoresponseCaps,
+      });
+      if (claim === 'interval') return notSent('interval');
+      if (claim !== 'claimed') return skip(claim);
       const budget = { ...deps, perHour: deps.mailPerHour };
       if (!(await spendMailBudget(em, budget, form.accountId, 1))) {
         await releaseAutoresponse(em, send);
@@ -178,4 +194,10 @@ export function createAutoresponseActivities(deps: AutoresponseDeps): Autorespon
       }
     },
   };
+}
+
+/** Whether the address is one of the account's users' or a recipient it confirmed. */
+async function confirmedForAccount(em: EntityManager, accountId: string, address: string) {
+  const [state] = await recipientStates(em, accountId, [address]);
+  return state?.confirmed === true;
 }

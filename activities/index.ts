@@ -33,6 +33,8 @@ export type ActivityDeps = {
   mailPerHour: number;
   /** AUTORESPONSE_INTERVAL (docs/autoresponse.md). */
   autoresponseIntervalMs: number;
+  /** AUTORESPONSE_PER_ADDRESS and AUTORESPONSE_PER_CLIENT (docs/autoresponse.md). */
+  autoresponseCaps: { perAddress: number; perClientHour: number };
   /** SPAM_RETENTION_DAYS (docs/retention.md). */
   spamRetentionDays: number;
 };

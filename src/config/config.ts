@@ -139,6 +139,10 @@ const environmentSchema = z.object({
   ACCOUNT_MAIL_PER_HOUR: z.coerce.number().int().min(0).default(1000),
   /** At most one autoresponse per form and address in this time (docs/autoresponse.md). */
   AUTORESPONSE_INTERVAL: duration('24h'),
+  /** Autoresponses one address may get per AUTORESPONSE_INTERVAL from all forms; 0: no cap. */
+  AUTORESPONSE_PER_ADDRESS: z.coerce.number().int().min(0).default(5),
+  /** Autoresponses one client network may cause per hour across all forms; 0: no cap. */
+  AUTORESPONSE_PER_CLIENT: z.coerce.number().int().min(0).default(20),
   /** Submission workflows one serve process starts ahead of the workers (docs/running.md). */
   ADMISSION_WINDOW: z.coerce.number().int().min(1).max(10_000).default(256),
   /** Ingest submissions allowed per client IP and form per minute; 0 turns the limit off. */
@@ -228,6 +232,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     accountMailPerHour: e.ACCOUNT_MAIL_PER_HOUR,
     autoresponseIntervalMs: e.AUTORESPONSE_INTERVAL,
+    autoresponseCaps: {
+      perAddress: e.AUTORESPONSE_PER_ADDRESS,
+      perClientHour: e.AUTORESPONSE_PER_CLIENT,
+    },
     admissionWindow: e.ADMISSION_WINDOW,
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
     ingestRateLimitBytesPerMinute: e.INGEST_RATE_LIMIT_BYTES,

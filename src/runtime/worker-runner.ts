@@ -75,6 +75,7 @@ export async function runWorker(
     unsubscribeTokens: ctx.unsubscribeTokens,
     mailPerHour: config.accountMailPerHour,
     autoresponseIntervalMs: config.autoresponseIntervalMs,
+    autoresponseCaps: config.autoresponseCaps,
     spamRetentionDays: config.spamRetentionDays,
   });
   const starts = config.workflowStarts === 'worker' ? startWorkflowsHere(ctx, connection) : null;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAnswer, type FormView } from '../support/api-client';
 import {
   launchWatchedChromium,
+  readmeShot,
   signInWith,
   type WatchedChromium,
 } from '../support/dashboard-browser';
@@ -72,6 +73,7 @@ describe('CAPTCHA in a browser', () => {
           'data-sitekey="0x4AAAAAAAdashboard"',
         );
         await shot(page, 'captcha-02-secret-set');
+        await readmeShot(page, 'form-settings-captcha-autoresponse-retention', true);
         expect((await readForm(form.id)).captcha).toEqual({
           provider: 'turnstile',
           site_key: '0x4AAAAAAAdashboard',
@@ -134,6 +136,7 @@ ${form.embed_html}
           await page.waitForTimeout(100);
         }
         await page.screenshot({ path: `${__dirname}/../artifacts/captcha-altcha-pasted.png` });
+        await readmeShot(page, 'altcha-pasted-form');
         const thanksUrl = `${t.stack.url}/f/${form.endpoint_token}/thanks`;
         await Promise.all([page.waitForURL(thanksUrl), page.click('button[type="submit"]')]);
         expect(await page.textContent('h1')).toMatch(/Thank you/);

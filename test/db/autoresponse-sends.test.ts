@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   claimAutoresponse,
+  claimAutoresponseWithinCaps,
   isUnsubscribed,
   releaseAutoresponse,
 } from '../../src/db/sql/autoresponse-sends';
@@ -54,6 +55,72 @@ describe('autoresponse_sends', () => {
     expect(await claimAutoresponse(em(), { ...first, submissionId: '3' }, DAY)).toBe(false);
     await releaseAutoresponse(em(), second);
     expect(await claimAutoresponse(em(), { ...first, submissionId: '3' }, DAY)).toBe(true);
+  });
+
+  it('one address gets at most AUTORESPONSE_PER_ADDRESS from all forms, even in a burst over many forms at once', async () => {
+    const caps = { intervalMs: DAY, perAddress: 3, perClientHour: 0 };
+    const forms = [];
+    for (let n = 0; n < 8; n++) forms.push(await db.accountWithForm(`arcapaddress000${n}`));
+    const outcomes = await Promise.all(
+      forms.map(({ formId }, n) =>
+        claimAutoresponseWithinCaps(
+          db.orm.em.fork(),
+          { formId, address: 'victim@example.org', submissionId: String(2000 + n) },
+          caps,
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o === 'claimed')).toHaveLength(3);
+    expect(outcomes.filter((o) => o === 'recipient_limit')).toHaveLength(5);
+    // A retried attempt of a claiming submission keeps its claim at the cap.
+    const winner = outcomes.indexOf('claimed');
+    const retry = {
+      formId: forms[winner]!.formId,
+      address: 'victim@example.org',
+      submissionId: String(2000 + winner),
+    };
+    expect(await claimAutoresponseWithinCaps(db.orm.em.fork(), retry, caps)).toBe('claimed');
+    // The same form within its interval is "not due", not a capped send.
+    expect(
+      await claimAutoresponseWithinCaps(db.orm.em.fork(), { ...retry, submissionId: '2999' }, caps),
+    ).toBe('interval');
+    // Another address is not affected; once the interval passed, the address may be answered again.
+    const other = { ...retry, address: 'someone@example.org', submissionId: '2998' };
+    expect(await claimAutoresponseWithinCaps(db.orm.em.fork(), other, caps)).toBe('claimed');
+    await db.sql(
+      `update autoresponse_sends set sent_at = now() - interval '25 hours' where address = ?`,
+      ['victim@example.org'],
+    );
+    const late = { formId: forms[7]!.formId, address: 'victim@example.org', submissionId: '2997' };
+    expect(await claimAutoresponseWithinCaps(db.orm.em.fork(), late, caps)).toBe('claimed');
+  });
+
+  it('one client network causes at most AUTORESPONSE_PER_CLIENT an hour, across forms and addresses', async () => {
+    const caps = { intervalMs: DAY, perAddress: 0, perClientHour: 4 };
+    const { formId } = await db.accountWithForm('arcapclient00001');
+    const second = await db.accountWithForm('arcapclient00002');
+    const claim = (n: number, client: string | null, form = formId) =>
+      claimAutoresponseWithinCaps(
+        db.orm.em.fork(),
+        { formId: form, address: `list${n}@example.org`, submissionId: String(3000 + n), client },
+        caps,
+      );
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, (_, n) =>
+        claim(n, '2001:db8:1:2::/64', n % 2 ? second.formId : formId),
+      ),
+    );
+    expect(outcomes.filter((o) => o === 'claimed')).toHaveLength(4);
+    expect(outcomes.filter((o) => o === 'client_limit')).toHaveLength(2);
+    // Another network, or an unknown one (no address stored), is not affected.
+    expect(await claim(10, '192.0.2.7')).toBe('claimed');
+    expect(await claim(11, null)).toBe('claimed');
+    // An hour later the network may cause more.
+    await db.sql(
+      `update autoresponse_sends set sent_at = now() - interval '61 minutes' where client = ?`,
+      ['2001:db8:1:2::/64'],
+    );
+    expect(await claim(12, '2001:db8:1:2::/64')).toBe('claimed');
   });
 
   it("reads the account's one-click unsubscribes", async () => {

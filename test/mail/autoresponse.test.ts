@@ -239,17 +239,28 @@ describe('the autoresponse', () => {
     expect(await autoresponseRows(t.stack, none)).toEqual([]);
   });
 
-  it('a `?test=true` run sends it too (one attempt, marked as a test), as it runs the plugins', async () => {
+  it("a `?test=true` run sends it to the account's own addresses only (one attempt, marked as a test)", async () => {
     const form = await formWithAutoresponse(t.api, 'Test run');
-    const address = submitter();
-    const res = await postJson(
-      `${form.json_url}?test=true`,
-      { email: address, message: 'a test' },
-      { authorization: `Bearer ${t.adminKey}` },
-    );
+    const testRun = (email: string) =>
+      postJson(
+        `${form.json_url}?test=true`,
+        { email, message: 'a test' },
+        { authorization: `Bearer ${t.adminKey}` },
+      );
+    // A stranger's address: the owner's key needs no CAPTCHA, so it must not mail strangers.
+    const stranger = submitter();
+    const refused = await testRun(stranger);
+    expect(refused.status, refused.text).toBe(200);
+    expect(mailsTo(stranger)).toHaveLength(0);
+    expect(await autoresponseRows(t.stack, (refused.body as { id: string }).id)).toMatchObject([
+      { status: 'skipped', error: 'test_run_unconfirmed_address', is_test: true },
+    ]);
+
+    const before = mailsTo(t.email).length;
+    const res = await testRun(t.email);
     expect(res.status, res.text).toBe(200);
     const { id } = res.body as { id: string };
-    expect(mailsTo(address)).toHaveLength(1);
+    expect(mailsTo(t.email)).toHaveLength(before + 1);
     expect(await autoresponseRows(t.stack, id)).toMatchObject([
       { status: 'succeeded', is_test: true },
     ]);

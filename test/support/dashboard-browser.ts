@@ -8,6 +8,17 @@ import { launchChromium, type LaunchedChromium } from './chromium';
 /** Where the browser tests put their screenshots (ignored by git). */
 export const ARTIFACTS = path.resolve(__dirname, '../artifacts');
 
+/**
+ * With UPDATE_SCREENSHOTS=1 (`npm run screenshots`), the page as docs/screenshots/<file>.png
+ * for the README (the whole page, or the viewport); otherwise nothing.
+ */
+export async function readmeShot(page: Page, file: string, fullPage = false): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  const folder = path.resolve(__dirname, '../../docs/screenshots');
+  fs.mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: path.join(folder, `${file}.png`), fullPage });
+}
+
 export type WatchedChromium = LaunchedChromium & {
   /** CSP violations, page errors (and whatever a test adds, e.g. dialogs) seen on watched pages; a walk expects none. */
   cspViolations: string[];

@@ -19,6 +19,7 @@ import { Migration20261211002300WorkflowStartClaims } from './Migration202612110
 import { Migration20261212000100FormCaptcha } from './Migration20261212000100FormCaptcha';
 import { Migration20261212000200FormAutoresponse } from './Migration20261212000200FormAutoresponse';
 import { Migration20261212000300FormRetention } from './Migration20261212000300FormRetention';
+import { Migration20261212000400AutoresponseCaps } from './Migration20261212000400AutoresponseCaps';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -76,4 +77,8 @@ export const migrationsList = [
     class: Migration20261212000200FormAutoresponse,
   },
   { name: 'Migration20261212000300FormRetention', class: Migration20261212000300FormRetention },
+  {
+    name: 'Migration20261212000400AutoresponseCaps',
+    class: Migration20261212000400AutoresponseCaps,
+  },
 ];

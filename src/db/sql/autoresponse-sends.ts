@@ -1,8 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runStatement, selectRows } from './execute';
 
-/** One form's autoresponse to one address (lower case), for one submission. */
-export type AutoresponseSend = { formId: string; address: string; submissionId: string };
+/**
+ * One form's autoresponse to one address (lower case), for one submission; `client` is the
+ * submitter's network (an IPv4 address or IPv6 /64) for the per-client cap, when known.
+ */
+export type AutoresponseSend = {
+  formId: string;
+  address: string;
+  submissionId: string;
+  client?: string | null;
+};
 
 /**
  * Claims the autoresponse of this submission to the address, in one statement (atomic across
@@ -16,14 +24,15 @@ export async function claimAutoresponse(
 ): Promise<boolean> {
   const changed = await runStatement(
     em,
-    `insert into autoresponse_sends as s (form_id, address, submission_id, sent_at)
-     values (?, ?, ?, now())
+    `insert into autoresponse_sends as s (form_id, address, submission_id, sent_at, client)
+     values (?, ?, ?, now(), ?)
      on conflict (form_id, address) do update
        set submission_id = excluded.submission_id,
+           client = excluded.client,
            sent_at = case when s.submission_id = excluded.submission_id then s.sent_at else now() end
      where s.submission_id = excluded.submission_id
         or s.sent_at <= now() - make_interval(secs => ?::double precision / 1000)`,
-    [send.formId, send.address, send.submissionId, intervalMs],
+    [send.formId, send.address, send.submissionId, send.client ?? null, intervalMs],
   );
   return changed > 0;
 }
@@ -72,3 +81,89 @@ export async function forgetAutoresponseSends(
     [address, accountId],
   );
 }
+
+/** The caps beside the per-form interval (docs/autoresponse.md, "Limits against abuse"). */
+export type AutoresponseCaps = {
+  /** AUTORESPONSE_INTERVAL: one per form and address in this time. */
+  intervalMs: number;
+  /** AUTORESPONSE_PER_ADDRESS: autoresponses to one address within the interval, all forms. */
+  perAddress: number;
+  /** AUTORESPONSE_PER_CLIENT: autoresponses one client network may cause per hour, all forms. */
+  perClientHour: number;
+};
+
+export type ClaimOutcome = 'claimed' | 'interval' | 'recipient_limit' | 'client_limit';
+
+/**
+ * The claim of claimAutoresponse, within the caps across every form of every account: at most
+ * `perAddress` autoresponses reach one address per interval, and one client network causes at
+ * most `perClientHour` an hour. Both are counted and the claim taken under transaction-scoped
+ * advisory locks on the address and then the client, so concurrent sends (a burst over many
+ * forms at one address) are decided one after the other and cannot all pass the count. A
+ * retried attempt of the claiming submission keeps its claim. 0 turns a cap off.
+ */
+export async function claimAutoresponseWithinCaps(
+  em: EntityManager,
+  send: AutoresponseSend,
+  caps: AutoresponseCaps,
+): Promise<ClaimOutcome> {
+  return em.transactional(async (tx) => {
+    await selectRows(tx, 'select pg_advisory_xact_lock(?, hashtext(?))', [
+      LOCK_ADDRESS,
+      send.address,
+    ]);
+    if (send.client)
+      await selectRows(tx, 'select pg_advisory_xact_lock(?, hashtext(?))', [
+        LOCK_CLIENT,
+        send.client,
+      ]);
+    const [counts] = await selectRows<{
+      mine: boolean;
+      waiting: boolean;
+      to_address: number;
+      from_client: number;
+    }>(
+      tx,
+      `select
+         exists (select 1 from autoresponse_sends
+                  where form_id = ? and address = ? and submission_id = ?) as mine,
+         exists (select 1 from autoresponse_sends
+                  where form_id = ? and address = ? and submission_id <> ?
+                    and sent_at > now() - make_interval(secs => ?::double precision / 1000))
+           as waiting,
+         (select count(*)::int from autoresponse_sends
+           where address = ? and form_id <> ?
+             and sent_at > now() - make_interval(secs => ?::double precision / 1000)) as to_address,
+         (select count(*)::int from autoresponse_sends
+           where client = ? and not (form_id = ? and address = ?)
+             and sent_at > now() - interval '1 hour') as from_client`,
+      [
+        send.formId,
+        send.address,
+        send.submissionId,
+        send.formId,
+        send.address,
+        send.submissionId,
+        caps.intervalMs,
+        send.address,
+        send.formId,
+        caps.intervalMs,
+        send.client ?? null,
+        send.formId,
+        send.address,
+      ],
+    );
+    // This form's own interval first: not due is not a refusal worth a record.
+    if (counts!.waiting) return 'interval';
+    if (!counts!.mine) {
+      if (caps.perAddress > 0 && counts!.to_address >= caps.perAddress) return 'recipient_limit';
+      if (caps.perClientHour > 0 && send.client && counts!.from_client >= caps.perClientHour)
+        return 'client_limit';
+    }
+    return (await claimAutoresponse(tx, send, caps.intervalMs)) ? 'claimed' : 'interval';
+  });
+}
+
+// Advisory lock classes (the first key): one for addresses, one for client networks.
+const LOCK_ADDRESS = 0x6172; // "ar"
+const LOCK_CLIENT = 0x6163; // "ac"
