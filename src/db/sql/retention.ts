@@ -7,19 +7,22 @@ import { runStatement, selectRows } from './execute';
 // (Migration20261126000200FileStorage, Migration20261210000400UploadReservations).
 
 /**
- * Every delivery of submission `s` succeeded: it has delivery records; the last record of each
- * plugin says `succeeded` (none failed, pending a retry or skipped); and every plugin of the
- * form that existed when it came (deleted ones aside) has a record, so a delivery still on its
- * first attempt (recorded when that attempt ends) keeps it.
+ * Every delivery of submission `s` succeeded: it has plugin delivery records; the last record
+ * of each plugin says `succeeded` (none failed, pending a retry or skipped); and every plugin
+ * of the form that existed when it came (deleted ones aside) has a record, so a delivery still
+ * on its first attempt (recorded when that attempt ends) keeps it. The autoresponse's records
+ * (no plugin) are the submitter's courtesy mail, not a delivery of the data: skipped or failed
+ * they keep nothing, but one still retrying keeps the submission it reads.
  */
 const EVERY_DELIVERY_SUCCEEDED = `
-  exists (select 1 from delivery_attempts d where d.submission_id = s.id)
+  exists (select 1 from delivery_attempts d where d.submission_id = s.id and d.plugin_id is not null)
   and not exists (
     select 1 from delivery_attempts d
      where d.submission_id = s.id and d.status <> 'succeeded'
+       and (d.plugin_id is not null or d.status = 'pending_retry')
        and not exists (
          select 1 from delivery_attempts later
-          where later.submission_id = s.id and later.plugin_id = d.plugin_id
+          where later.submission_id = s.id and later.plugin_id is not distinct from d.plugin_id
             and (later.started_at, later.id) > (d.started_at, d.id)))
   and not exists (
     select 1 from plugins p
