@@ -17,11 +17,13 @@ export type RetentionActivities = {
 export function createRetentionActivities(deps: {
   orm: Orm;
   spamRetentionDays: number;
+  /** AUTORESPONSE_INTERVAL: how long autoresponse sends still decide something. */
+  autoresponseIntervalMs: number;
 }): RetentionActivities {
-  const { orm, spamRetentionDays } = deps;
+  const { orm, spamRetentionDays, autoresponseIntervalMs } = deps;
   return {
     purgeSubmissionBatch: ({ limit }) => purgeBatch(orm, { spamRetentionDays, limit }),
-    purgeStaleRows: () => purgeStale(orm),
+    purgeStaleRows: () => purgeStale(orm, { autoresponseIntervalMs }),
     deleteDeliveredSubmission: (submissionId) => deleteIfDelivered(orm, submissionId),
   };
 }

@@ -14,6 +14,7 @@ export type StaleRowsResult = {
   recipientRequests: number;
   mailHours: number;
   purgedAttempts: number;
+  autoresponseSends: number;
 };
 
 /** Counts so far, carried over continue-as-new. */

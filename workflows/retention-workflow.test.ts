@@ -33,7 +33,7 @@ function backlogOf(backlog: number) {
     },
     async purgeStaleRows() {
       staleCalls += 1;
-      return { recipientRequests: 2, mailHours: 3, purgedAttempts: 4 };
+      return { recipientRequests: 2, mailHours: 3, purgedAttempts: 4, autoresponseSends: 5 };
     },
     async deleteDeliveredSubmission() {
       throw new Error('not part of the purge');
@@ -75,7 +75,7 @@ describe('retentionWorkflow', () => {
       batches: 3,
       deleted: 2 * RETENTION_BATCH_SIZE + 17,
       spam: 2 * (RETENTION_BATCH_SIZE / 10) + 1,
-      stale: { recipientRequests: 2, mailHours: 3, purgedAttempts: 4 },
+      stale: { recipientRequests: 2, mailHours: 3, purgedAttempts: 4, autoresponseSends: 5 },
     });
     expect(backlog.batches).toEqual(Array(3).fill({ limit: RETENTION_BATCH_SIZE }));
     expect(backlog.staleCalls()).toBe(1);

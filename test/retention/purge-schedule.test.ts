@@ -309,9 +309,24 @@ describe('a purge the schedule runs', () => {
       [form.id, t.accountId, form.id, t.accountId],
     );
 
+    await sql(
+      `insert into autoresponse_sends (form_id, address, submission_id, sent_at) values
+         (?, 'long-ago@example.com', 1, now() - interval '25 hours'),
+         (?, 'today@example.com', 2, now() - interval '2 hours')`,
+      [form.id, form.id],
+    );
+
     const result = await triggerPurge(temporal.client, t.stack);
 
-    expect(result.stale).toEqual({ recipientRequests: 1, mailHours: 1, purgedAttempts: 1 });
+    expect(result.stale).toEqual({
+      recipientRequests: 1,
+      mailHours: 1,
+      purgedAttempts: 1,
+      autoresponseSends: 1,
+    });
+    expect(
+      await sql('select address from autoresponse_sends where form_id = ?', [form.id]),
+    ).toEqual([{ address: 'today@example.com' }]);
     expect(await sql('select address from recipient_requests')).toEqual([
       { address: 'new@example.com' },
     ]);

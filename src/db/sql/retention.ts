@@ -146,14 +146,20 @@ export type HousekeepingCounts = {
   recipientRequests: number;
   mailHours: number;
   purgedAttempts: number;
+  autoresponseSends: number;
 };
 
 /**
  * Rows no rule reads any more: a recipient's confirmation request older than its day (the next
  * one is allowed anyway), an account's mail counts of hours before the last two, and kept
- * attempts of purged submissions older than every stats window.
+ * attempts of purged submissions older than every stats window, and autoresponse sends older
+ * than `autoresponseKeepMs` (the longest window their rules count: the interval, or the hour
+ * of the per-client cap).
  */
-export async function deleteStaleRows(em: EntityManager): Promise<HousekeepingCounts> {
+export async function deleteStaleRows(
+  em: EntityManager,
+  autoresponseKeepMs: number,
+): Promise<HousekeepingCounts> {
   return {
     recipientRequests: await runStatement(
       em,
@@ -167,6 +173,12 @@ export async function deleteStaleRows(em: EntityManager): Promise<HousekeepingCo
       em,
       `delete from purged_delivery_attempts
         where started_at < now() - interval '${ATTEMPT_STATS_DAYS} days'`,
+    ),
+    autoresponseSends: await runStatement(
+      em,
+      `delete from autoresponse_sends
+        where sent_at < now() - make_interval(secs => ?::double precision / 1000)`,
+      [autoresponseKeepMs],
     ),
   };
 }

@@ -25,9 +25,19 @@ export function purgeBatch(
   });
 }
 
-/** The rows of recipient_requests, account_mail_hours and purged_delivery_attempts no rule reads. */
-export function purgeStale(orm: Orm): Promise<HousekeepingCounts> {
-  return deleteStaleRows(orm.em.fork());
+/** The per-client cap of the autoresponse counts its sends of the last hour. */
+const AUTORESPONSE_CLIENT_WINDOW_MS = 3_600_000;
+
+/**
+ * The rows of recipient_requests, account_mail_hours, purged_delivery_attempts and
+ * autoresponse_sends no rule reads any more.
+ */
+export function purgeStale(
+  orm: Orm,
+  rules: { autoresponseIntervalMs: number },
+): Promise<HousekeepingCounts> {
+  const keepMs = Math.max(rules.autoresponseIntervalMs, AUTORESPONSE_CLIENT_WINDOW_MS);
+  return deleteStaleRows(orm.em.fork(), keepMs);
 }
 
 /**
