@@ -15,7 +15,6 @@ import { parseAllowList, type AllowList } from '../domain/plugins/address-policy
 import { UnsubscribeTokens } from '../domain/recipients/unsubscribe-tokens';
 import type { PublicUrls } from '../http/public-urls';
 import { createStartNotices, type StartNotices } from '../domain/submissions/start-notices';
-import { createAdmission } from '../temporal/admission';
 import { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
 import { createRecoveryStarter } from '../temporal/recovery-starter';
@@ -27,7 +26,7 @@ import type { RecoveryStarter } from '../domain/plugins/recovery';
 import { OwnListeners } from '../domain/webhooks/own-listeners';
 import { ReplayBudget } from '../domain/deliveries/replay-budget';
 import {
-  createWorkflowStarter,
+  createAdmittedWorkflowStarter,
   type SubmissionWorkflowStarter,
 } from '../temporal/workflow-starter';
 import { resolveAppSecret } from './app-secret';
@@ -100,14 +99,13 @@ export async function createAppContext(
     address: endpoints.temporalAddress,
     namespace: config.temporal.namespace,
   });
-  const admission = createAdmission({ orm, window: config.admissionWindow, logger });
-  const workflows = createWorkflowStarter({
+  const { workflows, admission } = createAdmittedWorkflowStarter({
     temporal,
     orm,
     taskQueue: config.temporal.taskQueue,
     logger,
     delivery: deliveryPolicy(config),
-    admission,
+    window: config.admissionWindow,
   });
   const startNotices = createStartNotices(orm, logger);
   const { resolver, lookupHost } = createDns(config.dnsServers);

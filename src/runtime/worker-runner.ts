@@ -4,14 +4,13 @@ import type { AppContext } from './app-context';
 import { createMailer } from '../domain/mail/mailer';
 import type { Dial } from '../domain/webhooks/guarded-connector';
 import { createWebhookSender } from '../domain/webhooks/webhook-sender';
-import { createAdmission } from '../temporal/admission';
 import type { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
 import { ensureRetentionSchedule } from '../temporal/retention-schedule';
 import { installTemporalRuntimeLogger } from '../temporal/runtime-logger';
 import { startStartDispatcher, type StartDispatcher } from '../temporal/start-dispatcher';
 import { createWorker } from '../temporal/worker';
-import { createWorkflowStarter } from '../temporal/workflow-starter';
+import { createAdmittedWorkflowStarter } from '../temporal/workflow-starter';
 
 export type RunningWorker = {
   stop(): Promise<void>;
@@ -78,7 +77,9 @@ export async function runWorker(
     autoresponseCaps: config.autoresponseCaps,
     spamRetentionDays: config.spamRetentionDays,
   });
-  const starts = config.workflowStarts === 'worker' ? startWorkflowsHere(ctx, connection) : null;
+  // One client on the worker's own connection: eager starts, and the retention schedule.
+  const client = eagerStartClient({ connection }, config.temporal.namespace);
+  const starts = config.workflowStarts === 'worker' ? startWorkflowsHere(ctx, client) : null;
   const done = worker
     .run()
     .catch((error: unknown) => {
@@ -96,10 +97,7 @@ export async function runWorker(
   // Not fatal, and not waited for long: the next worker start tries again.
   await withinMs(
     SCHEDULE_CHECK_MS,
-    ensureRetentionSchedule(
-      new Client({ connection, namespace: config.temporal.namespace }),
-      config.temporal.taskQueue,
-    ),
+    ensureRetentionSchedule(client, config.temporal.taskQueue),
   ).then(
     (outcome) => logger.info({ outcome }, 'retention schedule checked'),
     (error: unknown) => logger.warn({ err: error }, 'the retention schedule could not be created'),
@@ -133,19 +131,17 @@ function withinMs<T>(ms: number, step: Promise<T>): Promise<T> {
  * an admission window of its own; with TEMPORAL_EAGER_START each start hands the workflow's
  * first task straight back to this worker.
  */
-function startWorkflowsHere(ctx: WorkerContext, connection: NativeConnection): StartDispatcher {
+function startWorkflowsHere(ctx: WorkerContext, client: Client): StartDispatcher {
   const { config, orm, logger } = ctx;
-  const admission = createAdmission({ orm, window: config.admissionWindow, logger });
-  const workflows = createWorkflowStarter({
+  const { workflows, admission } = createAdmittedWorkflowStarter({
     temporal: ctx.temporal,
     orm,
     taskQueue: config.temporal.taskQueue,
     logger,
     delivery: deliveryPolicy(config),
-    admission,
+    window: config.admissionWindow,
   });
-  if (config.temporal.eagerStart)
-    workflows.useEagerStart(new Client({ connection, namespace: config.temporal.namespace }));
+  if (config.temporal.eagerStart) workflows.useEagerStart(client);
   const dispatcher = startStartDispatcher({ orm, workflows, admission, logger });
   return {
     async stop() {
@@ -159,6 +155,9 @@ function startWorkflowsHere(ctx: WorkerContext, connection: NativeConnection): S
  * A client on the worker's own connection: workflows it starts with `requestEagerStart` get
  * their first task answered straight to this worker instead of through the task queue.
  */
-export function eagerStartClient(worker: RunningWorker, namespace: string): Client {
+export function eagerStartClient(
+  worker: Pick<RunningWorker, 'connection'>,
+  namespace: string,
+): Client {
   return new Client({ connection: worker.connection, namespace });
 }

@@ -9,7 +9,7 @@ import {
   type SubmissionWorkflowInput,
   type SubmissionWorkflowResult,
 } from '../../workflows/submission-contract';
-import type { Admission, AdmissionStats } from './admission';
+import { createAdmission, type Admission, type AdmissionStats } from './admission';
 import type { LazyTemporalClient } from './client';
 import { replayWorkflowId, submissionWorkflowId } from './workflow-ids';
 
@@ -216,4 +216,21 @@ export function createWorkflowStarter(deps: {
       });
     },
   };
+}
+
+/**
+ * A starter with an admission window of its own (ADMISSION_WINDOW), as each serve process and
+ * each starting worker has; `admission.stop()` ends its polling.
+ */
+export function createAdmittedWorkflowStarter(deps: {
+  temporal: LazyTemporalClient;
+  orm: Orm;
+  taskQueue: string;
+  logger: Logger;
+  delivery: DeliveryPolicy;
+  window: number;
+}): { workflows: SubmissionWorkflowStarter; admission: Admission } {
+  const { window, ...rest } = deps;
+  const admission = createAdmission({ orm: deps.orm, window, logger: deps.logger });
+  return { workflows: createWorkflowStarter({ ...rest, admission }), admission };
 }

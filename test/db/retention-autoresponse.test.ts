@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deleteDeliveredSubmission } from '../../src/db/sql/retention';
-import { insertSubmissionOnce, nextSubmissionId } from '../../src/db/sql/submissions';
-import { useScratchDatabase } from '../support/scratch-database';
+import { storeBareSubmission, useScratchDatabase } from '../support/scratch-database';
 
 // delete_after_delivery (docs/retention.md) beside the autoresponse (docs/autoresponse.md): the
 // autoresponse's records have no plugin; they are the submitter's courtesy mail, not a delivery.
@@ -14,21 +13,7 @@ describe('delete after delivery, with an autoresponse', () => {
   const submission = async () => {
     form ??= await db.accountWithForm('aretentionauto01');
     await db.sql('update forms set delete_after_delivery = true where id = ?', [form.formId]);
-    const em = db.orm.em.fork();
-    const id = await nextSubmissionId(em);
-    await insertSubmissionOnce(em, {
-      id,
-      ...form,
-      payloadJson: { email: 'jane@example.org' },
-      specialNormalized: { email: 'jane@example.org' },
-      sourceIp: null,
-      userAgent: null,
-      referrer: null,
-      isSpam: false,
-      spamReason: null,
-      fillMs: null,
-    });
-    return id;
+    return storeBareSubmission(db.orm.em.fork(), form, { email: 'jane@example.org' });
   };
   const webhook = async () => {
     if (pluginId) return pluginId;

@@ -1,7 +1,6 @@
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { listenTo } from '../../src/db/notifications';
-import { insertSubmissionOnce, nextSubmissionId } from '../../src/db/sql/submissions';
 import {
   claimPendingStarts,
   notifyPendingStarts,
@@ -9,7 +8,7 @@ import {
 } from '../../src/db/sql/workflow-start-claims';
 import { createStartNotices } from '../../src/domain/submissions/start-notices';
 import { eventually } from '../support/eventually';
-import { useScratchDatabase } from '../support/scratch-database';
+import { storeBareSubmission, useScratchDatabase } from '../support/scratch-database';
 
 // src/db/sql/workflow-start-claims.ts, src/db/notifications.ts and
 // src/domain/submissions/start-notices.ts: how workers share the
@@ -19,24 +18,7 @@ describe('claims of pending workflow starts', () => {
   const db = useScratchDatabase({ poolMax: 4 });
   let form: { accountId: string; formId: string };
 
-  const ingest = async (startHeldMs = 0) => {
-    const em = db.orm.em.fork();
-    const id = await nextSubmissionId(em);
-    const row = {
-      id,
-      ...form,
-      payloadJson: { id },
-      specialNormalized: null,
-      sourceIp: null,
-      userAgent: null,
-      referrer: null,
-      isSpam: false,
-      spamReason: null,
-      fillMs: null,
-    };
-    await insertSubmissionOnce(em, row, startHeldMs);
-    return id;
-  };
+  const ingest = (startHeldMs = 0) => storeBareSubmission(db.orm.em.fork(), form, {}, startHeldMs);
   const claim = (limit: number, leaseMs = 30_000) =>
     claimPendingStarts(db.orm.em.fork(), limit, leaseMs);
 

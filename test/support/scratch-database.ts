@@ -1,5 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { insertSubmissionOnce, nextSubmissionId } from '../../src/db/sql/submissions';
 import { createTestDatabase } from './test-stack';
 
 /**
@@ -33,4 +35,34 @@ export function useScratchDatabase(options: { migrateTo?: string; poolMax?: numb
   });
   afterAll(() => db.orm?.close());
   return db;
+}
+
+/**
+ * Stores a submission of `form` the way ingest does (its workflow start pending in the same
+ * statement, held from the workers for `startHeldMs`); returns its id.
+ */
+export async function storeBareSubmission(
+  em: EntityManager,
+  form: { accountId: string; formId: string },
+  payload: Record<string, unknown> = {},
+  startHeldMs = 0,
+): Promise<string> {
+  const id = await nextSubmissionId(em);
+  await insertSubmissionOnce(
+    em,
+    {
+      id,
+      ...form,
+      payloadJson: payload,
+      specialNormalized: typeof payload.email === 'string' ? { email: payload.email } : null,
+      sourceIp: null,
+      userAgent: null,
+      referrer: null,
+      isSpam: false,
+      spamReason: null,
+      fillMs: null,
+    },
+    startHeldMs,
+  );
+  return id;
 }

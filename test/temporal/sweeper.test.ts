@@ -1,9 +1,10 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOrm, migrate, type Orm } from '../../src/db/orm';
-import { insertSubmissionOnce, nextSubmissionId } from '../../src/db/sql/submissions';
+import { insertSubmissionOnce } from '../../src/db/sql/submissions';
 import { startSweeper } from '../../src/temporal/sweeper';
 import type { SubmissionWorkflowStarter } from '../../src/temporal/workflow-starter';
+import { storeBareSubmission } from '../support/scratch-database';
 import { createTestDatabase } from '../support/test-stack';
 
 // src/temporal/sweeper.ts against a real database and a stand-in for Temporal: a stored
@@ -44,24 +45,7 @@ const sweepOnce = async (workflows: SubmissionWorkflowStarter, graceMs = 0) => {
 };
 
 /** Stores a submission the way ingest does (its start pending in the same statement). */
-async function ingest(): Promise<string> {
-  const em = orm.em.fork();
-  const id = await nextSubmissionId(em);
-  await insertSubmissionOnce(em, {
-    id,
-    formId,
-    accountId,
-    payloadJson: { n: id },
-    specialNormalized: null,
-    sourceIp: null,
-    userAgent: null,
-    referrer: null,
-    isSpam: false,
-    spamReason: null,
-    fillMs: null,
-  });
-  return id;
-}
+const ingest = () => storeBareSubmission(orm.em.fork(), { formId, accountId });
 
 const pendingIds = async () =>
   (
