@@ -6,6 +6,7 @@ export type {
   ApiKey,
   DeliveryAttempt,
   Form,
+  Membership,
   Plugin,
   Session,
   Submission,

@@ -100,7 +100,8 @@ describe('sign-up of an address someone else signed up first (finding 1)', () =>
       const count = async () =>
         (
           await t.stack.sql<{ n: number }>(
-            `select count(*)::int as n from users u join accounts a on a.id = u.account_id
+            `select count(*)::int as n from users u join memberships m on m.user_id = u.id
+               join accounts a on a.id = m.account_id
              where lower(u.email) = lower(?)`,
             [email],
           )

@@ -8,6 +8,10 @@ import { inject } from 'vitest';
 import { loadConfig } from '../../src/config/config';
 import { migrate } from '../../src/db/orm';
 import { createAccount } from '../../src/domain/accounts/accounts';
+import type { MemberRole } from '../../src/domain/accounts/member-roles';
+import { openSession } from '../../src/domain/accounts/sessions';
+import { Membership } from '../../src/db/entities';
+import { sessionCookieName } from '../../src/http/cookies';
 import { createApiKey } from '../../src/domain/accounts/api-keys';
 import { ROLES, type Scope } from '../../src/domain/accounts/scopes';
 import { createAppContext } from '../../src/runtime/app-context';
@@ -112,6 +116,20 @@ export async function startTestStack(options: TestStackOptions = {}) {
       };
     },
     createKey,
+    /**
+     * A new user (with an account of their own, as every sign-up has) who is also a member of
+     * `accountId` with `role`, and a session acting there: its cookie and CSRF token.
+     */
+    async addMember(accountId: string, role: MemberRole) {
+      const email = `member-${randomBytes(4).toString('hex')}@example.com`;
+      const em = ctx.orm.em.fork();
+      const { user } = await createAccount(em, { email, password: 'correct horse battery' });
+      em.create(Membership, { accountId, userId: user.id, role });
+      await em.flush();
+      const opened = (await openSession(em, user, accountId))!;
+      const cookie = `${sessionCookieName(http.url)}=${opened.token}`;
+      return { userId: user.id, email, cookie, csrf: opened.session.csrfToken };
+    },
     startWorker,
     /** Runs SQL against this stack's database. */
     async sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {

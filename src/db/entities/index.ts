@@ -2,6 +2,7 @@ import { Account } from './account';
 import { ApiKey } from './api-key';
 import { DeliveryAttempt } from './delivery-attempt';
 import { Form } from './form';
+import { Membership } from './membership';
 import { Plugin } from './plugin';
 import { Session } from './session';
 import { Submission } from './submission';
@@ -13,6 +14,7 @@ export {
   ApiKey,
   DeliveryAttempt,
   Form,
+  Membership,
   Plugin,
   Session,
   Submission,
@@ -23,6 +25,7 @@ export {
 export const entities = [
   Account,
   User,
+  Membership,
   ApiKey,
   Session,
   Form,

@@ -1,19 +1,17 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import {
-  bigintColumn,
   createdAtColumn,
   idColumn,
   timestampColumn,
   updatedAtColumn,
 } from './columns';
 
-/** A person who signs in to the dashboard of one account. */
+/** A person who signs in to the dashboard; the accounts they belong to are their memberships. */
 export const User = defineEntity({
   name: 'User',
   tableName: 'users',
   properties: {
     id: idColumn(),
-    accountId: bigintColumn(),
     email: p.string(),
     name: p.string().nullable(),
     passwordHash: p.string(),

@@ -20,6 +20,7 @@ import { Migration20261212000100FormCaptcha } from './Migration20261212000100For
 import { Migration20261212000200FormAutoresponse } from './Migration20261212000200FormAutoresponse';
 import { Migration20261212000300FormRetention } from './Migration20261212000300FormRetention';
 import { Migration20261212000400AutoresponseCaps } from './Migration20261212000400AutoresponseCaps';
+import { Migration20261213000100Memberships } from './Migration20261213000100Memberships';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -81,4 +82,5 @@ export const migrationsList = [
     name: 'Migration20261212000400AutoresponseCaps',
     class: Migration20261212000400AutoresponseCaps,
   },
+  { name: 'Migration20261213000100Memberships', class: Migration20261213000100Memberships },
 ];

@@ -83,22 +83,28 @@ export async function takeAccountToken(
 }
 
 /**
- * Deletes the accounts of sign-ups never confirmed whose every confirmation link has
- * expired (and with them, by cascade, their users, tokens and anything else of theirs).
- * An account with any confirmed user is kept. Returns how many went.
+ * Deletes the sign-ups never confirmed whose every confirmation link has expired: the user,
+ * and the account they own unless a confirmed user belongs to it (with both go, by cascade,
+ * their tokens, memberships and anything else of theirs). Returns how many users went.
  */
 export function purgeExpiredSignUps(em: EntityManager, olderThanMs: number): Promise<number> {
   return runStatement(
     em,
-    `delete from accounts a
-     where exists (select 1 from users u where u.account_id = a.id
-                     and u.email_confirmed_at is null
-                     and u.created_at < now() - make_interval(secs => ?))
-       and not exists (select 1 from users u where u.account_id = a.id
-                         and u.email_confirmed_at is not null)
-       and not exists (select 1 from account_tokens t join users u on u.id = t.user_id
-                         where u.account_id = a.id and t.purpose = 'confirm_email'
-                           and t.expires_at > now())`,
+    `with expired as (
+       select u.id from users u
+        where u.email_confirmed_at is null
+          and u.created_at < now() - make_interval(secs => ?)
+          and not exists (select 1 from account_tokens t
+                           where t.user_id = u.id and t.purpose = 'confirm_email'
+                             and t.expires_at > now())
+     ), accounts_gone as (
+       delete from accounts a
+        using memberships m
+        where m.account_id = a.id and m.role = 'owner' and m.user_id in (select id from expired)
+          and not exists (select 1 from memberships o join users c on c.id = o.user_id
+                           where o.account_id = a.id and c.email_confirmed_at is not null)
+     )
+     delete from users where id in (select id from expired)`,
     [olderThanMs / 1000],
   );
 }

@@ -36,14 +36,15 @@ export async function claimOwnerNotice(em: EntityManager, accountId: string): Pr
   return rows.length > 0;
 }
 
-/** The account's first user's address (the owner, as the plugin-disabled mail uses it). */
+/** The address of the account's owner (the plugin-disabled mail goes there). */
 export async function accountOwnerEmail(
   em: EntityManager,
   accountId: string,
 ): Promise<string | null> {
   const [row] = await selectRows<{ email: string }>(
     em,
-    'select email from users where account_id = ? order by created_at, id limit 1',
+    `select u.email from memberships m join users u on u.id = m.user_id
+      where m.account_id = ? and m.role = 'owner'`,
     [accountId],
   );
   return row?.email ?? null;

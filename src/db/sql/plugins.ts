@@ -79,8 +79,10 @@ export async function findPluginOwner(
   const [row] = await selectRows<PluginOwnerRow>(
     em,
     `select u.email, f.id::text as form_id, f.name as form_name, p.name as plugin_name, p.plugin_type
-       from plugins p join forms f on f.id = p.form_id join users u on u.account_id = f.account_id
-      where p.id = ? order by u.created_at, u.id limit 1`,
+       from plugins p join forms f on f.id = p.form_id
+       join memberships m on m.account_id = f.account_id and m.role = 'owner'
+       join users u on u.id = m.user_id
+      where p.id = ?`,
     [pluginId],
   );
   return row ?? null;

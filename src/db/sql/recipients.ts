@@ -21,8 +21,8 @@ export async function recipientStates(
     em,
     `select a.address,
             rc.unsubscribed_at is null and (rc.confirmed_at is not null or exists (
-              select 1 from users u
-               where u.account_id = ? and lower(u.email) = a.address
+              select 1 from memberships m join users u on u.id = m.user_id
+               where m.account_id = ? and lower(u.email) = a.address
                  and u.email_confirmed_at is not null)) as confirmed,
             coalesce(rc.token_expires_at > now(), false) as pending
        from jsonb_array_elements_text(?::jsonb) with ordinality as a(address, n)

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, User } from '../../db/entities';
+import { Account, Membership, User } from '../../db/entities';
 import { findUserIdByEmail } from '../../db/sql/users';
 import { hashPassword } from './passwords';
 
@@ -10,7 +10,7 @@ export class EmailTakenError extends Error {
 }
 
 /**
- * Creates an account with its first user. Operators' accounts (`formward account create`)
+ * Creates an account with its first user, its owner. Operators' accounts (`formward account create`)
  * are confirmed at once; the dashboard's sign-up passes `confirmed: false` and mails a link.
  */
 export async function createAccount(
@@ -29,12 +29,13 @@ export async function createAccount(
     const account = tx.create(Account, { name: input.name ?? email });
     await tx.flush();
     const user = tx.create(User, {
-      accountId: account.id,
       email,
       name: input.name ?? null,
       passwordHash,
       emailConfirmedAt: input.confirmed === false ? null : new Date(),
     });
+    await tx.flush();
+    tx.create(Membership, { accountId: account.id, userId: user.id, role: 'owner' });
     await tx.flush();
     return { account, user };
   });

@@ -1,3 +1,4 @@
+import type { MemberRole } from './member-roles';
 import type { Scope } from './scopes';
 
 /** Who is calling the API: an account plus what the credential may do. */
@@ -6,7 +7,7 @@ export type Principal = {
   scopes: ReadonlySet<Scope>;
 } & (
   | { kind: 'api_key'; apiKeyId: string }
-  | { kind: 'session'; sessionId: string; userId: string; csrfToken: string }
+  | { kind: 'session'; sessionId: string; userId: string; csrfToken: string; role: MemberRole }
 );
 
 export function can(principal: Principal, scope: Scope): boolean {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, Session, User } from '../../db/entities';
+import { Account, Membership, Session, User } from '../../db/entities';
 import { findUserIdByEmail } from '../../db/sql/users';
 import {
   beginPasswordCheck,
@@ -7,6 +7,7 @@ import {
   passwordCheckSucceeded,
   throttleKeys,
 } from './login-throttle';
+import { isMemberRole, type MemberRole } from './member-roles';
 import { hashPassword, needsRehash, UNKNOWN_USER_HASH, verifyPassword } from './passwords';
 import { randomToken, sha256Hex } from './secrets';
 
@@ -19,14 +20,21 @@ export const SESSION_TOUCH_INTERVAL_MS = 60_000;
 export type SessionPolicy = { idleTimeoutMs: number };
 
 /** A new session and the token its cookie carries (only the token's hash is stored). */
-export type OpenedSession = { token: string; session: Session };
+export type OpenedSession = { token: string; session: Session; role: MemberRole };
+
+/** A live session with the role its user holds now in the account it acts in. */
+export type ActiveSession = Pick<Session, 'id' | 'userId' | 'accountId' | 'csrfToken'> & {
+  role: MemberRole;
+};
 
 export type SignInResult =
   | ({ kind: 'signed_in' } & OpenedSession)
   | { kind: 'refused' }
   /** Right password, but the e-mail was never confirmed. */
   | { kind: 'unconfirmed' }
-  | { kind: 'throttled'; retryAfterSeconds: number };
+  | { kind: 'throttled'; retryAfterSeconds: number }
+  /** Right password, but the user belongs to no account any more (every one was deleted). */
+  | { kind: 'no_account' };
 
 /**
  * Checks e-mail and password, counting the attempt first (login-throttle.ts) and refusing
@@ -55,33 +63,51 @@ export async function signIn(
   // Told only to whoever knows the password, so it reveals nothing about the address.
   if (!user.emailConfirmedAt) return { kind: 'unconfirmed' };
   if (needsRehash(user.passwordHash)) user.passwordHash = await hashPassword(attempt.password);
-  return { kind: 'signed_in', ...(await openSession(em, user)) };
+  const opened = await openSession(em, user);
+  return opened ? { kind: 'signed_in', ...opened } : { kind: 'no_account' };
 }
 
-/** Opens a session for the user (and purges expired ones meanwhile). */
-export async function openSession(em: EntityManager, user: User): Promise<OpenedSession> {
+/**
+ * Opens a session for the user in the given account, or in the one they used last (and
+ * purges expired sessions meanwhile); null when the user is no member of it, or of any.
+ */
+export async function openSession(
+  em: EntityManager,
+  user: Pick<User, 'id'>,
+  accountId?: string,
+): Promise<OpenedSession | null> {
+  const membership = await em.findOne(
+    Membership,
+    { userId: user.id, ...(accountId === undefined ? {} : { accountId }) },
+    { orderBy: { lastUsedAt: 'desc nulls last', createdAt: 'asc' } },
+  );
+  if (!membership) return null;
+  membership.lastUsedAt = new Date();
   const token = randomToken(32);
   const session = em.create(Session, {
     userId: user.id,
-    accountId: user.accountId,
+    accountId: membership.accountId,
     tokenHash: sha256Hex(token),
     csrfToken: randomToken(24),
     expiresAt: new Date(Date.now() + SESSION_TTL_MS),
   });
   await em.flush();
   await em.nativeDelete(Session, { expiresAt: { $lte: new Date() } });
-  return { token, session };
+  const role = isMemberRole(membership.role) ? membership.role : 'viewer';
+  return { token, session, role };
 }
 
 /**
- * The session of a cookie's token while it is within its lifetime and was used within the
- * idle timeout; it then counts as used now (written at most once a minute).
+ * The session of a cookie's token while it is within its lifetime, was used within the idle
+ * timeout and its user is still a member of its account, with the role they hold there now
+ * (a removed member's or a lowered role's next request sees it); it then counts as used now
+ * (written at most once a minute).
  */
 export async function findSession(
   em: EntityManager,
   token: string,
   policy: SessionPolicy,
-): Promise<Session | null> {
+): Promise<ActiveSession | null> {
   const now = Date.now();
   const session = await em.findOne(Session, {
     tokenHash: sha256Hex(token),
@@ -92,7 +118,15 @@ export async function findSession(
     session.lastSeenAt = new Date(now);
     await em.nativeUpdate(Session, { id: session.id }, { lastSeenAt: session.lastSeenAt });
   }
-  return session;
+  if (!session) return null;
+  const membership = await em.findOne(
+    Membership,
+    { accountId: session.accountId, userId: session.userId },
+    { fields: ['role'] },
+  );
+  if (!membership || !isMemberRole(membership.role)) return null;
+  const { id, userId, accountId, csrfToken } = session;
+  return { id, userId, accountId, csrfToken, role: membership.role };
 }
 
 export async function signOut(em: EntityManager, token: string): Promise<void> {

@@ -1,19 +1,19 @@
 import type { Request, Response } from 'express';
-import { SCOPES } from '../../domain/accounts/scopes';
 import { findAccountForm } from '../../domain/forms/forms';
 import type { Form } from '../../domain/entities';
 import type { Principal } from '../../domain/accounts/principal';
 import { sendAppPage } from './app-page';
 import { type DashboardSession, sessionOf } from './session-guard';
 
-/** The signed-in person as the API's views see a session: every scope. */
+/** The signed-in person as the API's views see a session: the scopes of their role. */
 export const sessionPrincipal = (session: DashboardSession): Principal => ({
   kind: 'session' as const,
   sessionId: session.sessionId,
   userId: session.userId,
   accountId: session.accountId,
   csrfToken: session.csrfToken,
-  scopes: new Set(SCOPES),
+  role: session.role,
+  scopes: session.scopes,
 });
 
 /** The account's form `:id` (id or endpoint token), or a 404 page and null. */

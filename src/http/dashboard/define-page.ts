@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { z } from 'zod';
+import type { Need } from '../../domain/accounts/member-roles';
 import type { AppContext } from '../../runtime/app-context';
 import type { ErrorRef } from '../error-codes';
 import type { Responses } from '../routing/define-route';
@@ -91,6 +92,12 @@ export type PageSpec<
   /** Express style: `/app/forms/:id`. */
   path: P;
   access: A;
+  /**
+   * A session page's requirement of the member's role (member-roles.ts), checked on every
+   * request before the handler: a scope, `owner`, or `member` for anyone in the account.
+   * Required for session pages: registerPages refuses to start without it.
+   */
+  need?: Need;
   /** The template `render` sends; none for a post that only redirects (or answers 404). */
   template?: T;
   /** The page's `<title>` and heading: fixed, or made from the data it renders. */
@@ -139,6 +146,7 @@ export type AnyPage = {
   method: PageMethod;
   path: string;
   access: PageAccess;
+  need?: Need;
   template?: TemplateName;
   title?: string | ((data: never) => string);
   enabled?: (ctx: AppContext) => boolean;

@@ -3,6 +3,7 @@ import type { AppContext } from '../../runtime/app-context';
 import { setNoStore } from '../middleware/no-store';
 import { markOperation, methodNotAllowed } from '../routing/register-routes';
 import { parseOrThrow } from '../validate';
+import { roleAllows } from '../../domain/accounts/member-roles';
 import { sendAppPage } from './app-page';
 import type { AnyPage, RenderOptions } from './define-page';
 import { renewGuestCsrfToken } from './guest-csrf';
@@ -10,6 +11,7 @@ import { checkGuestForm, readGuestFormBody } from './guest-form';
 import { sendGuestPage } from './guest-page';
 import { pageOperation } from './page-operations';
 import { sendPage } from './send-page';
+import { sessionOf, type DashboardSession } from './session-guard';
 import type { TemplateName, Templates } from './templates';
 
 /** Where the signed-in pages live: dashboardRouter checks the session (and CSRF) there. */
@@ -28,6 +30,8 @@ export function registerPages(router: Router, pages: readonly AnyPage[], ctx: Ap
     if (page.enabled && !page.enabled(ctx)) continue;
     if (page.access === 'session' && !inSessionArea(page.path))
       throw new Error(`${page.method} ${page.path}: a session page must be under ${SESSION_AREA}`);
+    if ((page.access === 'session') !== (page.need !== undefined))
+      throw new Error(`${page.method} ${page.path}: a session page, and only one, declares its need`);
     if ((page.form || page.refused) && !checksGuestForm(page))
       throw new Error(`${page.method} ${page.path}: form and refused are for guest posts`);
     router[page.method](page.path, pageHandler(page, ctx));
@@ -72,9 +76,10 @@ function pageHandler(page: AnyPage, ctx: AppContext): RequestHandler {
       }
       form = checked.form;
     }
-    const session = page.access === 'session' ? res.locals.dashboard : undefined;
+    const session = page.access === 'session' ? sessionOf(res) : undefined;
     if (page.access === 'session' && !session)
       throw new Error(`${page.method} ${page.path}: no session (requireSession did not run)`);
+    if (session && !roleAllows(session.role, page.need!)) return refuseRole(req, res, session);
     const input = { req, res, next, params: req.params, query, form, session, render };
     const handler = page.handler as (input: unknown, ctx: AppContext) => unknown;
     await handler(input, ctx);
@@ -101,6 +106,17 @@ function renderDeclared(
     { status, template, title, altcha: page.altcha },
     data,
   );
+}
+
+/** A member whose role does not allow the page: 403, saying which role they hold. */
+function refuseRole(req: Request, res: Response, session: DashboardSession): Promise<void> {
+  const lines = [
+    `Your role in ${session.accountName} is ${session.role}, which does not allow this.`,
+    'Ask the account’s owner for another role if you need it.',
+  ];
+  const link = { href: '/app', label: 'Overview' };
+  const page = { status: 403, template: 'message' as const, title: 'Not allowed' };
+  return sendAppPage(req, res, page, { lines, link, error: true });
 }
 
 /** A guest post refused, on a page with no answer of its own; it carries the renewed token. */

@@ -1,5 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import express from 'express';
+import { MEMBER_ROLE_SCOPES, type MemberRole } from '../../domain/accounts/member-roles';
+import type { Scope } from '../../domain/accounts/scopes';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
 import { findSession, findSessionHolder } from '../../domain/accounts/sessions';
 import { readSessionCookie } from '../cookies';
@@ -15,6 +17,10 @@ export type DashboardSession = {
   csrfToken: string;
   email: string;
   accountName: string;
+  /** The user's role in the account now (read on every request). */
+  role: MemberRole;
+  /** What that role may do, as a key's scopes. */
+  scopes: ReadonlySet<Scope>;
 };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -70,5 +76,7 @@ export async function currentSession(
     csrfToken: session.csrfToken,
     email,
     accountName,
+    role: session.role,
+    scopes: new Set(MEMBER_ROLE_SCOPES[session.role]),
   };
 }

@@ -142,7 +142,8 @@ export type Templates = {
     cut: boolean;
     links: {
       inbox: string;
-      spam: string;
+      /** Null for a member whose role does not read spam (a viewer). */
+      spam: string | null;
       next: string | null;
       first: string | null;
       exportPreview: string | null;

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Principal } from '../../domain/accounts/principal';
 import { findActiveApiKey, recordApiKeyUse, scopesOf } from '../../domain/accounts/api-keys';
-import { SCOPES } from '../../domain/accounts/scopes';
+import { MEMBER_ROLE_SCOPES } from '../../domain/accounts/member-roles';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
 import { findSession, type SessionPolicy } from '../../domain/accounts/sessions';
 import type { PublicUrls } from '../public-urls';
@@ -9,7 +9,6 @@ import { readSessionCookie } from '../cookies';
 import { HttpError } from '../http-error';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const ALL_SCOPES = new Set(SCOPES);
 
 /**
  * Bearer key first, then the dashboard session cookie. Errors follow the specification:
@@ -43,7 +42,9 @@ export function authenticate(urls: PublicUrls, sessions: SessionPolicy): Request
         userId: session.userId,
         accountId: session.accountId,
         csrfToken: session.csrfToken,
-        scopes: ALL_SCOPES,
+        role: session.role,
+        // A member's role gives them the scopes a key could have: one check for both.
+        scopes: new Set(MEMBER_ROLE_SCOPES[session.role]),
       };
       return next();
     }

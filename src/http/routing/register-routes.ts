@@ -103,8 +103,10 @@ function checkAccess(route: AnyRoute): RequestHandler {
       );
     }
     const scope = route.access;
-    if (scope !== 'any' && scope !== 'session' && scope !== 'public' && !can(principal, scope))
-      throw new HttpError(403, 'forbidden', `this key lacks the ${scope} scope`);
+    if (scope !== 'any' && scope !== 'session' && scope !== 'public' && !can(principal, scope)) {
+      const holder = principal.kind === 'session' ? `member's role (${principal.role})` : 'key';
+      throw new HttpError(403, 'forbidden', `this ${holder} lacks the ${scope} scope`);
+    }
     next();
   };
 }

@@ -42,6 +42,7 @@ export const pluginDeliveriesPath = (formId: string, pluginId: string) =>
  */
 export const deliveryPages = [
   definePage({
+    need: 'can_read_submissions',
     method: 'get',
     path: '/app/submissions/:id/deliveries',
     access: 'session',
@@ -49,7 +50,8 @@ export const deliveryPages = [
     title: (data) => `Deliveries of submission ${data.submissionId}`,
   }).handle(async ({ req, res, params, session, render }, ctx) => {
     const submission = await findAccountSubmission(req.em, session.accountId, params.id);
-    if (!submission) return sendNotFound(req, res, 'submission');
+    const hidden = submission?.is_spam && !session.scopes.has('can_read_spam_submissions');
+    if (!submission || hidden) return sendNotFound(req, res, 'submission');
     const submissionId = String(submission.id);
     const temporal = temporalOf(ctx);
     await render({
@@ -62,25 +64,29 @@ export const deliveryPages = [
     });
   }),
 
-  definePage({ method: 'post', path: '/app/submissions/:id/replay', access: 'session' }).handle(
-    async ({ req, res, params, session }, ctx) => {
-      const replayed = await replaySubmission(req.em, ctx, session.accountId, params.id);
-      if (replayed.outcome === 'not_found') return sendNotFound(req, res, 'submission');
-      if (replayed.outcome === 'unavailable') {
-        ctx.logger.warn({ err: replayed.error.message }, 'replay could not start');
-      }
-      const flash = {
-        started: 'replay_started',
-        spam: 'replay_spam',
-        rate_limited: 'replay_rate_limited',
-        unavailable: 'replay_unavailable',
-      } as const;
-      setFlash(res, ctx.urls.base, flash[replayed.outcome]);
-      res.redirect(303, `/app/submissions/${encodeURIComponent(params.id)}/deliveries`);
-    },
-  ),
+  definePage({
+    need: 'can_create_forms',
+    method: 'post',
+    path: '/app/submissions/:id/replay',
+    access: 'session',
+  }).handle(async ({ req, res, params, session }, ctx) => {
+    const replayed = await replaySubmission(req.em, ctx, session.accountId, params.id);
+    if (replayed.outcome === 'not_found') return sendNotFound(req, res, 'submission');
+    if (replayed.outcome === 'unavailable') {
+      ctx.logger.warn({ err: replayed.error.message }, 'replay could not start');
+    }
+    const flash = {
+      started: 'replay_started',
+      spam: 'replay_spam',
+      rate_limited: 'replay_rate_limited',
+      unavailable: 'replay_unavailable',
+    } as const;
+    setFlash(res, ctx.urls.base, flash[replayed.outcome]);
+    res.redirect(303, `/app/submissions/${encodeURIComponent(params.id)}/deliveries`);
+  }),
 
   definePage({
+    need: 'can_read_submissions',
     method: 'get',
     path: '/app/forms/:formId/plugins/:pluginId/deliveries',
     access: 'session',
@@ -99,6 +105,7 @@ export const deliveryPages = [
 
   // The log's address until every plugin type got one: old links and bookmarks still lead there.
   definePage({
+    need: 'can_read_submissions',
     method: 'get',
     path: '/app/forms/:formId/webhooks/:pluginId/deliveries',
     access: 'session',

@@ -17,6 +17,7 @@ const TEST_RUN_TIMEOUT_MS = 60_000;
  */
 export const formActionPages = [
   definePage({
+    need: 'can_create_forms',
     method: 'post',
     path: '/app/forms/:id/test',
     access: 'session',
@@ -56,6 +57,7 @@ export const formActionPages = [
   }),
 
   definePage({
+    need: 'can_create_forms',
     method: 'get',
     path: '/app/forms/:id/delete',
     access: 'session',
@@ -68,14 +70,17 @@ export const formActionPages = [
     await render({ form: formRef(form), submissions: counts.submissions, spam: counts.spam });
   }),
 
-  definePage({ method: 'post', path: '/app/forms/:id/delete', access: 'session' }).handle(
-    async ({ req, res }, ctx) => {
-      const form = await formOr404(req, res);
-      if (!form) return;
-      await deleteForm(req.em, form);
-      ctx.forms.forget(form.endpointToken);
-      setFlash(res, ctx.urls.base, 'form_deleted');
-      res.redirect(303, '/app/forms');
-    },
-  ),
+  definePage({
+    need: 'can_create_forms',
+    method: 'post',
+    path: '/app/forms/:id/delete',
+    access: 'session',
+  }).handle(async ({ req, res }, ctx) => {
+    const form = await formOr404(req, res);
+    if (!form) return;
+    await deleteForm(req.em, form);
+    ctx.forms.forget(form.endpointToken);
+    setFlash(res, ctx.urls.base, 'form_deleted');
+    res.redirect(303, '/app/forms');
+  }),
 ];

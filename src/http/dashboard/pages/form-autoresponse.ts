@@ -16,6 +16,7 @@ import { showForm } from './forms';
  */
 export const formAutoresponsePages = [
   definePage({
+    need: 'can_create_forms',
     method: 'post',
     path: '/app/forms/:id/autoresponse',
     access: 'session',

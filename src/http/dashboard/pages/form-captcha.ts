@@ -42,29 +42,35 @@ const show = (
  * empty, it stays), reCAPTCHA v3's least score.
  */
 export const formCaptchaPages = [
-  definePage({ ...PAGE, method: 'get', path: '/app/forms/:id/captcha' }).handle(
-    async ({ req, res, render }) => {
-      const form = await formOr404(req, res);
-      if (form) await show(render, form);
-    },
-  ),
-  definePage({ ...PAGE, method: 'post', path: '/app/forms/:id/captcha' }).handle(
-    async ({ req, res, render }, ctx) => {
-      const form = await formOr404(req, res);
-      if (!form) return;
-      const { input, result } = readCaptchaSettings(req.body);
-      if (!result.ok) return show(render, form, { input, error: result.error });
-      let changes;
-      try {
-        changes = captchaChanges(result.captcha, form.captcha, ctx.captchaSecrets);
-      } catch (error) {
-        if (!(error instanceof HttpError)) throw error;
-        return show(render, form, { input, error: error.errors?.[0] ?? error.message });
-      }
-      await updateForm(req.em, form, changes);
-      ctx.forms.forget(form.endpointToken);
-      setFlash(res, ctx.urls.base, 'captcha_saved');
-      res.redirect(303, `/app/forms/${form.id}`);
-    },
-  ),
+  definePage({
+    need: 'can_create_forms',
+    ...PAGE,
+    method: 'get',
+    path: '/app/forms/:id/captcha',
+  }).handle(async ({ req, res, render }) => {
+    const form = await formOr404(req, res);
+    if (form) await show(render, form);
+  }),
+  definePage({
+    need: 'can_create_forms',
+    ...PAGE,
+    method: 'post',
+    path: '/app/forms/:id/captcha',
+  }).handle(async ({ req, res, render }, ctx) => {
+    const form = await formOr404(req, res);
+    if (!form) return;
+    const { input, result } = readCaptchaSettings(req.body);
+    if (!result.ok) return show(render, form, { input, error: result.error });
+    let changes;
+    try {
+      changes = captchaChanges(result.captcha, form.captcha, ctx.captchaSecrets);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return show(render, form, { input, error: error.errors?.[0] ?? error.message });
+    }
+    await updateForm(req.em, form, changes);
+    ctx.forms.forget(form.endpointToken);
+    setFlash(res, ctx.urls.base, 'captcha_saved');
+    res.redirect(303, `/app/forms/${form.id}`);
+  }),
 ];

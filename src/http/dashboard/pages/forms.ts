@@ -98,6 +98,7 @@ const NEW_FORM = { access: 'session', template: 'form-new', title: 'New form' } 
  */
 export const formPages = [
   definePage({
+    need: 'member',
     method: 'get',
     path: '/app/forms',
     access: 'session',
@@ -124,11 +125,14 @@ export const formPages = [
     });
   }),
 
-  definePage({ ...NEW_FORM, method: 'get', path: '/app/forms/new' }).handle(({ render }) =>
-    showNewForm(render, NEW_FORM_INPUT),
-  ),
+  definePage({
+    need: 'can_create_forms',
+    ...NEW_FORM,
+    method: 'get',
+    path: '/app/forms/new',
+  }).handle(({ render }) => showNewForm(render, NEW_FORM_INPUT)),
 
-  definePage({ ...NEW_FORM, method: 'post', path: '/app/forms' }).handle(
+  definePage({ need: 'can_create_forms', ...NEW_FORM, method: 'post', path: '/app/forms' }).handle(
     async ({ req, res, session, render }, ctx) => {
       const input = readFormSettings(req.body);
       const valid = validateFormSettings(input, 'create');
@@ -147,22 +151,26 @@ export const formPages = [
     },
   ),
 
-  definePage({ ...FORM, method: 'get', path: '/app/forms/:id' }).handle(async (page, ctx) => {
-    const form = await formOr404(page.req, page.res);
-    if (form) await showForm(page, ctx, form);
-  }),
+  definePage({ need: 'member', ...FORM, method: 'get', path: '/app/forms/:id' }).handle(
+    async (page, ctx) => {
+      const form = await formOr404(page.req, page.res);
+      if (form) await showForm(page, ctx, form);
+    },
+  ),
 
-  definePage({ ...FORM, method: 'post', path: '/app/forms/:id' }).handle(async (page, ctx) => {
-    const { req, res } = page;
-    const form = await formOr404(req, res);
-    if (!form) return;
-    const input = readFormSettings(req.body);
-    const valid = validateFormSettings(input, 'update');
-    if (!valid.ok) return showForm(page, ctx, form, { input, errors: valid.errors });
-    await updateForm(req.em, form, valid.changes);
-    ctx.forms.forget(form.endpointToken);
-    await askToConfirm(req.em, ctx, form);
-    setFlash(res, ctx.urls.base, 'form_updated');
-    res.redirect(303, `/app/forms/${form.id}`);
-  }),
+  definePage({ need: 'can_create_forms', ...FORM, method: 'post', path: '/app/forms/:id' }).handle(
+    async (page, ctx) => {
+      const { req, res } = page;
+      const form = await formOr404(req, res);
+      if (!form) return;
+      const input = readFormSettings(req.body);
+      const valid = validateFormSettings(input, 'update');
+      if (!valid.ok) return showForm(page, ctx, form, { input, errors: valid.errors });
+      await updateForm(req.em, form, valid.changes);
+      ctx.forms.forget(form.endpointToken);
+      await askToConfirm(req.em, ctx, form);
+      setFlash(res, ctx.urls.base, 'form_updated');
+      res.redirect(303, `/app/forms/${form.id}`);
+    },
+  ),
 ];

@@ -4,6 +4,7 @@ import { definePage } from '../define-page';
 /** `/app`: the account at a glance, and where the API is documented. */
 export const overviewPages = [
   definePage({
+    need: 'member',
     method: 'get',
     path: '/app',
     access: 'session',

@@ -5,7 +5,9 @@ import {
   requestPasswordReset,
   resetPassword,
 } from '../../../domain/accounts/password-changes';
+import { roleAllows } from '../../../domain/accounts/member-roles';
 import { setSessionCookie } from '../../cookies';
+import { KEYS_NEED } from './api-keys';
 import { definePage } from '../define-page';
 import { setFlash } from '../flash';
 import { sendGuestPage } from '../guest-page';
@@ -97,7 +99,7 @@ export const passwordResetPages = [
         303: {
           description: 'changed and signed in',
           redirect: true,
-          headers: { Location: '/app/keys', 'Set-Cookie': 'the session cookie' },
+          headers: { Location: '/app/keys (a viewer: /app)', 'Set-Cookie': 'the session cookie' },
         },
         400: htmlPage('an unknown, used or expired link; or a short password: the form again'),
         403: expiredAnswer,
@@ -124,9 +126,10 @@ export const passwordResetPages = [
       });
     }
     // Signed in, straight to the account's API keys: keys outlive a password, so whoever
-    // reset it because someone else had it sees what that person may have left behind.
+    // reset it because someone else had it sees what that person may have left behind. A
+    // viewer, who cannot manage keys, goes to the overview.
     setSessionCookie(res, ctx.urls.base, opened.token);
     setFlash(res, ctx.urls.base, 'password_reset');
-    res.redirect(303, '/app/keys');
+    res.redirect(303, roleAllows(opened.role, KEYS_NEED) ? '/app/keys' : '/app');
   }),
 ];

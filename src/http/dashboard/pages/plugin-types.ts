@@ -33,6 +33,7 @@ const back = (form: Form) => `/app/forms/${form.id}/webhooks`;
 /** Enabling, disabling or deleting a plugin of any type; back to the plugins page. */
 function pluginAction(action: 'enable' | 'disable' | 'delete') {
   return definePage({
+    need: 'can_create_forms',
     method: 'post',
     path: `/app/forms/:formId/plugins/:pluginId/${action}`,
     access: 'session',
@@ -57,52 +58,55 @@ function pluginAction(action: 'enable' | 'disable' | 'delete') {
  * enabling, disabling and deleting a plugin of any type.
  */
 export const pluginTypePages = [
-  definePage({ ...PLUGINS_PAGE, method: 'post', path: '/app/forms/:formId/plugins' }).handle(
-    async ({ req, res, params, render }, ctx) => {
-      const form = await ownedForm(req, res, params.formId);
-      if (!form) return;
-      const type = bodyField(req, 'type');
-      const draft: TypedPluginDraft = {
-        type: isDashboardPluginType(type) ? type : 'slack',
-        name: bodyField(req, 'name').trim().slice(0, 200),
-        url: bodyField(req, 'url').trim(),
-        recipients: bodyField(req, 'recipients'),
-        subject: bodyField(req, 'subject'),
-        errors: {},
-      };
-      if (!isDashboardPluginType(type)) draft.errors.type = ['choose e-mail, Slack or Discord'];
-      const checked = await checkPluginConfig(draft.type, rawConfig(draft), urlCheckOptions(ctx));
-      if (!checked.ok || draft.errors.type) {
-        const errors = checked.ok ? draft.errors : { ...draft.errors, ...byField(checked.errors) };
-        const typed = { ...draft, errors };
-        return render(await pluginsPageData(req, form, { typed }), { status: 422 });
-      }
-      const created = await createTypedPlugin(
-        req.em,
-        {
-          formId: form.id,
-          type: draft.type,
-          config: checked.config,
-          name: draft.name || undefined,
-        },
-        ctx.config.budgets.pluginsPerForm,
-      ).catch(limitReachedOrThrow);
-      if (created instanceof LimitReachedError) {
-        const typed = { ...draft, errors: { config: [created.message] } };
-        return render(await pluginsPageData(req, form, { typed }), { status: 409 });
-      }
-      if ('recipients' in checked.config) {
-        await requestConfirmations(req.em, ctx.accounts.mailing, {
-          accountId: form.accountId,
-          formName: form.name,
-          addresses: checked.config.recipients,
-          mailPerHour: ctx.config.accountMailPerHour,
-        });
-      }
-      setFlash(res, ctx.urls.base, 'plugin_created');
-      return res.redirect(303, back(form));
-    },
-  ),
+  definePage({
+    need: 'can_create_forms',
+    ...PLUGINS_PAGE,
+    method: 'post',
+    path: '/app/forms/:formId/plugins',
+  }).handle(async ({ req, res, params, render }, ctx) => {
+    const form = await ownedForm(req, res, params.formId);
+    if (!form) return;
+    const type = bodyField(req, 'type');
+    const draft: TypedPluginDraft = {
+      type: isDashboardPluginType(type) ? type : 'slack',
+      name: bodyField(req, 'name').trim().slice(0, 200),
+      url: bodyField(req, 'url').trim(),
+      recipients: bodyField(req, 'recipients'),
+      subject: bodyField(req, 'subject'),
+      errors: {},
+    };
+    if (!isDashboardPluginType(type)) draft.errors.type = ['choose e-mail, Slack or Discord'];
+    const checked = await checkPluginConfig(draft.type, rawConfig(draft), urlCheckOptions(ctx));
+    if (!checked.ok || draft.errors.type) {
+      const errors = checked.ok ? draft.errors : { ...draft.errors, ...byField(checked.errors) };
+      const typed = { ...draft, errors };
+      return render(await pluginsPageData(req, form, { typed }), { status: 422 });
+    }
+    const created = await createTypedPlugin(
+      req.em,
+      {
+        formId: form.id,
+        type: draft.type,
+        config: checked.config,
+        name: draft.name || undefined,
+      },
+      ctx.config.budgets.pluginsPerForm,
+    ).catch(limitReachedOrThrow);
+    if (created instanceof LimitReachedError) {
+      const typed = { ...draft, errors: { config: [created.message] } };
+      return render(await pluginsPageData(req, form, { typed }), { status: 409 });
+    }
+    if ('recipients' in checked.config) {
+      await requestConfirmations(req.em, ctx.accounts.mailing, {
+        accountId: form.accountId,
+        formName: form.name,
+        addresses: checked.config.recipients,
+        mailPerHour: ctx.config.accountMailPerHour,
+      });
+    }
+    setFlash(res, ctx.urls.base, 'plugin_created');
+    return res.redirect(303, back(form));
+  }),
   pluginAction('enable'),
   pluginAction('disable'),
   pluginAction('delete'),

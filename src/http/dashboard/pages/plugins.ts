@@ -23,6 +23,7 @@ function webhookAction(
   run: (res: Response, owned: { form: Form; plugin: Plugin }, ctx: AppContext) => Promise<void>,
 ) {
   return definePage({
+    need: 'can_create_forms',
     method: 'post',
     path: `/app/forms/:formId/webhooks/:pluginId/${action}`,
     access: 'session',
@@ -47,42 +48,48 @@ const toggle = (enabled: boolean) =>
  * signature snippets.
  */
 export const pluginPages = [
-  definePage({ ...PLUGINS_PAGE, method: 'get', path: '/app/forms/:formId/webhooks' }).handle(
-    async ({ req, res, params, render }) => {
-      const form = await ownedForm(req, res, params.formId);
-      if (form) await render(await pluginsPageData(req, form));
-    },
-  ),
+  definePage({
+    need: 'member',
+    ...PLUGINS_PAGE,
+    method: 'get',
+    path: '/app/forms/:formId/webhooks',
+  }).handle(async ({ req, res, params, render }) => {
+    const form = await ownedForm(req, res, params.formId);
+    if (form) await render(await pluginsPageData(req, form));
+  }),
 
-  definePage({ ...PLUGINS_PAGE, method: 'post', path: '/app/forms/:formId/webhooks' }).handle(
-    async ({ req, res, params, render }, ctx) => {
-      const form = await ownedForm(req, res, params.formId);
-      if (!form) return;
-      const draft = {
-        url: bodyField(req, 'url').trim(),
-        name: bodyField(req, 'name').trim().slice(0, 200),
-      };
-      const checked = await checkWebhookUrl(draft.url, ctx);
-      if (!checked.ok)
-        return render(await pluginsPageData(req, form, { error: checked.errors, draft }), {
-          status: 422,
-        });
-      const created = await createWebhookPlugin(
-        req.em,
-        ctx.signingSecrets,
-        { formId: form.id, url: checked.url, name: draft.name || undefined },
-        ctx.config.budgets.pluginsPerForm,
-      ).catch(limitReachedOrThrow);
-      if (created instanceof LimitReachedError)
-        return render(await pluginsPageData(req, form, { error: [created.message], draft }), {
-          status: 409,
-        });
-      const { plugin, signingSecret } = created;
-      const revealed = { plugin: { name: plugin.name }, secret: signingSecret, rotated: false };
-      revealOnce(res, ctx, pluginsPath(form), { revealed });
-      res.redirect(303, pluginsPath(form));
-    },
-  ),
+  definePage({
+    need: 'can_create_forms',
+    ...PLUGINS_PAGE,
+    method: 'post',
+    path: '/app/forms/:formId/webhooks',
+  }).handle(async ({ req, res, params, render }, ctx) => {
+    const form = await ownedForm(req, res, params.formId);
+    if (!form) return;
+    const draft = {
+      url: bodyField(req, 'url').trim(),
+      name: bodyField(req, 'name').trim().slice(0, 200),
+    };
+    const checked = await checkWebhookUrl(draft.url, ctx);
+    if (!checked.ok)
+      return render(await pluginsPageData(req, form, { error: checked.errors, draft }), {
+        status: 422,
+      });
+    const created = await createWebhookPlugin(
+      req.em,
+      ctx.signingSecrets,
+      { formId: form.id, url: checked.url, name: draft.name || undefined },
+      ctx.config.budgets.pluginsPerForm,
+    ).catch(limitReachedOrThrow);
+    if (created instanceof LimitReachedError)
+      return render(await pluginsPageData(req, form, { error: [created.message], draft }), {
+        status: 409,
+      });
+    const { plugin, signingSecret } = created;
+    const revealed = { plugin: { name: plugin.name }, secret: signingSecret, rotated: false };
+    revealOnce(res, ctx, pluginsPath(form), { revealed });
+    res.redirect(303, pluginsPath(form));
+  }),
 
   toggle(true),
   toggle(false),

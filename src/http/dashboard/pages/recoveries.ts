@@ -61,12 +61,14 @@ const RECOVER = {
  * without JavaScript a reload does).
  */
 export const recoveryPages = [
-  definePage({ ...RECOVER, method: 'get' }).handle(async ({ req, res, params, render }) => {
-    const owned = await ownedPlugin(req, res, params);
-    if (owned) await sendRecoverPage(req, render, owned);
-  }),
+  definePage({ need: 'can_create_forms', ...RECOVER, method: 'get' }).handle(
+    async ({ req, res, params, render }) => {
+      const owned = await ownedPlugin(req, res, params);
+      if (owned) await sendRecoverPage(req, render, owned);
+    },
+  ),
 
-  definePage({ ...RECOVER, method: 'post' }).handle(
+  definePage({ need: 'can_create_forms', ...RECOVER, method: 'post' }).handle(
     async ({ req, res, params, session, render }, ctx) => {
       // Webhooks only, as when this path was reached through the webhook actions' route.
       const owned = await ownedPlugin(req, res, params, 'webhook');
@@ -114,6 +116,7 @@ export const recoveryPages = [
   ),
 
   definePage({
+    need: 'member',
     method: 'get',
     path: '/app/forms/:formId/webhooks/:pluginId/recoveries/:id',
     access: 'session',

@@ -13,36 +13,39 @@ const passwordForm = z.object({ current: z.string().max(1024), password: z.strin
 
 /** `/app/settings`: change the password (the other sessions of the user end). */
 export const settingsPages = [
-  definePage({ ...SETTINGS, method: 'get', path: '/app/settings' }).handle(({ render }) =>
-    render({ minPasswordLength: MIN_PASSWORD_LENGTH }),
+  definePage({ need: 'member', ...SETTINGS, method: 'get', path: '/app/settings' }).handle(
+    ({ render }) => render({ minPasswordLength: MIN_PASSWORD_LENGTH }),
   ),
 
-  definePage({ ...SETTINGS, method: 'post', path: '/app/settings/password' }).handle(
-    async ({ req, res, session, render }, ctx) => {
-      const again = (error: string, status = 422) =>
-        render({ error, minPasswordLength: MIN_PASSWORD_LENGTH }, { status });
-      const form = passwordForm.safeParse(req.body ?? {});
-      if (!form.success) return again('Please fill in both passwords.');
-      const problem = newPasswordProblem(form.data.password);
-      if (problem) return again(problem);
-      const result = await changePassword(req.em, {
-        userId: session.userId,
-        sessionId: session.sessionId,
-        current: form.data.current,
-        next: form.data.password,
-        clientAddress: clientAddress(req),
-      });
-      if (result.kind === 'throttled') {
-        const minutes = Math.ceil(result.retryAfterSeconds / 60);
-        res.set('Retry-After', String(result.retryAfterSeconds));
-        return again(
-          `Too many wrong passwords. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-          429,
-        );
-      }
-      if (result.kind === 'wrong_password') return again('The current password is wrong.');
-      setFlash(res, ctx.urls.base, 'password_changed');
-      res.redirect(303, '/app/settings');
-    },
-  ),
+  definePage({
+    need: 'member',
+    ...SETTINGS,
+    method: 'post',
+    path: '/app/settings/password',
+  }).handle(async ({ req, res, session, render }, ctx) => {
+    const again = (error: string, status = 422) =>
+      render({ error, minPasswordLength: MIN_PASSWORD_LENGTH }, { status });
+    const form = passwordForm.safeParse(req.body ?? {});
+    if (!form.success) return again('Please fill in both passwords.');
+    const problem = newPasswordProblem(form.data.password);
+    if (problem) return again(problem);
+    const result = await changePassword(req.em, {
+      userId: session.userId,
+      sessionId: session.sessionId,
+      current: form.data.current,
+      next: form.data.password,
+      clientAddress: clientAddress(req),
+    });
+    if (result.kind === 'throttled') {
+      const minutes = Math.ceil(result.retryAfterSeconds / 60);
+      res.set('Retry-After', String(result.retryAfterSeconds));
+      return again(
+        `Too many wrong passwords. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        429,
+      );
+    }
+    if (result.kind === 'wrong_password') return again('The current password is wrong.');
+    setFlash(res, ctx.urls.base, 'password_changed');
+    res.redirect(303, '/app/settings');
+  }),
 ];

@@ -110,7 +110,7 @@ export const signInPages = [
         `named \`__Host-${SESSION_COOKIE}\`) and ` +
         'redirects to `next` when it is a path of this site, else to `/`. A wrong password ' +
         'answers 401; an expired form, or an account whose e-mail address is not confirmed yet ' +
-        '(with a form to send a new link), 403; both as the sign-in page with a message. After ' +
+        '(with a form to send a new link), or a user who belongs to no account any more, 403; all as the sign-in page with a message. After ' +
         'too many failed sign-ins from one address or for one e-mail in 15 minutes it answers ' +
         '429 (`rate_limited`) with `Retry-After`, also as the sign-in page with a message, ' +
         'without checking the password.',
@@ -148,6 +148,11 @@ export const signInPages = [
       return again(403, {
         error: 'Please confirm your e-mail address first: follow the link we sent you.',
         unconfirmed: true,
+      });
+    }
+    if (result.kind === 'no_account') {
+      return again(403, {
+        error: 'This address belongs to no account any more: every account it was in was deleted.',
       });
     }
     setSessionCookie(res, base, result.token);

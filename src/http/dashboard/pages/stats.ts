@@ -30,6 +30,7 @@ function chartSeries(activity: Activity): ChartSeries {
 /** `/app/stats` (the account's) and `/app/forms/{id}/stats`: the numbers as tables, and charts. */
 export const statsPages = [
   definePage({
+    need: 'member',
     method: 'get',
     path: '/app/stats',
     access: 'session',
@@ -56,6 +57,7 @@ export const statsPages = [
   }),
 
   definePage({
+    need: 'member',
     method: 'get',
     path: '/app/forms/:formId/stats',
     access: 'session',

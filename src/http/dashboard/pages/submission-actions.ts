@@ -24,52 +24,64 @@ const spamForm = z.object({ spam: z.enum(['0', '1']) });
  * of a sender (GDPR), after a page that names how many will go.
  */
 export const submissionActionPages = [
-  definePage({ ...ERASE, method: 'get', path: '/app/submissions/erase' }).handle(
-    ({ req, render }) => {
-      const email = typeof req.query.email === 'string' ? req.query.email : '';
-      return render({ email });
-    },
-  ),
+  definePage({
+    need: 'can_create_forms',
+    ...ERASE,
+    method: 'get',
+    path: '/app/submissions/erase',
+  }).handle(({ req, render }) => {
+    const email = typeof req.query.email === 'string' ? req.query.email : '';
+    return render({ email });
+  }),
 
-  definePage({ ...ERASE, method: 'post', path: '/app/submissions/erase' }).handle(
-    async ({ req, res, session, render }, ctx) => {
-      const { accountId } = session;
-      const form = eraseForm.safeParse(req.body ?? {});
-      if (!form.success) {
-        const email = String((req.body as { email?: unknown } | undefined)?.email ?? '');
-        return render({ email, error: 'Enter a valid e-mail address.' }, { status: 422 });
-      }
-      const { email, confirm } = form.data;
-      if (!confirm) {
-        const count = await countSenderErasure(req.em, accountId, email);
-        return render({ email, count });
-      }
-      const erased = await eraseSender(req.em, accountId, email);
-      ctx.logger.info({ accountId, erased }, 'sender erasure');
-      setFlash(res, ctx.urls.base, erased > 0 ? 'sender_erased' : 'sender_had_nothing');
-      res.redirect(303, '/app/submissions');
-    },
-  ),
+  definePage({
+    need: 'can_create_forms',
+    ...ERASE,
+    method: 'post',
+    path: '/app/submissions/erase',
+  }).handle(async ({ req, res, session, render }, ctx) => {
+    const { accountId } = session;
+    const form = eraseForm.safeParse(req.body ?? {});
+    if (!form.success) {
+      const email = String((req.body as { email?: unknown } | undefined)?.email ?? '');
+      return render({ email, error: 'Enter a valid e-mail address.' }, { status: 422 });
+    }
+    const { email, confirm } = form.data;
+    if (!confirm) {
+      const count = await countSenderErasure(req.em, accountId, email);
+      return render({ email, count });
+    }
+    const erased = await eraseSender(req.em, accountId, email);
+    ctx.logger.info({ accountId, erased }, 'sender erasure');
+    setFlash(res, ctx.urls.base, erased > 0 ? 'sender_erased' : 'sender_had_nothing');
+    res.redirect(303, '/app/submissions');
+  }),
 
-  definePage({ method: 'post', path: '/app/submissions/:id/spam', access: 'session' }).handle(
-    async ({ req, res, params, session }, ctx) => {
-      const form = spamForm.safeParse(req.body ?? {});
-      const spam = form.success && form.data.spam === '1';
-      if (!form.success || !(await markSubmissionSpam(req.em, session.accountId, params.id, spam)))
-        return sendNotFound(req, res, 'submission');
-      setFlash(res, ctx.urls.base, spam ? 'marked_spam' : 'marked_not_spam');
-      res.redirect(303, `/app/submissions/${params.id}`);
-    },
-  ),
+  definePage({
+    need: 'can_create_forms',
+    method: 'post',
+    path: '/app/submissions/:id/spam',
+    access: 'session',
+  }).handle(async ({ req, res, params, session }, ctx) => {
+    const form = spamForm.safeParse(req.body ?? {});
+    const spam = form.success && form.data.spam === '1';
+    if (!form.success || !(await markSubmissionSpam(req.em, session.accountId, params.id, spam)))
+      return sendNotFound(req, res, 'submission');
+    setFlash(res, ctx.urls.base, spam ? 'marked_spam' : 'marked_not_spam');
+    res.redirect(303, `/app/submissions/${params.id}`);
+  }),
 
-  definePage({ method: 'post', path: '/app/submissions/:id/delete', access: 'session' }).handle(
-    async ({ req, res, params, session }, ctx) => {
-      const { accountId } = session;
-      const row = await findAccountSubmission(req.em, accountId, params.id);
-      if (!row || !(await deleteSubmission(req.em, accountId, String(row.id))))
-        return sendNotFound(req, res, 'submission');
-      setFlash(res, ctx.urls.base, 'submission_deleted');
-      res.redirect(303, `/app/forms/${row.form_id}/submissions`);
-    },
-  ),
+  definePage({
+    need: 'can_create_forms',
+    method: 'post',
+    path: '/app/submissions/:id/delete',
+    access: 'session',
+  }).handle(async ({ req, res, params, session }, ctx) => {
+    const { accountId } = session;
+    const row = await findAccountSubmission(req.em, accountId, params.id);
+    if (!row || !(await deleteSubmission(req.em, accountId, String(row.id))))
+      return sendNotFound(req, res, 'submission');
+    setFlash(res, ctx.urls.base, 'submission_deleted');
+    res.redirect(303, `/app/forms/${row.form_id}/submissions`);
+  }),
 ];

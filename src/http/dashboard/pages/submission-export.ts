@@ -31,7 +31,9 @@ async function exportRequest({
   const { accountId } = session;
   const form = await findAccountForm(req.em, accountId, params.formId);
   const filters = parseListFilters(req.query);
-  if (!form || !filters) {
+  // Spam is exported only to a role that reads it (not a viewer), as the list shows it.
+  const refused = filters?.spam && !session.scopes.has('can_read_spam_submissions');
+  if (!form || !filters || refused) {
     await sendNotFound(req, res, form ? 'export' : 'form');
     return null;
   }
@@ -69,6 +71,7 @@ async function sendDownload(
  */
 export const submissionExportPages = [
   definePage({
+    need: 'can_read_submissions',
     method: 'get',
     path: '/app/forms/:formId/export',
     access: 'session',
@@ -96,31 +99,37 @@ export const submissionExportPages = [
     });
   }),
 
-  definePage({ method: 'get', path: '/app/forms/:formId/export.csv', access: 'session' }).handle(
-    async (page, ctx) => {
-      const { req, res } = page;
-      const found = await exportRequest(page);
-      if (!found) return;
-      const fieldNames = await exportFieldNames(req.em, found.filter);
-      const filename = `formward-${found.token}-submissions.csv`;
-      const rows = exportSubmissions(req.em, found.filter);
-      await sendDownload(
-        ctx,
-        res,
-        { filename, type: 'text/csv; charset=utf-8' },
-        csvStream(rows, fieldNames),
-      );
-    },
-  ),
+  definePage({
+    need: 'can_read_submissions',
+    method: 'get',
+    path: '/app/forms/:formId/export.csv',
+    access: 'session',
+  }).handle(async (page, ctx) => {
+    const { req, res } = page;
+    const found = await exportRequest(page);
+    if (!found) return;
+    const fieldNames = await exportFieldNames(req.em, found.filter);
+    const filename = `formward-${found.token}-submissions.csv`;
+    const rows = exportSubmissions(req.em, found.filter);
+    await sendDownload(
+      ctx,
+      res,
+      { filename, type: 'text/csv; charset=utf-8' },
+      csvStream(rows, fieldNames),
+    );
+  }),
 
-  definePage({ method: 'get', path: '/app/forms/:formId/export.json', access: 'session' }).handle(
-    async (page, ctx) => {
-      const { req, res } = page;
-      const found = await exportRequest(page);
-      if (!found) return;
-      const filename = `formward-${found.token}-submissions.json`;
-      const rows = exportSubmissions(req.em, found.filter);
-      await sendDownload(ctx, res, { filename, type: 'application/json' }, [jsonStream(rows)]);
-    },
-  ),
+  definePage({
+    need: 'can_read_submissions',
+    method: 'get',
+    path: '/app/forms/:formId/export.json',
+    access: 'session',
+  }).handle(async (page, ctx) => {
+    const { req, res } = page;
+    const found = await exportRequest(page);
+    if (!found) return;
+    const filename = `formward-${found.token}-submissions.json`;
+    const rows = exportSubmissions(req.em, found.filter);
+    await sendDownload(ctx, res, { filename, type: 'application/json' }, [jsonStream(rows)]);
+  }),
 ];

@@ -40,6 +40,8 @@ async function listPage({ req, res, session, render }: ListPage, ctx: AppContext
       },
     );
   }
+  const readsSpam = session.scopes.has('can_read_spam_submissions');
+  if (filters.spam && !readsSpam) return sendNotFound(req, res, 'submission');
   const list = await submissionListPage(
     req.em,
     {
@@ -74,7 +76,7 @@ async function listPage({ req, res, session, render }: ListPage, ctx: AppContext
     cut: list.cut,
     links: {
       inbox: `${base}?${filterQuery({ ...filters, spam: false })}`,
-      spam: `${base}?${filterQuery({ ...filters, spam: true })}`,
+      spam: readsSpam ? `${base}?${filterQuery({ ...filters, spam: true })}` : null,
       next: list.next && `${base}?${filterQuery(filters, { cursor: list.next })}`,
       first: list.page.page > 1 ? `${base}?${filterQuery(filters)}` : null,
       exportPreview: form && `/app/forms/${form.id}/export?${filterQuery(filters)}`,
@@ -97,12 +99,17 @@ const LIST = {
  * `/app/submissions/erase` is not taken for an id.
  */
 export const submissionPages = [
-  definePage({ ...LIST, path: '/app/submissions' }).handle((page, ctx) => listPage(page, ctx)),
-  definePage({ ...LIST, path: '/app/forms/:formId/submissions' }).handle((page, ctx) =>
-    listPage(page, ctx, page.params.formId),
+  definePage({ need: 'can_read_submissions', ...LIST, path: '/app/submissions' }).handle(
+    (page, ctx) => listPage(page, ctx),
   ),
+  definePage({
+    need: 'can_read_submissions',
+    ...LIST,
+    path: '/app/forms/:formId/submissions',
+  }).handle((page, ctx) => listPage(page, ctx, page.params.formId)),
 
   definePage({
+    need: 'can_read_submissions',
     method: 'get',
     path: '/app/submissions/:id',
     access: 'session',
@@ -110,7 +117,9 @@ export const submissionPages = [
     title: (data) => `Submission ${data.submission.id}`,
   }).handle(async ({ req, res, params, session, render }, ctx) => {
     const row = await findAccountSubmission(req.em, session.accountId, params.id);
-    if (!row) return sendNotFound(req, res, 'submission');
+    // A spam submission stays invisible to a role without the spam scope, as to such a key.
+    if (!row || (row.is_spam && !session.scopes.has('can_read_spam_submissions')))
+      return sendNotFound(req, res, 'submission');
     // The API's Submission resource, so the page and GET /api/submissions/{id} agree.
     const submission = submissionView(row, ctx.urls, sessionPrincipal(session));
     await render({ submission, fields: displayFields(row.payload_json, submission.id) });
