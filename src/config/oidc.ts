@@ -14,7 +14,7 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** True for an issuer on this machine, which may use plain http (a provider in development). */
 export function isLoopbackIssuer(issuer: string): boolean {
-  return LOOPBACK_HOSTS.has(new URL(issuer).hostname);
+  return URL.canParse(issuer) && LOOPBACK_HOSTS.has(new URL(issuer).hostname);
 }
 
 const text = z
