@@ -4,6 +4,7 @@ import { sha256Hex } from '../../src/domain/accounts/secrets';
 import { request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { freePort, startOidcProvider, type TestOidcProvider } from '../support/oidc-provider';
+import { eventually } from '../support/eventually';
 import { browse, CookieJar, signInAtProvider } from '../support/oidc-flow';
 import { signIn } from '../support/sign-in';
 
@@ -254,4 +255,43 @@ describe('without OIDC_ISSUER', () => {
       (await request('GET', `${plain.stack.url}/login/oidc/callback?code=x&state=y`)).status,
     ).toBe(404);
   });
+});
+
+describe('a provider down at start-up', () => {
+  let stackPort: number;
+  let providerPort: number;
+  let late: TestOidcProvider | undefined;
+  beforeAll(async () => {
+    [stackPort, providerPort] = [await freePort(), await freePort()];
+  });
+  afterAll(() => late?.stop());
+  const down = useTestStack(() => ({
+    env: {
+      PORT: String(stackPort),
+      OIDC_ISSUER: `http://127.0.0.1:${providerPort}`,
+      OIDC_CLIENT_ID: 'formward-test',
+      OIDC_CLIENT_SECRET: 'a client secret for the tests only, long enough',
+    },
+  }));
+
+  it(
+    'the service starts; single sign-on answers 503 until the provider is back',
+    { timeout: 60_000 },
+    async () => {
+      const login = await request('GET', `${down.stack.url}/login`);
+      expect(login.text).toContain('Sign in with single sign-on');
+      const refused = await request('GET', `${down.stack.url}/login/oidc`);
+      expect(refused.status).toBe(503);
+      expect(refused.text).toContain('cannot be reached right now');
+      late = await startOidcProvider(down.stack.url, { port: providerPort });
+      const location = await eventually(
+        async () => {
+          const res = await request('GET', `${down.stack.url}/login/oidc`);
+          return res.status === 303 && res.headers.get('location');
+        },
+        { timeoutMs: 30_000, intervalMs: 1000, what: 'discovery retried' },
+      );
+      expect(location).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${providerPort}/auth\\?`));
+    },
+  );
 });

@@ -28,14 +28,17 @@ export async function freePort(): Promise<number> {
 /**
  * A real OpenID Connect provider (oidc-provider) over http on 127.0.0.1, with one confidential
  * client whose redirect URI is `${stackUrl}/login/oidc/callback`, PKCE required, and its
- * development login and consent forms (any login, any password).
+ * development login and consent forms (any login, any password). On `port` if given.
  */
-export async function startOidcProvider(stackUrl: string): Promise<TestOidcProvider> {
+export async function startOidcProvider(
+  stackUrl: string,
+  options: { port?: number } = {},
+): Promise<TestOidcProvider> {
   const people = new Map<string, ProviderPerson>();
   const clientId = 'formward-test';
   const clientSecret = 'a client secret for the tests only, long enough';
   const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
     clients: [
