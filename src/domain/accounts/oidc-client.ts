@@ -7,7 +7,7 @@ export type PendingSignIn = { state: string; nonce: string; verifier: string };
 /** Why a callback is refused; `denied` when the person declined at the provider. */
 export class OidcCallbackError extends Error {
   constructor(
-    readonly reason: 'denied' | 'provider_error' | 'invalid' | 'unverified_email',
+    readonly reason: 'denied' | 'provider_error' | 'invalid' | 'unverified_email' | 'unreachable',
     message: string,
   ) {
     super(message);
@@ -70,7 +70,9 @@ export class OidcClient {
     pending: PendingSignIn,
   ): Promise<{ issuer: string; subject: string; email: string }> {
     const client = await openidClient();
-    const config = await this.configuration();
+    const config = await this.configuration().catch(() => {
+      throw new OidcCallbackError('unreachable', 'the provider cannot be reached');
+    });
     let claims: Record<string, unknown> | undefined;
     try {
       const tokens = await client.authorizationCodeGrant(config, callbackUrl, {

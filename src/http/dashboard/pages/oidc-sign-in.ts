@@ -59,12 +59,18 @@ const startQuery = z.object({
 
 /** What the provider sends back; openid-client reads the whole URL, these are for the reference. */
 const callbackQuery = z.object({
-  code: z.string().max(4096).optional().describe('the authorization code'),
+  code: z.string().max(8192).optional().describe('the authorization code'),
   state: z.string().max(1024).optional().describe('the state the sign-in started with'),
   error: z.string().max(256).optional().describe('the provider’s refusal, e.g. `access_denied`'),
 });
 
+const UNREACHABLE = {
+  status: 503,
+  error: 'The single sign-on provider cannot be reached right now. Please try again later.',
+};
+
 const REFUSALS: Record<OidcCallbackError['reason'], { status: number; error: string }> = {
+  unreachable: UNREACHABLE,
   denied: { status: 403, error: 'The sign-in was cancelled at the provider.' },
   provider_error: {
     status: 400,
@@ -134,10 +140,7 @@ export const oidcSignInPages = [
       started = await oidc.start();
     } catch (error) {
       ctx.logger.warn({ err: error }, 'single sign-on: the provider cannot be reached');
-      return refuse(render, oidc, after, {
-        status: 503,
-        error: 'The single sign-on provider cannot be reached right now. Please try again later.',
-      });
+      return refuse(render, oidc, after, UNREACHABLE);
     }
     keepPending(res, ctx, {
       ...started.pending,
@@ -174,6 +177,7 @@ export const oidcSignInPages = [
         },
         400: htmlPage('no sign-in pending, a wrong state, a used code: the sign-in page'),
         403: htmlPage('cancelled at the provider, or an unverified e-mail: the sign-in page'),
+        503: htmlPage('the provider cannot be reached: the sign-in page'),
       },
       errors: [],
     },
