@@ -4,6 +4,7 @@ import { DEFAULT_WEBHOOK_TIMINGS as webhookDefaults } from '../../workflows/deli
 import { parseByteSize } from './byte-size';
 import { parseDuration } from './duration';
 import { fileStorageEnvironment } from './file-storage';
+import { loadOidcSettings } from './oidc';
 
 /** A knob whose text `parse` reads (throwing on nonsense), with a fallback text. */
 const parsedText = (parse: (text: string) => number) => (fallback: string) =>
@@ -246,6 +247,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     spamRetentionDays: e.SPAM_RETENTION_DAYS,
     sweeperIntervalMs: e.SWEEPER_INTERVAL,
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT,
+    /** Single sign-on (OIDC_*), or null. */
+    oidc: loadOidcSettings(env),
     passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,
     dnsServers: e.DNS_SERVERS,
     logLevel: e.LOG_LEVEL,

@@ -4,19 +4,22 @@ import type { Config } from '../../config/config';
 import { AltchaGuard } from '../captcha/altcha';
 import { createMailer } from '../mail/mailer';
 import { AccountRateLimits } from './account-rate-limits';
+import { OidcClient } from './oidc-client';
 import { setHashConcurrency } from './passwords';
 import type { AccountMailing } from './registration';
 import type { SessionPolicy } from './sessions';
 
 /**
  * What the dashboard's account pages use besides the database: mail, ALTCHA, rate limits
- * and the session policy.
+ * the session policy and single sign-on.
  */
 export type AccountServices = {
   mailing: AccountMailing;
   altcha: AltchaGuard;
   limits: AccountRateLimits;
   sessions: SessionPolicy;
+  /** Single sign-on (OIDC_*), or null when it is not configured. */
+  oidc: OidcClient | null;
 };
 
 export function createAccountServices(input: {
@@ -36,5 +39,8 @@ export function createAccountServices(input: {
     altcha: new AltchaGuard(input.appSecret),
     limits: new AccountRateLimits(input.knex),
     sessions: { idleTimeoutMs: input.config.sessionIdleTimeoutMs },
+    oidc: input.config.oidc
+      ? new OidcClient(input.config.oidc, () => `${input.baseUrl()}/login/oidc/callback`)
+      : null,
   };
 }

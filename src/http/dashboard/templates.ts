@@ -203,8 +203,21 @@ export type Templates = {
   'dev-mailbox-message': { subject: string; to: string; text: string; links: string[] };
   // The signed-out pages (pages/sign-in.ts, sign-up.ts, password-reset.ts, recipients.ts).
   home: Record<string, never>;
-  login: { next?: string | null; email?: string; error?: string; unconfirmed?: boolean };
-  signup: { minPasswordLength: number; email?: string; name?: string; error?: string };
+  /** `sso`: the label of the single sign-on button, when it is configured. */
+  login: {
+    next?: string | null;
+    email?: string;
+    error?: string;
+    unconfirmed?: boolean;
+    sso?: string;
+  };
+  signup: {
+    minPasswordLength: number;
+    email?: string;
+    name?: string;
+    error?: string;
+    sso?: string;
+  };
   forgot: { error?: string };
   reset: { minPasswordLength: number; token?: string; error?: string };
   'recipient-action': {

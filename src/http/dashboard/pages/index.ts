@@ -6,6 +6,7 @@ import { formActionPages } from './form-actions';
 import { formCaptchaPages } from './form-captcha';
 import { formAutoresponsePages } from './form-autoresponse';
 import { formPages } from './forms';
+import { oidcSignInPages } from './oidc-sign-in';
 import { overviewPages } from './overview';
 import { passwordResetPages } from './password-reset';
 import { pluginTypePages } from './plugin-types';
@@ -29,6 +30,7 @@ import { submissionPages } from './submissions';
  */
 export const PAGES: readonly AnyPage[] = [
   ...signInPages,
+  ...oidcSignInPages,
   ...signUpPages,
   ...passwordResetPages,
   ...recipientPages,

@@ -84,7 +84,9 @@ export const signInPages = [
       responses: { 200: htmlPage('the form') },
       errors: [],
     },
-  }).handle(({ query, render }, ctx) => render({ next: sameSitePath(query.next, ctx.urls.base) })),
+  }).handle(({ query, render }, ctx) =>
+    render({ next: sameSitePath(query.next, ctx.urls.base), sso: ctx.accounts.oidc?.name }),
+  ),
 
   definePage({
     method: 'post',
@@ -99,6 +101,7 @@ export const signInPages = [
         {
           next: sameSitePath(form?.next, ctx.urls.base),
           error: 'The sign-in form expired. Please try again.',
+          sso: ctx.accounts.oidc?.name,
         },
         { status: 403 },
       ),
@@ -135,7 +138,7 @@ export const signInPages = [
     const next = sameSitePath(form.next, base);
     const result = await signIn(req.em, { email, password, clientAddress: clientAddress(req) });
     const again = (status: number, data: { error: string; unconfirmed?: true }) =>
-      render({ next, email, ...data }, { status });
+      render({ next, email, sso: ctx.accounts.oidc?.name, ...data }, { status });
     if (result.kind === 'throttled') {
       const minutes = Math.ceil(result.retryAfterSeconds / 60);
       res.set('Retry-After', String(result.retryAfterSeconds));

@@ -48,7 +48,9 @@ export const signUpPages = [
       responses: { 200: htmlPage('the form, with the ALTCHA widget') },
       errors: [],
     },
-  }).handle(({ render }) => render({ minPasswordLength: MIN_PASSWORD_LENGTH })),
+  }).handle(({ render }, ctx) =>
+    render({ minPasswordLength: MIN_PASSWORD_LENGTH, sso: ctx.accounts.oidc?.name }),
+  ),
 
   definePage({
     method: 'post',

@@ -1,0 +1,84 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { User } from '../../db/entities';
+import { deleteAccountTokens } from '../../db/sql/account-tokens';
+import { findUserIdByEmail } from '../../db/sql/users';
+import { findLinkedUserId, linkIdentity } from '../../db/sql/user-identities';
+import { createAccount, EmailTakenError } from './accounts';
+import { hashPassword } from './passwords';
+import { randomToken } from './secrets';
+import { openSession, type OpenedSession } from './sessions';
+import { afterExternalSignIn } from './sign-in-hooks';
+
+/** Who a provider says signed in: its subject, and an e-mail address it has verified. */
+export type VerifiedIdentity = { issuer: string; subject: string; email: string };
+
+export type ExternalSignInResult =
+  | ({ kind: 'signed_in'; userId: string; created: boolean } & OpenedSession)
+  /** The user belongs to no account any more (every one was deleted). */
+  | { kind: 'no_account' };
+
+/**
+ * Signs in whoever the provider vouches for (docs/single-sign-on.md): the user its subject
+ * is linked to; else the user with that verified address, which gets linked; else a new
+ * user with an account of their own. Then what waits for that address applies
+ * (afterExternalSignIn) and a session opens in the account they used last.
+ */
+export async function signInExternal(
+  em: EntityManager,
+  identity: VerifiedIdentity,
+): Promise<ExternalSignInResult> {
+  const { user, created } = await findOrCreateUser(em, identity);
+  await linkIdentity(em, { userId: user.id, ...identity });
+  // A concurrent first sign-in of the same subject may have linked it first: follow that one.
+  const linkedId = (await findLinkedUserId(em, identity.issuer, identity.subject))!;
+  const signedIn = linkedId === user.id ? user : await em.findOneOrFail(User, { id: linkedId });
+  if (!signedIn.emailConfirmedAt) await confirmThroughProvider(em, signedIn.id);
+  await afterExternalSignIn(em, signedIn);
+  const opened = await openSession(em, signedIn);
+  return opened
+    ? { kind: 'signed_in', userId: signedIn.id, created: created && signedIn === user, ...opened }
+    : { kind: 'no_account' };
+}
+
+async function findOrCreateUser(
+  em: EntityManager,
+  identity: VerifiedIdentity,
+): Promise<{ user: User; created: boolean }> {
+  const linkedId = await findLinkedUserId(em, identity.issuer, identity.subject);
+  const existingId = linkedId ?? (await findUserIdByEmail(em, identity.email));
+  if (existingId) return { user: await em.findOneOrFail(User, { id: existingId }), created: false };
+  try {
+    // A password nobody knows: this user signs in through the provider, or after a reset.
+    const passwordHash = await hashPassword(randomToken(32));
+    const { user } = await createAccount(em, { email: identity.email, passwordHash });
+    return { user, created: true };
+  } catch (error) {
+    if (!(error instanceof EmailTakenError)) throw error;
+    // Another request created this address meanwhile: that user it is.
+    const id = (await findUserIdByEmail(em, identity.email))!;
+    return { user: await em.findOneOrFail(User, { id }), created: false };
+  }
+}
+
+/**
+ * The provider verified the address of an unconfirmed sign-up. Whoever made that sign-up
+ * chose its password without proving the address, so it goes (a random one replaces it) and
+ * the pending confirmation links stop working: otherwise a stranger who signed up with
+ * someone's address would know the password of the account its owner now uses.
+ */
+async function confirmThroughProvider(em: EntityManager, userId: string): Promise<void> {
+  const passwordHash = await hashPassword(randomToken(32));
+  await em.transactional(async (tx) => {
+    const user = await tx.findOneOrFail(
+      User,
+      { id: userId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (user.emailConfirmedAt) return;
+    user.passwordHash = passwordHash;
+    user.emailConfirmedAt = new Date();
+    await tx.flush();
+    await deleteAccountTokens(tx, user.id, 'confirm_email');
+  });
+}

@@ -1,0 +1,137 @@
+import type * as Client from 'openid-client' with { 'resolution-mode': 'import' };
+import { isLoopbackIssuer, type OidcSettings } from '../../config/oidc';
+
+/** What a started sign-in keeps until the provider sends the browser back (sealed, in a cookie). */
+export type PendingSignIn = { state: string; nonce: string; verifier: string };
+
+/** Why a callback is refused; `denied` when the person declined at the provider. */
+export class OidcCallbackError extends Error {
+  constructor(
+    readonly reason: 'denied' | 'provider_error' | 'invalid' | 'unverified_email' | 'unreachable',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** openid-client is an ES module only: loaded on first use. */
+const openidClient = () => import('openid-client');
+
+/** How long a failed discovery is remembered before the next sign-in asks again. */
+const DISCOVERY_RETRY_MS = 10_000;
+
+/**
+ * The OpenID Connect relying party (openid-client): the authorization code flow with PKCE
+ * (S256), `state` and `nonce`. The provider's metadata is discovered at the first sign-in and
+ * kept; a failed discovery is retried by a later sign-in, so an outage of the provider
+ * never stops the service.
+ */
+export class OidcClient {
+  private discovered: Promise<Client.Configuration> | null = null;
+  private failedAt = 0;
+
+  constructor(
+    readonly settings: OidcSettings,
+    /** `${BASE_URL}/login/oidc/callback`, read late (the server may move to its real port). */
+    private readonly redirectUri: () => string,
+  ) {}
+
+  get name(): string {
+    return this.settings.name;
+  }
+
+  /** The provider's authorization URL for a new sign-in, and what its callback must match. */
+  async start(): Promise<{ url: URL; pending: PendingSignIn }> {
+    const client = await openidClient();
+    const config = await this.configuration();
+    const pending = {
+      state: client.randomState(),
+      nonce: client.randomNonce(),
+      verifier: client.randomPKCECodeVerifier(),
+    };
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: this.redirectUri(),
+      scope: 'openid email profile',
+      response_type: 'code',
+      state: pending.state,
+      nonce: pending.nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(pending.verifier),
+      code_challenge_method: 'S256',
+    });
+    return { url, pending };
+  }
+
+  /**
+   * Checks the callback (state, the code exchanged with the PKCE verifier, the ID token's
+   * signature, issuer, audience and nonce) and answers the subject and its verified e-mail.
+   */
+  async finish(
+    callbackUrl: URL,
+    pending: PendingSignIn,
+  ): Promise<{ issuer: string; subject: string; email: string }> {
+    const client = await openidClient();
+    const config = await this.configuration().catch(() => {
+      throw new OidcCallbackError('unreachable', 'the provider cannot be reached');
+    });
+    let claims: Record<string, unknown> | undefined;
+    try {
+      const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
+        pkceCodeVerifier: pending.verifier,
+        expectedState: pending.state,
+        expectedNonce: pending.nonce,
+        idTokenExpected: true,
+      });
+      const idToken = tokens.claims();
+      // Some providers put the address in the ID token, others only in UserInfo (same subject).
+      claims =
+        idToken && idToken.email === undefined
+          ? {
+              ...(await client.fetchUserInfo(config, tokens.access_token, idToken.sub)),
+              sub: idToken.sub,
+            }
+          : idToken;
+    } catch (error) {
+      throw refusal(client, error);
+    }
+    if (!claims) throw new OidcCallbackError('invalid', 'the provider sent no ID token');
+    const email = typeof claims.email === 'string' ? claims.email.trim() : '';
+    if (!email || claims.email_verified !== true || email.includes('\0')) {
+      throw new OidcCallbackError(
+        'unverified_email',
+        'the provider did not vouch for a verified e-mail address',
+      );
+    }
+    return { issuer: config.serverMetadata().issuer, subject: String(claims.sub), email };
+  }
+
+  private async configuration(): Promise<Client.Configuration> {
+    const client = await openidClient();
+    if (this.discovered && (this.failedAt === 0 || Date.now() - this.failedAt < DISCOVERY_RETRY_MS))
+      return this.discovered;
+    const { issuer, clientId, clientSecret } = this.settings;
+    this.failedAt = 0;
+    this.discovered = client.discovery(new URL(issuer), clientId, clientSecret, undefined, {
+      timeout: 10,
+      // Plain http only for a provider on this machine (config/oidc.ts refuses any other).
+      execute: isLoopbackIssuer(issuer) ? [client.allowInsecureRequests] : [],
+    });
+    this.discovered.catch(() => {
+      this.failedAt = Date.now();
+    });
+    return this.discovered;
+  }
+}
+
+function refusal(client: typeof Client, error: unknown): OidcCallbackError {
+  if (error instanceof client.AuthorizationResponseError) {
+    return error.error === 'access_denied'
+      ? new OidcCallbackError('denied', 'the sign-in was cancelled at the provider')
+      : new OidcCallbackError('provider_error', `the provider answered ${error.error}`);
+  }
+  // A wrong or missing state, a used or foreign code, a bad ID token: never the values.
+  const code = (error as { code?: unknown }).code;
+  return new OidcCallbackError(
+    'invalid',
+    `the sign-in could not be checked${typeof code === 'string' ? ` (${code})` : ''}`,
+  );
+}
