@@ -31,7 +31,9 @@ export function registerPages(router: Router, pages: readonly AnyPage[], ctx: Ap
     if (page.access === 'session' && !inSessionArea(page.path))
       throw new Error(`${page.method} ${page.path}: a session page must be under ${SESSION_AREA}`);
     if ((page.access === 'session') !== (page.need !== undefined))
-      throw new Error(`${page.method} ${page.path}: a session page, and only one, declares its need`);
+      throw new Error(
+        `${page.method} ${page.path}: a session page, and only one, declares its need`,
+      );
     if ((page.form || page.refused) && !checksGuestForm(page))
       throw new Error(`${page.method} ${page.path}: form and refused are for guest posts`);
     router[page.method](page.path, pageHandler(page, ctx));

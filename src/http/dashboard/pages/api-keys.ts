@@ -91,8 +91,8 @@ async function showKeys(
  * shown once; revoke one, refused by the API from then on.
  */
 export const apiKeyPages = [
-  definePage({ need: KEYS_NEED, ...KEYS, method: 'get', path: '/app/keys' }).handle(
-    (page) => showKeys(page),
+  definePage({ need: KEYS_NEED, ...KEYS, method: 'get', path: '/app/keys' }).handle((page) =>
+    showKeys(page),
   ),
 
   definePage({ need: KEYS_NEED, ...KEYS, method: 'post', path: '/app/keys' }).handle(
