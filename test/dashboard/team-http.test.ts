@@ -3,7 +3,7 @@ import { request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postMultipart, submitForm } from '../support/ingest-requests';
 import { openAppSession, openGuestForm, postForm } from './dashboard-support';
-import { appPost, invitationLink, sessionCookie, sessionOfCookie } from './team-support';
+import { appPost, invitationLink, sessionCookie } from './team-support';
 
 // Teams over plain HTTP (docs/teams.md): invitations, roles, removal, ownership, switching
 // accounts, what a viewer sees, and deleting an account.
