@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
+import { temporalClientOf } from '../support/retention-runs';
 import { postMultipart, submitForm } from '../support/ingest-requests';
 import { openAppSession, openGuestForm, postForm } from './dashboard-support';
 import { appPost, invitationLink, sessionCookie } from './team-support';
@@ -377,5 +378,35 @@ describe('deleting an account', () => {
       [t.accountId],
     );
     expect(survivors).toEqual(survivorForms);
+  });
+
+  it('terminates the account’s running recovery workflows', async () => {
+    const doomed = await t.newTenant();
+    const form = await doomed.api.createForm({ name: 'Recovering form' });
+    const plugin = await doomed.api.addWebhook(form.id, 'https://93.184.216.34/hook');
+    const temporal = await temporalClientOf(t.stack);
+    try {
+      // A run no worker picks up (its own task queue), so it stays running until terminated.
+      const workflowId = `recovery-team-test-${Date.now()}`;
+      const handle = await temporal.client.workflow.start('recoveryWorkflow', {
+        taskQueue: `nobody-polls-${Date.now()}`,
+        workflowId,
+        args: [],
+      });
+      await t.stack.sql(
+        `insert into plugin_recoveries (plugin_id, account_id, since, until, total, status, workflow_id)
+         values (?, ?, now() - interval '1 day', now(), 1, 'running', ?)`,
+        [plugin.id, doomed.accountId, workflowId],
+      );
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+      const session = await openAppSession(t.stack.url, doomed.email, doomed.password);
+      const deleted = await appPost(t.stack.url, session, '/app/account/delete', {
+        name: doomed.email,
+      });
+      expect(deleted.status).toBe(200);
+      expect((await handle.describe()).status.name).toBe('TERMINATED');
+    } finally {
+      await temporal.close();
+    }
   });
 });
