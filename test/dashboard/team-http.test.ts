@@ -88,6 +88,30 @@ describe('invitations', () => {
     expect(newForm.status).toBe(200);
   });
 
+  it('an address with a sign-up never confirmed: the invitation completes it with a new password', async () => {
+    const pending = await t.newTenant();
+    await t.stack.sql('update users set email_confirmed_at = null where email = ?', [
+      pending.email,
+    ]);
+    const link = await invite(pending.email, 'viewer');
+    const guest = await openGuestForm(t.stack.url, link);
+    const page = await request('GET', `${t.stack.url}${link}`, { cookie: guest.cookie });
+    expect(page.text).toContain('Sign up and join');
+    const token = new URL(link, t.stack.url).searchParams.get('token')!;
+    const res = await postForm(t.stack.url, '/invite/signup', guest, {
+      token,
+      password: 'the invited one chose this',
+    });
+    expect(res.status, res.text).toBe(303);
+    await openAppSession(t.stack.url, pending.email, 'the invited one chose this');
+    const [row] = await t.stack.sql<{ role: string }>(
+      `select m.role from memberships m join users u on u.id = m.user_id
+        where u.email = ? and m.account_id = ?`,
+      [pending.email, t.accountId],
+    );
+    expect(row!.role).toBe('viewer');
+  });
+
   it('signed in as another address: refused, with a sign-out offered', async () => {
     const link = await invite(newEmail(), 'viewer');
     const stranger = await t.newTenant();

@@ -11,9 +11,11 @@ import {
   type InvitationRow,
 } from '../../db/sql/invitations';
 import { takeHourlyMail } from '../../db/sql/mail-budget';
+import { deleteAccountTokens } from '../../db/sql/account-tokens';
 import { findUserIdByEmail } from '../../db/sql/users';
 import { sendAccountMail } from './account-mail';
 import { createAccount, EmailTakenError } from './accounts';
+import { hashPassword } from './passwords';
 import type { AccountMailing } from './registration';
 import { randomToken, sha256Hex } from './secrets';
 import { openSession, type OpenedSession } from './sessions';
@@ -152,8 +154,16 @@ export async function signUpFromInvitation(
   try {
     ({ user } = await createAccount(em, { email, password: input.password, name: input.name }));
   } catch (error) {
-    if (error instanceof EmailTakenError) return { kind: 'taken' };
-    throw error;
+    if (!(error instanceof EmailTakenError)) throw error;
+    const existing = await unconfirmedUser(em, email);
+    if (!existing) return { kind: 'taken' };
+    // A sign-up never confirmed: the link proves the address as a confirmation link does,
+    // so its holder sets the password and the older confirmation links stop working.
+    existing.passwordHash = await hashPassword(input.password);
+    existing.emailConfirmedAt = new Date();
+    await em.flush();
+    await deleteAccountTokens(em, existing.id, 'confirm_email');
+    user = existing;
   }
   const accepted = await acceptInvitation(em, token, user);
   if (accepted.kind !== 'accepted') return accepted;
@@ -162,7 +172,17 @@ export async function signUpFromInvitation(
   return { kind: 'signed_up', ...opened };
 }
 
-/** Whether the address has a user (the invitation page offers sign-in, else sign-up). */
-export async function hasUser(em: EntityManager, email: string): Promise<boolean> {
-  return (await findUserIdByEmail(em, email)) !== null;
+async function unconfirmedUser(em: EntityManager, email: string): Promise<User | null> {
+  const userId = await findUserIdByEmail(em, email);
+  const user = userId ? await em.findOne(User, { id: userId }) : null;
+  return user && !user.emailConfirmedAt ? user : null;
+}
+
+/**
+ * Whether the address has a user who can sign in (the invitation page offers sign-in, else
+ * sign-up: an unconfirmed sign-up is completed by the invitation).
+ */
+export async function hasConfirmedUser(em: EntityManager, email: string): Promise<boolean> {
+  const userId = await findUserIdByEmail(em, email);
+  return userId !== null && (await unconfirmedUser(em, email)) === null;
 }

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import {
   acceptInvitation,
-  hasUser,
+  hasConfirmedUser,
   invitationState,
   signUpFromInvitation,
   type Acceptance,
@@ -72,7 +72,7 @@ async function showInvite(
       ? { ...base, mode: 'accept' }
       : { ...base, mode: 'other', signedInAs: session.email, sessionCsrf: session.csrfToken };
   } else {
-    const known = await hasUser(req.em, invitation.email);
+    const known = await hasConfirmedUser(req.em, invitation.email);
     const next = `/invite?token=${encodeURIComponent(token)}`;
     data = known
       ? { ...base, mode: 'signin', loginHref: `/login?next=${encodeURIComponent(next)}` }
