@@ -138,6 +138,8 @@ const environmentSchema = z.object({
   REPLAY_RATE: z.coerce.number().int().min(0).default(30),
   /** Submission mails (one per recipient) an account may send per hour (README, "Recipients and mail"). */
   ACCOUNT_MAIL_PER_HOUR: z.coerce.number().int().min(0).default(1000),
+  /** Invitations an account may send per hour (docs/teams.md); 0: no cap. */
+  INVITATIONS_PER_HOUR: z.coerce.number().int().min(0).default(20),
   /** At most one autoresponse per form and address in this time (docs/autoresponse.md). */
   AUTORESPONSE_INTERVAL: duration('24h'),
   /** Autoresponses one address may get per AUTORESPONSE_INTERVAL from all forms; 0: no cap. */
@@ -232,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       replaysPerMinute: e.REPLAY_RATE,
     },
     accountMailPerHour: e.ACCOUNT_MAIL_PER_HOUR,
+    invitationsPerHour: e.INVITATIONS_PER_HOUR,
     autoresponseIntervalMs: e.AUTORESPONSE_INTERVAL,
     autoresponseCaps: {
       perAddress: e.AUTORESPONSE_PER_ADDRESS,

@@ -40,5 +40,15 @@ export function createRecoveryStarter(deps: {
         return null; // Temporal unreachable: nobody can tell, so the run stays as it is.
       }
     },
+    async terminate(workflowId, reason) {
+      try {
+        await deps.temporal.call(5000, (client) =>
+          client.workflow.getHandle(workflowId).terminate(reason),
+        );
+      } catch (error) {
+        // Already finished or never started: nothing runs any more.
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }
+    },
   };
 }

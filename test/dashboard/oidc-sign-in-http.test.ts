@@ -7,6 +7,8 @@ import { freePort, startOidcProvider, type TestOidcProvider } from '../support/o
 import { eventually } from '../support/eventually';
 import { browse, CookieJar, signInAtProvider } from '../support/oidc-flow';
 import { signIn } from '../support/sign-in';
+import { openAppSession } from './dashboard-support';
+import { appPost } from './team-support';
 
 // Single sign-on against a real OpenID Connect provider (oidc-provider), over plain HTTP.
 
@@ -107,6 +109,33 @@ describe('a verified address', () => {
     expect(await countUsers(t.email)).toBe(1);
     // The password still works: nothing of the user changed.
     await signIn(t.stack.url, t.email, t.password);
+  });
+
+  it('pending invitations to the address apply: the member acts in the invited account', async () => {
+    const someone = person();
+    const ownerSession = await openAppSession(t.stack.url, t.email, t.password);
+    const invited = await appPost(t.stack.url, ownerSession, '/app/team/invite', {
+      email: someone.email,
+      role: 'viewer',
+    });
+    expect(invited.status, invited.text).toBe(303);
+    const jar = new CookieJar();
+    const res = await browse(jar, await signInAtProvider(jar, t.stack.url, someone.login));
+    expect(res.status, await res.text()).toBe(303);
+    const session = await sessionOf(sessionToken(jar)!);
+    expect(session.account_id).toBe(t.accountId);
+    const memberships = await t.stack.sql<{ account_id: string; role: string }>(
+      'select account_id::text, role from memberships where user_id = ? order by role',
+      [session.user_id],
+    );
+    expect(memberships).toHaveLength(2);
+    expect(memberships).toContainEqual({ account_id: t.accountId, role: 'viewer' });
+    const [pending] = await t.stack.sql<{ n: string }>(
+      `select count(*) as n from invitations
+        where email = lower(?) and accepted_at is null`,
+      [someone.email],
+    );
+    expect(Number(pending!.n)).toBe(0);
   });
 
   it('a linked subject whose address changed at the provider signs in the same user', async () => {

@@ -21,6 +21,7 @@ import { Migration20261212000200FormAutoresponse } from './Migration202612120002
 import { Migration20261212000300FormRetention } from './Migration20261212000300FormRetention';
 import { Migration20261212000400AutoresponseCaps } from './Migration20261212000400AutoresponseCaps';
 import { Migration20261213000100Memberships } from './Migration20261213000100Memberships';
+import { Migration20261213000200Invitations } from './Migration20261213000200Invitations';
 import { Migration20261213000400UserIdentities } from './Migration20261213000400UserIdentities';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
@@ -84,6 +85,7 @@ export const migrationsList = [
     class: Migration20261212000400AutoresponseCaps,
   },
   { name: 'Migration20261213000100Memberships', class: Migration20261213000100Memberships },
+  { name: 'Migration20261213000200Invitations', class: Migration20261213000200Invitations },
   {
     name: 'Migration20261213000400UserIdentities',
     class: Migration20261213000400UserIdentities,

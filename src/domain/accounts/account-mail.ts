@@ -7,7 +7,8 @@ import { randomToken } from './secrets';
 export type AccountMail =
   | { kind: 'confirm'; to: string; link: string }
   | { kind: 'reset'; to: string; link: string }
-  | { kind: 'already_registered'; to: string; link: string };
+  | { kind: 'already_registered'; to: string; link: string }
+  | { kind: 'invitation'; to: string; link: string };
 
 const TEXTS: Record<AccountMail['kind'], { subject: string; lead: string; tail: string }> = {
   confirm: {
@@ -24,6 +25,11 @@ const TEXTS: Record<AccountMail['kind'], { subject: string; lead: string; tail: 
     subject: 'Your Formward account',
     lead: 'Someone tried to sign up with this address, which already has an account. If you forgot your password, reset it here:',
     tail: 'If this was not you, ignore this message; nothing has changed.',
+  },
+  invitation: {
+    subject: 'You are invited to a Formward account',
+    lead: 'A member of a Formward account invited this address to join it. Follow this link to accept:',
+    tail: 'The link works for 7 days and once. If you do not expect it, ignore this message.',
   },
 };
 

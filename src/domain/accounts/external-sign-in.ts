@@ -22,7 +22,8 @@ export type ExternalSignInResult =
  * Signs in whoever the provider vouches for (docs/single-sign-on.md): the user its subject
  * is linked to; else the user with that verified address, which gets linked; else a new
  * user with an account of their own. Then what waits for that address applies
- * (afterExternalSignIn) and a session opens in the account they used last.
+ * (afterExternalSignIn: pending invitations are accepted) and a session opens in the
+ * account they were just invited to, else the one they used last.
  */
 export async function signInExternal(
   em: EntityManager,
@@ -34,8 +35,8 @@ export async function signInExternal(
   const linkedId = (await findLinkedUserId(em, identity.issuer, identity.subject))!;
   const signedIn = linkedId === user.id ? user : await em.findOneOrFail(User, { id: linkedId });
   if (!signedIn.emailConfirmedAt) await confirmThroughProvider(em, signedIn.id);
-  await afterExternalSignIn(em, signedIn);
-  const opened = await openSession(em, signedIn);
+  const invitedTo = await afterExternalSignIn(em, signedIn);
+  const opened = await openSession(em, signedIn, invitedTo);
   return opened
     ? { kind: 'signed_in', userId: signedIn.id, created: created && signedIn === user, ...opened }
     : { kind: 'no_account' };

@@ -39,6 +39,8 @@ export type RecoveryStarter = {
   }): Promise<{ workflowId: string }>;
   /** Whether the run's workflow still runs; null when Temporal cannot be asked. */
   isRunning(workflowId: string): Promise<boolean | null>;
+  /** Ends a run's workflow (its account is deleted); one already gone is fine. */
+  terminate(workflowId: string, reason: string): Promise<void>;
 };
 
 /** A run still without a workflow this long after it was recorded never got one started. */

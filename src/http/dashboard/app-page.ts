@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { listUserAccounts } from '../../domain/accounts/memberships';
 import { takeFlash } from './flash';
 import { revealedData } from './reveal-once';
 import { sendPage } from './send-page';
@@ -11,7 +12,7 @@ import type { TemplateName, Templates } from './templates';
  * a secret kept for this page by revealOnce.
  * Like every /app answer it is `no-store` (dashboardRouter).
  */
-export function sendAppPage<T extends TemplateName>(
+export async function sendAppPage<T extends TemplateName>(
   req: Request,
   res: Response,
   page: { status?: number; template: T; title: string },
@@ -23,6 +24,9 @@ export function sendAppPage<T extends TemplateName>(
     csrfToken: session.csrfToken,
     path: req.baseUrl + req.path,
     flash: takeFlash(req, res),
+    // The header's switcher (docs/teams.md), and what the role may change (viewers: nothing).
+    accounts: await listUserAccounts(req.em, session.userId),
+    canChange: session.role !== 'viewer',
   };
   // The secret revealOnce kept for this page joins its data (api-keys.eta, plugins.eta).
   const revealed = revealedData(res);

@@ -49,6 +49,16 @@ const MESSAGES = {
   submission_deleted: { kind: 'ok', text: 'The submission was deleted.' },
   sender_erased: { kind: 'ok', text: 'Every submission of that sender was erased.' },
   sender_had_nothing: { kind: 'ok', text: 'No submission of that sender was left to erase.' },
+  // The team (docs/teams.md).
+  invitation_sent: { kind: 'ok', text: 'Invitation sent. The link works for 7 days.' },
+  invitation_revoked: { kind: 'ok', text: 'Invitation revoked: its link no longer works.' },
+  role_changed: { kind: 'ok', text: 'Role changed; it applies from their next request.' },
+  member_removed: { kind: 'ok', text: 'Member removed: their access ended at once.' },
+  ownership_transferred: { kind: 'ok', text: 'Ownership transferred. You are an admin now.' },
+  account_left: { kind: 'ok', text: 'You left that account.' },
+  account_switched: { kind: 'ok', text: 'Switched account.' },
+  account_created: { kind: 'ok', text: 'Account created; you are its owner.' },
+  invitation_accepted: { kind: 'ok', text: 'Invitation accepted: welcome to the account.' },
 } as const;
 
 export type FlashCode = keyof typeof MESSAGES;

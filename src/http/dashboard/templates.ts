@@ -21,6 +21,10 @@ import type { CaptchaSettingsInput } from './captcha-settings-fields';
 import type { RetentionPolicyView } from './retention-policy';
 import type { FieldDisplay, ListFilters } from './submission-display';
 import type { TemporalUiLinks } from './temporal-ui';
+import type { InvitationRow } from '../../domain/accounts/invitations';
+import type { MemberRow } from '../../domain/accounts/memberships';
+import type { MemberRole } from '../../domain/accounts/member-roles';
+import type { AccountContents } from '../../domain/accounts/account-deletion';
 
 /*
  * Every page template (`views/<name>.eta`, partials excepted) and the data it takes: renderPage
@@ -73,6 +77,29 @@ export type Templates = {
   message: { lines: readonly string[]; link?: Link; error?: boolean; heading?: string };
   overview: { stats: AccountStatsView; accountName: string; accountId: string };
   settings: { minPasswordLength: number; error?: string };
+  team: {
+    members: MemberRow[];
+    invitations: InvitationRow[];
+    isOwner: boolean;
+    selfId: string;
+    roleLabels: Record<MemberRole, string>;
+    formatTime: FormatTime;
+    form: { email?: string; role?: string };
+    error?: string;
+  };
+  invite: {
+    token: string;
+    accountName: string;
+    email: string;
+    role: string;
+    minPasswordLength: number;
+    error?: string;
+  } & (
+    | { mode: 'accept' | 'signup' }
+    | { mode: 'other'; signedInAs: string; sessionCsrf: string }
+    | { mode: 'signin'; loginHref: string }
+  );
+  'account-delete': { accountName: string; contents: AccountContents; error?: string };
   'api-keys': {
     keys: KeyRow[];
     formatTime: FormatTime;

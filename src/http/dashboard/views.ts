@@ -21,13 +21,18 @@ export const NAV: readonly NavItem[] = [
   { href: '/app/submissions', label: 'Submissions' },
   { href: '/app/stats', label: 'Stats' },
   { href: '/app/keys', label: 'API keys' },
+  { href: '/app/team', label: 'Team' },
   { href: '/app/settings', label: 'Settings' },
 ];
 
 /** What the layout needs besides the page's own data. */
 export type Chrome = {
   /** The signed-in person, for the header; absent on signed-out pages. */
-  user?: { email: string; accountName: string };
+  user?: { email: string; accountName: string; accountId?: string; role?: string };
+  /** The signed-in user's accounts, for the header's switcher. */
+  accounts?: readonly { accountId: string; name: string }[];
+  /** Whether the member's role may change anything (a viewer's pages hide the controls). */
+  canChange?: boolean;
   /** The session's CSRF token, or the signed-out forms' token (guest-csrf.ts). */
   csrfToken: string;
   /** The path of the page, to mark its navigation entry. */

@@ -1,4 +1,6 @@
 import type { AnyPage } from '../define-page';
+import { accountDeletionPages } from './account-deletion';
+import { accountPages } from './accounts';
 import { apiKeyPages } from './api-keys';
 import { deliveryPages } from './deliveries';
 import { devMailboxPages } from './dev-mailbox';
@@ -6,6 +8,7 @@ import { formActionPages } from './form-actions';
 import { formCaptchaPages } from './form-captcha';
 import { formAutoresponsePages } from './form-autoresponse';
 import { formPages } from './forms';
+import { invitationPages } from './invitations';
 import { oidcSignInPages } from './oidc-sign-in';
 import { overviewPages } from './overview';
 import { passwordResetPages } from './password-reset';
@@ -20,6 +23,7 @@ import { statsPages } from './stats';
 import { submissionActionPages } from './submission-actions';
 import { submissionExportPages } from './submission-export';
 import { submissionPages } from './submissions';
+import { teamPages } from './team';
 
 /**
  * Every dashboard page (definePage), in matching order: a fixed path such as
@@ -34,9 +38,13 @@ export const PAGES: readonly AnyPage[] = [
   ...signUpPages,
   ...passwordResetPages,
   ...recipientPages,
+  ...invitationPages,
   ...overviewPages,
   ...settingsPages,
   ...apiKeyPages,
+  ...teamPages,
+  ...accountPages,
+  ...accountDeletionPages,
   ...formPages,
   ...formActionPages,
   ...formCaptchaPages,

@@ -1,0 +1,188 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Membership, User } from '../../db/entities';
+import {
+  countRecentInvitations,
+  findInvitationByHash,
+  insertInvitation,
+  listPendingInvitations,
+  markAccepted,
+  revokeInvitation,
+  revokePendingFor,
+  type InvitationRow,
+} from '../../db/sql/invitations';
+import { takeHourlyMail } from '../../db/sql/mail-budget';
+import { deleteAccountTokens } from '../../db/sql/account-tokens';
+import { findUserIdByEmail } from '../../db/sql/users';
+import { sendAccountMail } from './account-mail';
+import { createAccount, EmailTakenError } from './accounts';
+import { hashPassword } from './passwords';
+import type { AccountMailing } from './registration';
+import { randomToken, sha256Hex } from './secrets';
+import { openSession, type OpenedSession } from './sessions';
+
+export { listPendingInvitations, revokeInvitation, type InvitationRow };
+
+/** How long an invitation's link works. */
+export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
+
+/** An invitation refused, with the reason in words (the team page shows it). */
+export class InvitationRefused extends Error {
+  override name = 'InvitationRefused';
+}
+
+export type InviteDeps = {
+  mailing: AccountMailing;
+  /** INVITATIONS_PER_HOUR (0: no cap). */
+  invitationsPerHour: number;
+  /** ACCOUNT_MAIL_PER_HOUR: every invitation is a mail the account sends. */
+  mailPerHour: number;
+};
+
+/**
+ * Invites an address to the account with a role and mails the link. Refused for a member
+ * already, and beyond the account's hourly caps (invitations, then its mail budget), so a
+ * free account cannot use invitations to flood an inbox. A pending invitation of the same
+ * address is revoked: the new one replaces it.
+ */
+export async function inviteMember(
+  em: EntityManager,
+  deps: InviteDeps,
+  input: { accountId: string; invitedByUserId: string; email: string; role: 'admin' | 'viewer' },
+): Promise<void> {
+  const email = input.email.trim().toLowerCase();
+  const userId = await findUserIdByEmail(em, email);
+  if (userId && (await em.count(Membership, { accountId: input.accountId, userId })) > 0)
+    throw new InvitationRefused(`${email} is already a member of this account.`);
+  const cap = deps.invitationsPerHour;
+  if (cap > 0 && (await countRecentInvitations(em, input.accountId)) >= cap)
+    throw new InvitationRefused(
+      `This account sent ${cap} invitations in the last hour; INVITATIONS_PER_HOUR allows no more. Try again later.`,
+    );
+  if (!(await takeHourlyMail(em, input.accountId, 1, deps.mailPerHour)))
+    throw new InvitationRefused(
+      'This account used its e-mail budget for this hour (ACCOUNT_MAIL_PER_HOUR). Try again later.',
+    );
+  const token = randomToken(32);
+  await em.transactional(async (tx) => {
+    await revokePendingFor(tx, input.accountId, email);
+    await insertInvitation(tx, {
+      accountId: input.accountId,
+      email,
+      role: input.role,
+      tokenHash: sha256Hex(token),
+      invitedByUserId: input.invitedByUserId,
+      expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+    });
+  });
+  sendAccountMail(deps.mailing.mailer, deps.mailing.logger, {
+    kind: 'invitation',
+    to: email,
+    link: `${deps.mailing.baseUrl()}/invite?token=${encodeURIComponent(token)}`,
+  });
+}
+
+export type InvitationState =
+  | { kind: 'unknown' | 'used' | 'revoked' | 'expired' }
+  | { kind: 'pending'; invitation: InvitationRow };
+
+function stateOf(invitation: InvitationRow | null): InvitationState {
+  if (!invitation) return { kind: 'unknown' };
+  if (invitation.acceptedAt) return { kind: 'used' };
+  if (invitation.revokedAt) return { kind: 'revoked' };
+  if (invitation.expiresAt.getTime() <= Date.now()) return { kind: 'expired' };
+  return { kind: 'pending', invitation };
+}
+
+/** What a link's token leads to. */
+export async function invitationState(em: EntityManager, token: string): Promise<InvitationState> {
+  return stateOf(await findInvitationByHash(em, sha256Hex(token)));
+}
+
+export type Acceptance =
+  | { kind: 'accepted'; accountId: string }
+  | { kind: 'other_address' }
+  | Exclude<InvitationState, { kind: 'pending' }>;
+
+/**
+ * Accepts the invitation for a signed-in user with its address (compared ignoring case):
+ * the membership with its role, once (the row is locked and marked accepted).
+ */
+export async function acceptInvitation(
+  em: EntityManager,
+  token: string,
+  user: { id: string; email: string },
+): Promise<Acceptance> {
+  return em.transactional(async (tx) => {
+    const state = stateOf(await findInvitationByHash(tx, sha256Hex(token), true));
+    if (state.kind !== 'pending') return state;
+    const { invitation } = state;
+    if (invitation.email !== user.email.toLowerCase()) return { kind: 'other_address' };
+    if (!(await markAccepted(tx, invitation.id))) return { kind: 'used' };
+    const existing = await tx.findOne(Membership, {
+      accountId: invitation.accountId,
+      userId: user.id,
+    });
+    if (!existing)
+      tx.create(Membership, {
+        accountId: invitation.accountId,
+        userId: user.id,
+        role: invitation.role,
+      });
+    await tx.flush();
+    return { kind: 'accepted', accountId: invitation.accountId };
+  });
+}
+
+/**
+ * Signs up from an invitation: the link proved the address, so the user is confirmed at
+ * once, with an account of their own and the membership; the session opens in the invited
+ * account. `taken` when the address has a user already (they sign in instead).
+ */
+export async function signUpFromInvitation(
+  em: EntityManager,
+  token: string,
+  input: { password: string; name?: string },
+): Promise<
+  | Exclude<Acceptance, { kind: 'accepted' }>
+  | { kind: 'taken' }
+  | ({ kind: 'signed_up' } & OpenedSession)
+> {
+  const state = await invitationState(em, token);
+  if (state.kind !== 'pending') return state;
+  const email = state.invitation.email;
+  let user: User;
+  try {
+    ({ user } = await createAccount(em, { email, password: input.password, name: input.name }));
+  } catch (error) {
+    if (!(error instanceof EmailTakenError)) throw error;
+    const existing = await unconfirmedUser(em, email);
+    if (!existing) return { kind: 'taken' };
+    // A sign-up never confirmed: the link proves the address as a confirmation link does,
+    // so its holder sets the password and the older confirmation links stop working.
+    existing.passwordHash = await hashPassword(input.password);
+    existing.emailConfirmedAt = new Date();
+    await em.flush();
+    await deleteAccountTokens(em, existing.id, 'confirm_email');
+    user = existing;
+  }
+  const accepted = await acceptInvitation(em, token, user);
+  if (accepted.kind !== 'accepted') return accepted;
+  const opened = await openSession(em, user, accepted.accountId);
+  if (!opened) throw new Error('the membership just made was not found');
+  return { kind: 'signed_up', ...opened };
+}
+
+async function unconfirmedUser(em: EntityManager, email: string): Promise<User | null> {
+  const userId = await findUserIdByEmail(em, email);
+  const user = userId ? await em.findOne(User, { id: userId }) : null;
+  return user && !user.emailConfirmedAt ? user : null;
+}
+
+/**
+ * Whether the address has a user who can sign in (the invitation page offers sign-in, else
+ * sign-up: an unconfirmed sign-up is completed by the invitation).
+ */
+export async function hasConfirmedUser(em: EntityManager, email: string): Promise<boolean> {
+  const userId = await findUserIdByEmail(em, email);
+  return userId !== null && (await unconfirmedUser(em, email)) === null;
+}

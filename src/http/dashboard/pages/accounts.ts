@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { createOwnAccount, switchSessionAccount } from '../../../domain/accounts/memberships';
+import { definePage } from '../define-page';
+import { setFlash } from '../flash';
+
+const switchForm = z.object({ account: z.string().regex(/^\d{1,18}$/) });
+const createForm = z.object({ name: z.string().trim().min(1).max(200) });
+
+const refusal = (lines: string[]) => ({
+  lines,
+  error: true,
+  link: { href: '/app', label: 'Overview' },
+});
+
+/**
+ * The header's account switcher (docs/teams.md): moves the session to another account of
+ * its user; and a new account of one's own, its owner.
+ */
+export const accountPages = [
+  definePage({
+    need: 'member',
+    access: 'session',
+    method: 'post',
+    path: '/app/accounts/switch',
+    template: 'message',
+    title: 'Account not switched',
+  }).handle(async ({ req, res, session, render }, ctx) => {
+    const parsed = switchForm.safeParse(req.body ?? {});
+    if (!parsed.success || !(await switchSessionAccount(req.em, session, parsed.data.account)))
+      return render(refusal(['You are not a member of that account.']), { status: 404 });
+    setFlash(res, ctx.urls.base, 'account_switched');
+    res.redirect(303, '/app');
+  }),
+
+  definePage({
+    need: 'member',
+    access: 'session',
+    method: 'post',
+    path: '/app/accounts',
+    template: 'message',
+    title: 'Account not created',
+  }).handle(async ({ req, res, session, render }, ctx) => {
+    const parsed = createForm.safeParse(req.body ?? {});
+    if (!parsed.success) return render(refusal(['Give the account a name.']), { status: 422 });
+    const accountId = await createOwnAccount(req.em, session.userId, parsed.data.name);
+    await switchSessionAccount(req.em, session, accountId);
+    setFlash(res, ctx.urls.base, 'account_created');
+    res.redirect(303, '/app');
+  }),
+];

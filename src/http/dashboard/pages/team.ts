@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import {
+  InvitationRefused,
+  inviteMember,
+  listPendingInvitations,
+  revokeInvitation,
+} from '../../../domain/accounts/invitations';
+import { MEMBER_ROLE_LABELS } from '../../../domain/accounts/member-roles';
+import {
+  changeMemberRole,
+  listMembers,
+  MemberChangeRefused,
+  removeMember,
+  transferOwnership,
+} from '../../../domain/accounts/memberships';
+import { openSession } from '../../../domain/accounts/sessions';
+import { setSessionCookie } from '../../cookies';
+import { definePage, type Render } from '../define-page';
+import { setFlash, type FlashCode } from '../flash';
+import { formatTime } from '../format-time';
+import type { Request, Response } from 'express';
+import type { AppContext } from '../../../runtime/app-context';
+import type { DashboardSession } from '../session-guard';
+import type { Templates } from '../templates';
+
+const TEAM = { access: 'session', template: 'team', title: 'Team' } as const;
+
+const inviteForm = z.object({
+  email: z.email('Enter a valid e-mail address.').max(320),
+  role: z.enum(['admin', 'viewer'], { error: 'Choose a role.' }),
+});
+const roleForm = z.object({ role: z.enum(['admin', 'viewer']) });
+
+type TeamPage = { req: Request; session: DashboardSession; render: Render<'team'> };
+
+/** The members and pending invitations, with a refusal or the invite form as typed. */
+async function showTeam(
+  { req, session, render }: TeamPage,
+  extra: { status?: number; data?: Partial<Templates['team']> } = {},
+) {
+  const [members, invitations] = await Promise.all([
+    listMembers(req.em, session.accountId),
+    listPendingInvitations(req.em, session.accountId),
+  ]);
+  await render(
+    {
+      members,
+      invitations,
+      isOwner: session.role === 'owner',
+      selfId: session.userId,
+      roleLabels: MEMBER_ROLE_LABELS,
+      formatTime,
+      form: {},
+      ...extra.data,
+    },
+    { status: extra.status },
+  );
+}
+
+const body = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
+
+function done(res: Response, ctx: AppContext, code: FlashCode, to = '/app/team') {
+  setFlash(res, ctx.urls.base, code);
+  res.redirect(303, to);
+}
+
+/** Runs a change to the members; a refusal shows the team page with its reason (409). */
+async function change(page: TeamPage, work: () => Promise<void>): Promise<boolean> {
+  try {
+    await work();
+    return true;
+  } catch (error) {
+    if (!(error instanceof MemberChangeRefused)) throw error;
+    await showTeam(page, { status: 409, data: { error: error.message } });
+    return false;
+  }
+}
+
+/**
+ * `/app/team` (docs/teams.md): every member sees who is in the account; the owner invites,
+ * revokes invitations, changes roles, removes members and transfers ownership; anyone but
+ * the owner may leave.
+ */
+export const teamPages = [
+  definePage({ need: 'member', ...TEAM, method: 'get', path: '/app/team' }).handle((page) =>
+    showTeam(page),
+  ),
+
+  definePage({ need: 'owner', ...TEAM, method: 'post', path: '/app/team/invite' }).handle(
+    async (page, ctx) => {
+      const { req, res, session } = page;
+      const fields = { email: body(req).email, role: body(req).role };
+      const parsed = inviteForm.safeParse({
+        ...fields,
+        email: typeof fields.email === 'string' ? fields.email.trim() : fields.email,
+      });
+      const again = (error: string, status: number) =>
+        showTeam(page, {
+          status,
+          data: { error, form: { email: String(fields.email ?? ''), role: String(fields.role) } },
+        });
+      if (!parsed.success) return again(parsed.error.issues[0]!.message, 422);
+      try {
+        await inviteMember(
+          req.em,
+          {
+            mailing: ctx.accounts.mailing,
+            invitationsPerHour: ctx.config.invitationsPerHour,
+            mailPerHour: ctx.config.accountMailPerHour,
+          },
+          { accountId: session.accountId, invitedByUserId: session.userId, ...parsed.data },
+        );
+      } catch (error) {
+        if (error instanceof InvitationRefused) return again(error.message, 409);
+        throw error;
+      }
+      done(res, ctx, 'invitation_sent');
+    },
+  ),
+
+  definePage({
+    need: 'owner',
+    ...TEAM,
+    method: 'post',
+    path: '/app/team/invitations/:id/revoke',
+  }).handle(async (page, ctx) => {
+    const { req, res, params, session } = page;
+    if (
+      !/^\d{1,18}$/.test(params.id) ||
+      !(await revokeInvitation(req.em, session.accountId, params.id))
+    )
+      return showTeam(page, { status: 404, data: { error: 'No such pending invitation.' } });
+    done(res, ctx, 'invitation_revoked');
+  }),
+
+  definePage({
+    need: 'owner',
+    ...TEAM,
+    method: 'post',
+    path: '/app/team/members/:userId/role',
+  }).handle(async (page, ctx) => {
+    const { req, res, params, session } = page;
+    const parsed = roleForm.safeParse(body(req));
+    if (!parsed.success || !/^\d{1,18}$/.test(params.userId))
+      return showTeam(page, { status: 422, data: { error: 'Choose admin or viewer.' } });
+    const role = parsed.data.role;
+    if (await change(page, () => changeMemberRole(req.em, session.accountId, params.userId, role)))
+      done(res, ctx, 'role_changed');
+  }),
+
+  definePage({
+    need: 'owner',
+    ...TEAM,
+    method: 'post',
+    path: '/app/team/members/:userId/remove',
+  }).handle(async (page, ctx) => {
+    const { req, res, params, session } = page;
+    if (!/^\d{1,18}$/.test(params.userId))
+      return showTeam(page, { status: 404, data: { error: 'No such member.' } });
+    if (await change(page, () => removeMember(req.em, session.accountId, params.userId)))
+      done(res, ctx, 'member_removed');
+  }),
+
+  definePage({
+    need: 'owner',
+    ...TEAM,
+    method: 'post',
+    path: '/app/team/members/:userId/transfer',
+  }).handle(async (page, ctx) => {
+    const { req, res, params, session } = page;
+    if (!/^\d{1,18}$/.test(params.userId))
+      return showTeam(page, { status: 404, data: { error: 'No such member.' } });
+    const transfer = () =>
+      transferOwnership(req.em, session.accountId, session.userId, params.userId);
+    if (await change(page, transfer)) done(res, ctx, 'ownership_transferred');
+  }),
+
+  definePage({ need: 'member', ...TEAM, method: 'post', path: '/app/team/leave' }).handle(
+    async (page, ctx) => {
+      const { req, res, session } = page;
+      if (session.role === 'owner')
+        return showTeam(page, {
+          status: 409,
+          data: { error: 'The owner cannot leave; transfer ownership first.' },
+        });
+      // The session acting here ends with the membership; a new one opens in the user's
+      // last used other account (every user has one of their own).
+      if (!(await change(page, () => removeMember(req.em, session.accountId, session.userId))))
+        return;
+      const opened = await openSession(req.em, { id: session.userId });
+      if (!opened) return res.redirect(303, '/login');
+      setSessionCookie(res, ctx.urls.base, opened.token);
+      done(res, ctx, 'account_left', '/app');
+    },
+  ),
+];

@@ -1,0 +1,124 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ARTIFACTS,
+  launchWatchedChromium,
+  linkFromMail,
+  readmeShot,
+  signInWith,
+  type WatchedChromium,
+} from '../support/dashboard-browser';
+import { useTestStack } from '../support/fixture';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
+
+// A team in two real Chromiums (owner and colleague) with a real SMTP sink: the owner invites
+// a viewer, the colleague signs up from the link and sees no edit controls, is promoted to
+// admin and changes a webhook, then is removed and their next click lands on sign-in.
+// Screenshots go to test/artifacts/team-*.png; no page may report a CSP violation.
+
+let sink: SmtpSink;
+beforeAll(async () => {
+  sink = await startSmtpSink();
+});
+afterAll(async () => {
+  await sink?.close();
+});
+
+const t = useTestStack(() => ({ env: { SMTP_URL: sink.url() } }));
+let ownerBrowser: WatchedChromium;
+let colleagueBrowser: WatchedChromium;
+
+beforeAll(async () => {
+  ownerBrowser = await launchWatchedChromium();
+  colleagueBrowser = await launchWatchedChromium();
+});
+afterAll(async () => {
+  await ownerBrowser?.close();
+  await colleagueBrowser?.close();
+});
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(ARTIFACTS, `team-${name}.png`), fullPage: true });
+
+/** Clicks a submit button and waits for the page the post leads to. */
+async function submit(page: Page, selector: string) {
+  await Promise.all([page.waitForLoadState('load'), page.click(selector)]);
+  await page.waitForLoadState('load');
+}
+
+describe('a team in the browser', () => {
+  it(
+    'invite a viewer, sign up from the link, promote, change a webhook, remove',
+    { timeout: 180_000 },
+    async () => {
+      const form = await t.api.createForm({ name: 'Team contact form' });
+      await t.api.addWebhook(form.id, 'https://93.184.216.34/hook');
+      const colleague = `grace-${Date.now()}@example.com`;
+      const owner = await ownerBrowser.context.newPage();
+      ownerBrowser.watch(owner);
+      await signInWith(owner, t.stack.url, { email: t.email, password: t.password });
+
+      // The owner invites a viewer.
+      await owner.goto(`${t.stack.url}/app/team`);
+      await owner.fill('form[action="/app/team/invite"] input[name="email"]', colleague);
+      await owner.selectOption('form[action="/app/team/invite"] select[name="role"]', 'viewer');
+      await submit(owner, 'form[action="/app/team/invite"] button');
+      expect(await owner.textContent('.flash')).toContain('Invitation sent');
+      expect(await owner.textContent(`tr[data-invitation="${colleague}"]`)).toContain('viewer');
+      await shot(owner, '01-invited');
+      await readmeShot(owner, 'team', true);
+
+      // The colleague signs up from the link in the mail.
+      const link = await linkFromMail(sink, colleague, '/invite?token=', 0);
+      const page = await colleagueBrowser.context.newPage();
+      colleagueBrowser.watch(page);
+      await page.goto(link);
+      await shot(page, '02-invitation');
+      await page.fill('input[name="name"]', 'Grace');
+      await page.fill('input[name="password"]', 'compiler pioneer 1952');
+      await Promise.all([
+        page.waitForURL(`${t.stack.url}/app`),
+        page.click('form[action="/invite/signup"] button'),
+      ]);
+      expect(await page.textContent('.flash')).toContain('Invitation accepted');
+
+      // A viewer: the forms, without edit controls.
+      await page.goto(`${t.stack.url}/app/forms`);
+      expect(await page.textContent('main')).toContain('Team contact form');
+      expect(await page.locator('a[href="/app/forms/new"]').count()).toBe(0);
+      await page.goto(`${t.stack.url}/app/forms/${form.id}/webhooks`);
+      expect(await page.locator('form[action$="/disable"]').count()).toBe(0);
+      await shot(page, '03-viewer-webhooks');
+
+      // The owner promotes them to admin.
+      await owner.goto(`${t.stack.url}/app/team`);
+      const row = `tr[data-member="${colleague}"]`;
+      await owner.selectOption(`${row} select[name="role"]`, 'admin');
+      await submit(owner, `${row} form[action$="/role"] button`);
+      expect(await owner.textContent(row)).toContain('admin');
+      await shot(owner, '04-promoted');
+
+      // Now an admin: they disable the webhook.
+      await page.goto(`${t.stack.url}/app/forms/${form.id}/webhooks`);
+      await submit(page, 'form[action$="/disable"] button');
+      expect(await page.textContent('.flash')).toContain('Webhook disabled');
+      await shot(page, '05-admin-changed-webhook');
+
+      // The owner removes them; their next click lands on sign-in.
+      await owner.goto(`${t.stack.url}/app/team`);
+      await submit(owner, `${row} form[action$="/remove"] button`);
+      expect(await owner.textContent('.flash')).toContain('Member removed');
+      expect(await owner.locator(row).count()).toBe(0);
+      await shot(owner, '06-removed');
+      await Promise.all([
+        page.waitForURL(/\/login\?next=/),
+        page.click('nav a[href="/app/forms"]'),
+      ]);
+      expect(await page.textContent('h1')).toContain('Sign in');
+      await shot(page, '07-signed-out');
+
+      expect([...ownerBrowser.cspViolations, ...colleagueBrowser.cspViolations]).toEqual([]);
+    },
+  );
+});
