@@ -1,10 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import {
-  createdAtColumn,
-  idColumn,
-  timestampColumn,
-  updatedAtColumn,
-} from './columns';
+import { createdAtColumn, idColumn, timestampColumn, updatedAtColumn } from './columns';
 
 /** A person who signs in to the dashboard; the accounts they belong to are their memberships. */
 export const User = defineEntity({

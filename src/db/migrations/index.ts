@@ -21,6 +21,7 @@ import { Migration20261212000200FormAutoresponse } from './Migration202612120002
 import { Migration20261212000300FormRetention } from './Migration20261212000300FormRetention';
 import { Migration20261212000400AutoresponseCaps } from './Migration20261212000400AutoresponseCaps';
 import { Migration20261213000100Memberships } from './Migration20261213000100Memberships';
+import { Migration20261213000300AuditEvents } from './Migration20261213000300AuditEvents';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -83,4 +84,5 @@ export const migrationsList = [
     class: Migration20261212000400AutoresponseCaps,
   },
   { name: 'Migration20261213000100Memberships', class: Migration20261213000100Memberships },
+  { name: 'Migration20261213000300AuditEvents', class: Migration20261213000300AuditEvents },
 ];

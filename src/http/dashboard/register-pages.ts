@@ -9,6 +9,7 @@ import type { AnyPage, RenderOptions } from './define-page';
 import { renewGuestCsrfToken } from './guest-csrf';
 import { checkGuestForm, readGuestFormBody } from './guest-form';
 import { sendGuestPage } from './guest-page';
+import { pageAudit } from './page-audit';
 import { pageOperation } from './page-operations';
 import { sendPage } from './send-page';
 import { sessionOf, type DashboardSession } from './session-guard';
@@ -31,7 +32,9 @@ export function registerPages(router: Router, pages: readonly AnyPage[], ctx: Ap
     if (page.access === 'session' && !inSessionArea(page.path))
       throw new Error(`${page.method} ${page.path}: a session page must be under ${SESSION_AREA}`);
     if ((page.access === 'session') !== (page.need !== undefined))
-      throw new Error(`${page.method} ${page.path}: a session page, and only one, declares its need`);
+      throw new Error(
+        `${page.method} ${page.path}: a session page, and only one, declares its need`,
+      );
     if ((page.form || page.refused) && !checksGuestForm(page))
       throw new Error(`${page.method} ${page.path}: form and refused are for guest posts`);
     router[page.method](page.path, pageHandler(page, ctx));
@@ -80,7 +83,8 @@ function pageHandler(page: AnyPage, ctx: AppContext): RequestHandler {
     if (page.access === 'session' && !session)
       throw new Error(`${page.method} ${page.path}: no session (requireSession did not run)`);
     if (session && !roleAllows(session.role, page.need!)) return refuseRole(req, res, session);
-    const input = { req, res, next, params: req.params, query, form, session, render };
+    const audit = pageAudit(ctx, req, res, page.audit, session);
+    const input = { req, res, next, params: req.params, query, form, session, render, audit };
     const handler = page.handler as (input: unknown, ctx: AppContext) => unknown;
     await handler(input, ctx);
   };

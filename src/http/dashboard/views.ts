@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Eta } from 'eta';
+import { roleAllows, type MemberRole, type Need } from '../../domain/accounts/member-roles';
 import type { Flash } from './flash';
 import type { TemplateName, Templates } from './templates';
 
@@ -13,21 +14,25 @@ const eta = new Eta({
   cache: true,
 });
 
-/** One entry of the signed-in header's navigation. Later pages add theirs here. */
-export type NavItem = { href: string; label: string };
+/**
+ * One entry of the signed-in header's navigation. Later pages add theirs here; `need` shows
+ * it only to a role that may open it.
+ */
+export type NavItem = { href: string; label: string; need?: Need };
 export const NAV: readonly NavItem[] = [
   { href: '/app', label: 'Overview' },
   { href: '/app/forms', label: 'Forms' },
   { href: '/app/submissions', label: 'Submissions' },
   { href: '/app/stats', label: 'Stats' },
   { href: '/app/keys', label: 'API keys' },
+  { href: '/app/audit', label: 'Audit log', need: 'can_create_forms' },
   { href: '/app/settings', label: 'Settings' },
 ];
 
 /** What the layout needs besides the page's own data. */
 export type Chrome = {
   /** The signed-in person, for the header; absent on signed-out pages. */
-  user?: { email: string; accountName: string };
+  user?: { email: string; accountName: string; role?: MemberRole };
   /** The session's CSRF token, or the signed-out forms' token (guest-csrf.ts). */
   csrfToken: string;
   /** The path of the page, to mark its navigation entry. */
@@ -47,5 +52,7 @@ export function renderPage<T extends TemplateName>(
   chrome: Chrome,
   data: Templates[T],
 ): string {
-  return eta.render(`./${template}`, { ...data, title, chrome, nav: NAV });
+  const role = chrome.user?.role;
+  const nav = NAV.filter((item) => !item.need || (role && roleAllows(role, item.need)));
+  return eta.render(`./${template}`, { ...data, title, chrome, nav });
 }

@@ -1,5 +1,6 @@
 import type { AnyPage } from '../define-page';
 import { apiKeyPages } from './api-keys';
+import { auditPages } from './audit';
 import { deliveryPages } from './deliveries';
 import { devMailboxPages } from './dev-mailbox';
 import { formActionPages } from './form-actions';
@@ -35,6 +36,7 @@ export const PAGES: readonly AnyPage[] = [
   ...overviewPages,
   ...settingsPages,
   ...apiKeyPages,
+  ...auditPages,
   ...formPages,
   ...formActionPages,
   ...formCaptchaPages,
