@@ -185,6 +185,10 @@ describe('GET /api/audit_log', () => {
   });
 
   it('refuses a readonly key (403) and reads nothing without a key (401)', async () => {
+    const rels = async (client: typeof t.api) =>
+      ((await client.get('/api')).body as { links: { rel: string }[] }).links.map((l) => l.rel);
+    expect(await rels(t.api)).toContain('audit_log');
+    expect(await rels(t.readonly)).not.toContain('audit_log');
     expect((await t.readonly.get('/api/audit_log')).status).toBe(403);
     expect((await t.http.get('/api/audit_log')).status).toBe(401);
   });
