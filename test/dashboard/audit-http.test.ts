@@ -103,6 +103,14 @@ describe('dashboard changes', () => {
     );
     expect(wrong.status).toBe(401);
     expect(await rows('session.signed_in')).toHaveLength(before + 1);
+
+    // Signing out is recorded for the session's user, in the account it acted in.
+    const session = await signInFrom('192.0.2.45');
+    const out = await post(session, '/logout', {}, '192.0.2.46');
+    expect(out.status, out.text).toBe(303);
+    expect(await rows('session.signed_out')).toMatchObject([
+      { actor_user_id: userId, client_address: '192.0.2.46', target_id: userId },
+    ]);
   });
 
   it('a created form is recorded with its new id before the redirect reaches the browser', async () => {

@@ -197,7 +197,8 @@ export const signInPages = [
         );
       }
       await signOut(req.em, token);
-      Object.assign(audit, { actor: session, targetId: session.userId });
+      const { userId, accountId } = session;
+      Object.assign(audit, { actor: { userId, accountId }, targetId: userId });
     }
     res.clearCookie(sessionCookieName(ctx.urls.base), clearCookieOptions(ctx.urls.base));
     if (req.accepts(['html', 'json']) === 'json')
