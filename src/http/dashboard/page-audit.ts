@@ -48,8 +48,9 @@ export function pageAudit(
       () => end(...args),
       (error: unknown) => {
         ctx.logger.error({ err: error }, 'the audit entry could not be written');
-        res.status(500).removeHeader('Location');
-        res.type('text/plain');
+        // Nothing was sent yet: the prepared answer's headers give way to the error's.
+        for (const name of ['Location', 'Content-Length', 'ETag']) res.removeHeader(name);
+        res.status(500).type('text/plain');
         end('The change was made but could not be recorded in the audit log.');
       },
     );
