@@ -37,6 +37,8 @@ export type ActivityDeps = {
   autoresponseCaps: { perAddress: number; perClientHour: number };
   /** SPAM_RETENTION_DAYS (docs/retention.md). */
   spamRetentionDays: number;
+  /** AUDIT_RETENTION_DAYS (docs/audit-log.md). */
+  auditRetentionDays: number;
 };
 
 /** Every activity the worker registers, bound to the process's ORM, sender and mailer. */

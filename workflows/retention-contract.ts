@@ -15,6 +15,8 @@ export type StaleRowsResult = {
   mailHours: number;
   purgedAttempts: number;
   autoresponseSends: number;
+  /** Audit log entries older than AUDIT_RETENTION_DAYS (absent in histories before it). */
+  auditEvents?: number;
 };
 
 /** Counts so far, carried over continue-as-new. */

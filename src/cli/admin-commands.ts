@@ -1,11 +1,29 @@
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config';
 import { createAccount } from '../domain/accounts/accounts';
 import { createApiKey, revokeApiKey } from '../domain/accounts/api-keys';
 import { isScope, ROLES, type Role, type Scope } from '../domain/accounts/scopes';
+import { recordAuditEvent, type AuditEntry } from '../domain/audit/audit-log';
 import { Account } from '../db/entities';
+import type { Orm } from '../db/orm';
 import { withDatabase } from './database-session';
 import { printJson, UsageError } from './output';
+
+/** The operator's change, in the audit log of the account it touched (docs/audit-log.md). */
+function recordOperatorChange(
+  orm: Orm,
+  entry: Omit<AuditEntry, 'actor' | 'clientAddress'>,
+): Promise<void> {
+  let who = 'cli';
+  try {
+    who = `cli (${userInfo().username})`;
+  } catch {
+    // No user name on this system: the CLI alone says enough.
+  }
+  const actor = { type: 'operator' as const, label: who };
+  return recordAuditEvent(orm.em.fork(), { ...entry, actor, clientAddress: null });
+}
 
 /** `formward account create --email E --password P [--name N]` */
 export async function accountCreate(config: Config, args: string[]): Promise<void> {
@@ -22,6 +40,13 @@ export async function accountCreate(config: Config, args: string[]): Promise<voi
   const { email, password, name } = values;
   await withDatabase(config, async (orm) => {
     const { account, user } = await createAccount(orm.em.fork(), { email, password, name });
+    await recordOperatorChange(orm, {
+      accountId: account.id,
+      action: 'account.created',
+      targetType: 'account',
+      targetId: account.id,
+      summary: `account for ${user.email}`,
+    });
     printJson({ account_id: account.id, user_id: user.id, email: user.email });
   });
 }
@@ -66,6 +91,13 @@ export async function keyCreate(config: Config, args: string[]): Promise<void> {
     if (!(await em.findOne(Account, { id: accountId })))
       throw new UsageError(`no account with id ${accountId}`);
     const created = await createApiKey(em, { accountId, scopes, role, name: values.name });
+    await recordOperatorChange(orm, {
+      accountId,
+      action: 'api_key.created',
+      targetType: 'api_key',
+      targetId: created.id,
+      summary: `key “${created.apiKey.name}” (${created.apiKey.prefix}…), ${role ?? scopes.join(' ')}`,
+    });
     printJson({ id: created.id, key: created.key, account_id: accountId, scopes, role });
   });
 }
@@ -77,6 +109,13 @@ export async function keyRevoke(config: Config, args: string[]): Promise<void> {
   await withDatabase(config, async (orm) => {
     const apiKey = await revokeApiKey(orm.em.fork(), id);
     if (!apiKey) throw new UsageError(`no key with id ${id}`);
+    await recordOperatorChange(orm, {
+      accountId: apiKey.accountId,
+      action: 'api_key.revoked',
+      targetType: 'api_key',
+      targetId: apiKey.id,
+      summary: `key “${apiKey.name}” (${apiKey.prefix}…)`,
+    });
     printJson({ id: apiKey.id, revoked_at: apiKey.revokedAt!.toISOString() });
   });
 }

@@ -162,6 +162,8 @@ const environmentSchema = z.object({
   UPLOAD_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
   /** Days spam submissions are kept in every form before the hourly purge deletes them (docs/retention.md). */
   SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Days audit log entries are kept before the hourly purge deletes them (docs/audit-log.md). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   /** How long a submission may wait for its workflow before the sweeper starts it. */
   SWEEPER_INTERVAL: duration('5s'),
   /** A dashboard session unused for this long is refused (besides its 14-day lifetime). */
@@ -248,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     fileStorage: storage.data,
     uploadWriteConcurrency: e.UPLOAD_WRITE_CONCURRENCY,
     spamRetentionDays: e.SPAM_RETENTION_DAYS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     sweeperIntervalMs: e.SWEEPER_INTERVAL,
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT,
     /** Single sign-on (OIDC_*), or null. */

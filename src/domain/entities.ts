@@ -4,6 +4,7 @@
 export type {
   Account,
   ApiKey,
+  AuditEvent,
   DeliveryAttempt,
   Form,
   Membership,

@@ -76,6 +76,7 @@ export async function runWorker(
     autoresponseIntervalMs: config.autoresponseIntervalMs,
     autoresponseCaps: config.autoresponseCaps,
     spamRetentionDays: config.spamRetentionDays,
+    auditRetentionDays: config.auditRetentionDays,
   });
   // One client on the worker's own connection: eager starts, and the retention schedule.
   const client = eagerStartClient({ connection }, config.temporal.namespace);

@@ -198,6 +198,28 @@ describe('key revoke', () => {
   it('an unknown key id → refused', async () => {
     await expectRefused(['key', 'revoke', '987654321']);
   });
+
+  it('account create, key create and key revoke are in the account’s audit log as the operator', async () => {
+    const accountId = await createAccount();
+    const created = await runJson(['key', 'create', '--account', accountId, '--role', 'admin']);
+    await runJson(['key', 'revoke', created.id]);
+    const entries = await t.stack.sql<Record<string, string | null>>(
+      `select actor_type, actor_user_id, actor_api_key_id, actor_label, client_address, action,
+              target_type, target_id
+         from audit_events where account_id = ? order by id`,
+      [accountId],
+    );
+    const operator = { actor_type: 'operator', actor_user_id: null, actor_api_key_id: null };
+    expect(entries).toMatchObject([
+      { ...operator, action: 'account.created', target_type: 'account', target_id: accountId },
+      { ...operator, action: 'api_key.created', target_type: 'api_key', target_id: created.id },
+      { ...operator, action: 'api_key.revoked', target_type: 'api_key', target_id: created.id },
+    ]);
+    for (const entry of entries) {
+      expect(entry.actor_label).toMatch(/^cli/);
+      expect(entry.client_address).toBeNull();
+    }
+  });
 });
 
 describe('usage', () => {

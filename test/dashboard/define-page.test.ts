@@ -58,6 +58,7 @@ describe('the page list', () => {
       method: 'post',
       path: '/x',
       access: 'guest',
+      audit: { exempt: 'a test page' },
       guestCsrf: false,
       form,
     }).handle(() => undefined);
@@ -72,6 +73,7 @@ describe('the page list', () => {
       method: 'post',
       path: '/example',
       access: 'guest',
+      audit: { exempt: 'a test page' },
       template: 'forgot',
       title: 'Example',
       query: z.object({ token: z.string().default('') }),

@@ -11,6 +11,7 @@ import { pluginRoutes } from '../../src/http/routes/plugins';
 import { publicRoutes } from '../../src/http/routes/public';
 import { recoveryRoutes } from '../../src/http/routes/recoveries';
 import { statsRoutes } from '../../src/http/routes/stats';
+import { auditLogRoutes } from '../../src/http/routes/audit-log';
 import { submissionRoutes } from '../../src/http/routes/submissions';
 import type { Operation, OperationOf } from '../support/api-answers';
 import {
@@ -96,6 +97,7 @@ const typedGroups = [
   deliveryRoutes,
   recoveryRoutes,
   statsRoutes,
+  auditLogRoutes,
 ] as const;
 
 describe('the operations expectAnswer knows', () => {

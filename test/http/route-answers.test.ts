@@ -58,6 +58,7 @@ const posted = defineRoute({
   tag: 'Health',
   summary: 'second method on the path',
   access: 'public',
+  audit: { exempt: 'a test route' },
   responses: { 204: { description: 'nothing' } },
   errors: [],
 }).handle(() => ({ status: 204 }));

@@ -323,6 +323,7 @@ describe('a purge the schedule runs', () => {
       mailHours: 1,
       purgedAttempts: 1,
       autoresponseSends: 1,
+      auditEvents: 0,
     });
     expect(
       await sql('select address from autoresponse_sends where form_id = ?', [form.id]),

@@ -11,6 +11,7 @@ import type { pluginRoutes } from '../../src/http/routes/plugins';
 import type { publicRoutes } from '../../src/http/routes/public';
 import type { recoveryRoutes } from '../../src/http/routes/recoveries';
 import type { statsRoutes } from '../../src/http/routes/stats';
+import type { auditLogRoutes } from '../../src/http/routes/audit-log';
 import type { submissionRoutes } from '../../src/http/routes/submissions';
 import type { createFormBody } from '../../src/http/schemas/forms';
 
@@ -35,7 +36,8 @@ type ApiRoute =
   | (typeof submissionRoutes)[number]
   | (typeof deliveryRoutes)[number]
   | (typeof recoveryRoutes)[number]
-  | (typeof statsRoutes)[number];
+  | (typeof statsRoutes)[number]
+  | (typeof auditLogRoutes)[number];
 
 /** `GET /api/forms/{id}`: the method in capitals, a space, the declared path. */
 export type OperationOf<R> = R extends {

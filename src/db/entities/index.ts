@@ -1,5 +1,6 @@
 import { Account } from './account';
 import { ApiKey } from './api-key';
+import { AuditEvent } from './audit-event';
 import { DeliveryAttempt } from './delivery-attempt';
 import { Form } from './form';
 import { Membership } from './membership';
@@ -12,6 +13,7 @@ import { User } from './user';
 export {
   Account,
   ApiKey,
+  AuditEvent,
   DeliveryAttempt,
   Form,
   Membership,
@@ -33,4 +35,5 @@ export const entities = [
   SubmissionFile,
   Plugin,
   DeliveryAttempt,
+  AuditEvent,
 ];

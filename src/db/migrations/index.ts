@@ -23,6 +23,7 @@ import { Migration20261212000400AutoresponseCaps } from './Migration202612120004
 import { Migration20261213000100Memberships } from './Migration20261213000100Memberships';
 import { Migration20261213000200Invitations } from './Migration20261213000200Invitations';
 import { Migration20261213000400UserIdentities } from './Migration20261213000400UserIdentities';
+import { Migration20261213000300AuditEvents } from './Migration20261213000300AuditEvents';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -86,6 +87,7 @@ export const migrationsList = [
   },
   { name: 'Migration20261213000100Memberships', class: Migration20261213000100Memberships },
   { name: 'Migration20261213000200Invitations', class: Migration20261213000200Invitations },
+  { name: 'Migration20261213000300AuditEvents', class: Migration20261213000300AuditEvents },
   {
     name: 'Migration20261213000400UserIdentities',
     class: Migration20261213000400UserIdentities,

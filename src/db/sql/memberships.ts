@@ -18,6 +18,21 @@ export async function listMembers(em: EntityManager, accountId: string): Promise
   return rows.map((row) => ({ ...row, since: new Date(row.since) }));
 }
 
+/** The address of a member of the account (for the audit log's summaries), or null. */
+export async function findMemberEmail(
+  em: EntityManager,
+  accountId: string,
+  userId: string,
+): Promise<string | null> {
+  const [row] = await selectRows<{ email: string }>(
+    em,
+    `select u.email from memberships m join users u on u.id = m.user_id
+      where m.account_id = ? and m.user_id = ?`,
+    [accountId, userId],
+  );
+  return row?.email ?? null;
+}
+
 /** The accounts a user belongs to, by name (the header's switcher). */
 export function listUserAccounts(em: EntityManager, userId: string): Promise<UserAccountRow[]> {
   return selectRows<UserAccountRow>(

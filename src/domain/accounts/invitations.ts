@@ -42,13 +42,13 @@ export type InviteDeps = {
  * Invites an address to the account with a role and mails the link. Refused for a member
  * already, and beyond the account's hourly caps (invitations, then its mail budget), so a
  * free account cannot use invitations to flood an inbox. A pending invitation of the same
- * address is revoked: the new one replaces it.
+ * address is revoked: the new one replaces it. Returns the invitation's id.
  */
 export async function inviteMember(
   em: EntityManager,
   deps: InviteDeps,
   input: { accountId: string; invitedByUserId: string; email: string; role: 'admin' | 'viewer' },
-): Promise<void> {
+): Promise<string> {
   const email = input.email.trim().toLowerCase();
   const userId = await findUserIdByEmail(em, email);
   if (userId && (await em.count(Membership, { accountId: input.accountId, userId })) > 0)
@@ -63,9 +63,9 @@ export async function inviteMember(
       'This account used its e-mail budget for this hour (ACCOUNT_MAIL_PER_HOUR). Try again later.',
     );
   const token = randomToken(32);
-  await em.transactional(async (tx) => {
+  const id = await em.transactional(async (tx) => {
     await revokePendingFor(tx, input.accountId, email);
-    await insertInvitation(tx, {
+    return insertInvitation(tx, {
       accountId: input.accountId,
       email,
       role: input.role,
@@ -79,6 +79,7 @@ export async function inviteMember(
     to: email,
     link: `${deps.mailing.baseUrl()}/invite?token=${encodeURIComponent(token)}`,
   });
+  return id;
 }
 
 export type InvitationState =

@@ -3,13 +3,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, Membership, Session } from '../../db/entities';
 import {
   deleteMemberSessions,
+  findMemberEmail,
   listMembers,
   listUserAccounts,
   type MemberRow,
   type UserAccountRow,
 } from '../../db/sql/memberships';
 
-export { listMembers, listUserAccounts, type MemberRow, type UserAccountRow };
+export { findMemberEmail, listMembers, listUserAccounts, type MemberRow, type UserAccountRow };
 
 /** Why a change to the members was refused, in words for the team page. */
 export class MemberChangeRefused extends Error {

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { User } from '../../db/entities';
+import { Membership, User } from '../../db/entities';
 import {
   deleteAccountTokens,
   newestTokenPassword,
@@ -30,28 +30,32 @@ export async function signUp(
   em: EntityManager,
   mailing: AccountMailing,
   input: { email: string; password: string; name?: string },
-): Promise<void> {
+): Promise<NewAccount | null> {
   const email = input.email.trim().toLowerCase();
   await purgeExpiredSignUps(em, TOKEN_TTL_MS.confirm_email);
   // Hashed in every case, so the time taken does not tell the three cases apart.
   const passwordHash = await hashPassword(input.password);
   if ((await findUserIdByEmail(em, email)) === null) {
     try {
-      const { user } = await createAccount(em, {
+      const { user, account } = await createAccount(em, {
         email,
         passwordHash,
         name: input.name,
         confirmed: false,
       });
       await sendConfirmation(em, mailing, user, passwordHash);
-      return;
+      return { userId: user.id, accountId: account.id };
     } catch (error) {
       // Another sign-up with this address won the race: answer as for a known address.
       if (!(error instanceof EmailTakenError)) throw error;
     }
   }
   await notifyKnownAddress(em, mailing, email, passwordHash);
+  return null;
 }
+
+/** The account a sign-up created, and its owner (for the audit log; the page shows neither). */
+export type NewAccount = { userId: string; accountId: string };
 
 /** A known address: a link bound to this password when unconfirmed, else a note with the reset link. */
 async function notifyKnownAddress(
@@ -103,27 +107,32 @@ export async function resendConfirmation(
 }
 
 /**
- * Follows a confirmation link: true when it confirmed an address (once). The account's
+ * Follows a confirmation link: the user and the account it owns when it confirmed an address
+ * (once), else null. The account's
  * password becomes the one the link was sent with, and the user's other confirmation links
  * stop working. The user's row is locked, so of two links followed at once only the first
  * sets the password.
  */
-export async function confirmEmail(em: EntityManager, token: string): Promise<boolean> {
+export async function confirmEmail(
+  em: EntityManager,
+  token: string,
+): Promise<{ userId: string; accountId: string | null } | null> {
   return em.transactional(async (tx) => {
     const taken = await redeemAccountToken(tx, token, 'confirm_email');
-    if (!taken) return false;
+    if (!taken) return null;
     const user = await tx.findOne(
       User,
       { id: taken.userId },
       { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
-    if (!user) return false;
+    if (!user) return null;
     if (!user.emailConfirmedAt) {
       if (taken.passwordHash) user.passwordHash = taken.passwordHash;
       user.emailConfirmedAt = new Date();
     }
     await tx.flush();
     await deleteAccountTokens(tx, user.id, 'confirm_email');
-    return true;
+    const owned = await tx.findOne(Membership, { userId: user.id, role: 'owner' });
+    return { userId: user.id, accountId: owned?.accountId ?? null };
   });
 }

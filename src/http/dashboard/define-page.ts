@@ -3,7 +3,9 @@ import type { z } from 'zod';
 import type { Need } from '../../domain/accounts/member-roles';
 import type { AppContext } from '../../runtime/app-context';
 import type { ErrorRef } from '../error-codes';
-import type { Responses } from '../routing/define-route';
+import type { AuditDeclaration } from '../routing/audit-declaration';
+import type { AuditOf, Responses } from '../routing/define-route';
+import type { PageAudit } from './page-audit';
 import type { DashboardSession } from './session-guard';
 import type { TemplateName, Templates } from './templates';
 
@@ -56,6 +58,8 @@ export type PageInput<P extends string, A extends PageAccess, T, Q = undefined, 
   form: Parsed<F>;
   session: A extends 'session' ? DashboardSession : undefined;
   render: Render<T>;
+  /** What the audit entry says beyond the declaration (page-audit.ts). */
+  audit: PageAudit;
 };
 
 /** What a refused post's answer gets: the fields when they read (only the token was wrong). */
@@ -87,8 +91,9 @@ export type PageSpec<
   T extends TemplateName | undefined,
   Q extends z.ZodObject | undefined = undefined,
   F extends z.ZodObject | undefined = undefined,
+  M extends PageMethod = PageMethod,
 > = {
-  method: PageMethod;
+  method: M;
   /** Express style: `/app/forms/:id`. */
   path: P;
   access: A;
@@ -126,7 +131,7 @@ export type PageSpec<
   refused?: (input: RefusalInput<T, Q, F>, ctx: AppContext) => unknown;
   /** In the API reference (OpenAPI and /docs): a signed-out page only. */
   document?: PageDocument;
-};
+} & AuditOf<M>;
 
 export type PageHandler<P extends string, A extends PageAccess, T, Q = undefined, F = undefined> = (
   input: PageInput<P, A, T, Q, F>,
@@ -156,6 +161,7 @@ export type AnyPage = {
   guestCsrf?: false;
   refused?: (input: never, ctx: AppContext) => unknown;
   document?: PageDocument;
+  audit?: AuditDeclaration;
   handler: (input: never, ctx: AppContext) => unknown;
 };
 
@@ -170,7 +176,8 @@ export function definePage<
   T extends TemplateName | undefined = undefined,
   Q extends z.ZodObject | undefined = undefined,
   F extends z.ZodObject | undefined = undefined,
->(spec: PageSpec<P, A, T, Q, F>) {
+  M extends PageMethod = PageMethod,
+>(spec: PageSpec<P, A, T, Q, F, M>) {
   return {
     handle: (handler: PageHandler<P, A, T, Q, F>): PageDefinition<P, A, T, Q, F> => ({
       ...spec,

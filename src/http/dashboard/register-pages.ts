@@ -9,6 +9,7 @@ import type { AnyPage, RenderOptions } from './define-page';
 import { renewGuestCsrfToken } from './guest-csrf';
 import { checkGuestForm, readGuestFormBody } from './guest-form';
 import { sendGuestPage } from './guest-page';
+import { pageAudit } from './page-audit';
 import { pageOperation } from './page-operations';
 import { sendPage } from './send-page';
 import { sessionOf, type DashboardSession } from './session-guard';
@@ -82,7 +83,8 @@ function pageHandler(page: AnyPage, ctx: AppContext): RequestHandler {
     if (page.access === 'session' && !session)
       throw new Error(`${page.method} ${page.path}: no session (requireSession did not run)`);
     if (session && !roleAllows(session.role, page.need!)) return refuseRole(req, res, session);
-    const input = { req, res, next, params: req.params, query, form, session, render };
+    const audit = pageAudit(ctx, req, res, page.audit, session);
+    const input = { req, res, next, params: req.params, query, form, session, render, audit };
     const handler = page.handler as (input: unknown, ctx: AppContext) => unknown;
     await handler(input, ctx);
   };

@@ -52,6 +52,17 @@ export type ChartSeries = {
 /** One page of a delivery log (submission-deliveries, plugin-deliveries). */
 export type LogPage = { rows: AttemptRow[]; total: number; page: number; pages: number };
 
+/** One audit log entry as /app/audit lists it (pages/audit.ts). */
+export type AuditRowView = {
+  time: Date;
+  actor: string;
+  actorType: string;
+  clientAddress: string | null;
+  action: string;
+  target: { label: string; href: string | null } | null;
+  summary: string;
+};
+
 /** One API key as the keys page lists it. */
 export type KeyRow = {
   createdBy: string;
@@ -100,6 +111,16 @@ export type Templates = {
     | { mode: 'signin'; loginHref: string }
   );
   'account-delete': { accountName: string; contents: AccountContents; error?: string };
+  audit: {
+    rows: AuditRowView[];
+    filters: Record<'action' | 'actor' | 'target_type' | 'target_id' | 'since' | 'until', string>;
+    error?: string;
+    total: number;
+    page: number;
+    pages: number;
+    pageHref: (page: number) => string;
+    formatTime: FormatTime;
+  };
   'api-keys': {
     keys: KeyRow[];
     formatTime: FormatTime;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Eta } from 'eta';
+import { roleAllows, type MemberRole, type Need } from '../../domain/accounts/member-roles';
 import type { Flash } from './flash';
 import type { TemplateName, Templates } from './templates';
 
@@ -13,8 +14,11 @@ const eta = new Eta({
   cache: true,
 });
 
-/** One entry of the signed-in header's navigation. Later pages add theirs here. */
-export type NavItem = { href: string; label: string };
+/**
+ * One entry of the signed-in header's navigation. Later pages add theirs here; `need` shows
+ * it only to a role that may open it.
+ */
+export type NavItem = { href: string; label: string; need?: Need };
 export const NAV: readonly NavItem[] = [
   { href: '/app', label: 'Overview' },
   { href: '/app/forms', label: 'Forms' },
@@ -22,13 +26,14 @@ export const NAV: readonly NavItem[] = [
   { href: '/app/stats', label: 'Stats' },
   { href: '/app/keys', label: 'API keys' },
   { href: '/app/team', label: 'Team' },
+  { href: '/app/audit', label: 'Audit log', need: 'can_create_forms' },
   { href: '/app/settings', label: 'Settings' },
 ];
 
 /** What the layout needs besides the page's own data. */
 export type Chrome = {
   /** The signed-in person, for the header; absent on signed-out pages. */
-  user?: { email: string; accountName: string; accountId?: string; role?: string };
+  user?: { email: string; accountName: string; accountId?: string; role?: MemberRole };
   /** The signed-in user's accounts, for the header's switcher. */
   accounts?: readonly { accountId: string; name: string }[];
   /** Whether the member's role may change anything (a viewer's pages hide the controls). */
@@ -52,5 +57,7 @@ export function renderPage<T extends TemplateName>(
   chrome: Chrome,
   data: Templates[T],
 ): string {
-  return eta.render(`./${template}`, { ...data, title, chrome, nav: NAV });
+  const role = chrome.user?.role;
+  const nav = NAV.filter((item) => !item.need || (role && roleAllows(role, item.need)));
+  return eta.render(`./${template}`, { ...data, title, chrome, nav });
 }

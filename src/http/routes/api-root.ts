@@ -29,8 +29,10 @@ const apiRoot = (path: '/api' | '/api/', operationId: string) =>
   }).handle(({ principal }, ctx) => {
     const base = ctx.urls.base;
     const links = [link('self', `${base}/api`), link('forms', `${base}/api/forms`)];
-    if (can(principal, 'can_create_forms'))
+    if (can(principal, 'can_create_forms')) {
       links.push(link('create_form', `${base}/api/forms`, 'POST'));
+      links.push(link('audit_log', `${base}/api/audit_log`));
+    }
     if (can(principal, 'can_read_submissions'))
       links.push(link('submissions', `${base}/api/submissions`));
     if (can(principal, 'can_read_spam_submissions'))

@@ -87,6 +87,7 @@ export const deliveryRoutes = [
       'again, with the same retry policy; its attempts are recorded with `is_replay`. Spam ' +
       'submissions are not delivered and cannot be replayed. An account may start ' +
       '`REPLAY_RATE` replays a minute (30 by default): past it, 429 `rate_limited` with `Retry-After`.',
+    audit: { action: 'submission.replayed', target: 'submission' },
     access: 'can_create_forms',
     responses: { 202: { description: 'the replay started', body: replayEnvelope } },
     errors: ['not_found', 'validation_failed', 'rate_limited', 'unavailable'],

@@ -81,13 +81,14 @@ export const formRoutes = [
       'Only `name` is required. The answer includes the endpoint_token, the ingest URLs and ' +
       'ready-to-paste `embed_html`. An account has at most `MAX_FORMS_PER_ACCOUNT` forms ' +
       '(500 by default): past it, 409 `limit_reached`.',
+    audit: { action: 'form.created', target: 'form' },
     access: 'can_create_forms',
     body: { schema: createFormBody, mediaTypes: ['application/json'], required: true },
     responses: {
       201: { description: 'created', body: formEnvelope, headers: { Location: 'the new form' } },
     },
     errors: ['limit_reached'],
-  }).handle(async ({ req, body, principal }, ctx) => {
+  }).handle(async ({ req, body, principal, audit }, ctx) => {
     const form = await createForm(
       req.em,
       principal.accountId,
@@ -105,6 +106,8 @@ export const formRoutes = [
       principal,
       await askAndLook(req.em, ctx, form),
     );
+    audit.targetId = form.id;
+    audit.summary = `created form “${form.name}”`;
     return {
       status: 201,
       body: envelope('form', view, view.links),
@@ -148,13 +151,15 @@ export const formRoutes = [
       'Send any of the fields; the others stay. `is_active: false` makes ingest answer ' +
       '404 `not_active` until it is set back to true. `captcha` without `secret` keeps the ' +
       'stored secret when the provider stays the same (docs/captcha.md).',
+    audit: { action: 'form.updated', target: 'form' },
     access: 'can_create_forms',
     body: { schema: updateFormBody, mediaTypes: ['application/json'], required: true },
     responses: { 200: { description: 'the updated form', body: formEnvelope } },
     errors: ['not_found'],
-  }).handle(async ({ req, params, body, principal }, ctx) => {
+  }).handle(async ({ req, params, body, principal, audit }, ctx) => {
     const form = await findAccountForm(req.em, principal.accountId, params.id);
     if (!form) throw notFound('form');
+    audit.summary = `changed ${Object.keys(body).sort().join(', ') || 'nothing'}`;
     await updateForm(req.em, form, {
       ...formChanges(body),
       ...captchaChanges(body.captcha, form.captcha, ctx.captchaSecrets),

@@ -2,6 +2,7 @@ import { PAGES } from '../dashboard/pages';
 import { pageOperations } from '../dashboard/page-operations';
 import type { AnyOperation, AnyRoute } from '../routing/define-route';
 import { apiRootRoutes } from './api-root';
+import { auditLogRoutes } from './audit-log';
 import { captchaIngestRoutes } from './captcha-ingest';
 import { deliveryRoutes } from './deliveries';
 import { docsRoutes } from './docs';
@@ -26,6 +27,7 @@ const DOCS_AND_API_ROUTES = [
   ...deliveryRoutes,
   ...recoveryRoutes,
   ...statsRoutes,
+  ...auditLogRoutes,
 ];
 
 /**

@@ -213,6 +213,7 @@ export const ingestRoutes = [
       'like success. Errors are an HTML page for browsers and JSON otherwise; a form body ' +
       'that cannot be read at all is 400 `validation_failed`. A form with a `captcha` needs ' +
       "its widget's field (422 `captcha_failed` without a passing one; docs/captcha.md).",
+    audit: { exempt: 'ingest of a submission by the public, not an account change' },
     access: 'public',
     server: 'ingest',
     body: {
@@ -320,6 +321,7 @@ export const ingestRoutes = [
       "it needs `Authorization: Bearer <API_KEY>` with a key of the form's account that has " +
       '`can_create_forms` (401 without a valid key, 403 without the scope), and no CAPTCHA. ' +
       "A form with a `captcha` otherwise needs its widget's field (422 `captcha_failed`).",
+    audit: { exempt: 'ingest of a submission by the public, not an account change' },
     access: 'public',
     server: 'ingest',
     query: ingestQuery,

@@ -80,6 +80,7 @@ export const pluginRoutes = [
       'Only `plugin_type: "webhook"` is accepted. `config.url` must be https:// and resolve ' +
       'to public addresses only, and not point at this service itself (a loop). The answer carries the `signing_secret`, shown this once. ' +
       'A form has at most `MAX_PLUGINS_PER_FORM` plugins of all types (25 by default): past it, 409 `limit_reached`.',
+    audit: { action: 'webhook.created', target: 'plugin' },
     access: 'can_create_forms',
     body: { schema: createPluginBody, mediaTypes: ['application/json'], required: true },
     responses: {
@@ -90,7 +91,7 @@ export const pluginRoutes = [
       },
     },
     errors: ['not_found', 'invalid_config', 'unsupported_plugin', 'limit_reached'],
-  }).handle(async ({ req, params, body, principal }, ctx) => {
+  }).handle(async ({ req, params, body, principal, audit }, ctx) => {
     const form = await formOf(req, params.form_id);
     if (body.plugin_type !== 'webhook') {
       throw new HttpError(
@@ -121,6 +122,8 @@ export const pluginRoutes = [
       ctx.config.budgets.pluginsPerForm,
     );
     const view = pluginView(plugin, ctx.urls, principal, { signingSecret });
+    audit.targetId = plugin.id;
+    audit.summary = `webhook to ${new URL(checked.url).host} on form ${form.id}`;
     return {
       status: 201,
       body: envelope('plugin', view, view.links),
@@ -152,13 +155,15 @@ export const pluginRoutes = [
       '`{"enabled": false}` stops its deliveries (later submissions record a `skipped` ' +
       'delivery); `{"enabled": true}` turns it back on and resets its health: ' +
       '`consecutive_failures`, `disabled_reason`. See the endpoint health guide.',
+    audit: { action: 'plugin.updated', target: 'plugin' },
     access: 'can_create_forms',
     body: { schema: updatePluginBody, mediaTypes: ['application/json'], required: true },
     responses: { 200: { description: 'the plugin', body: pluginEnvelope } },
     errors: ['not_found'],
-  }).handle(async ({ req, params, body, principal }, ctx) => {
+  }).handle(async ({ req, params, body, principal, audit }, ctx) => {
     const plugin = await pluginOf(req, params);
     await setPluginEnabled(req.em, plugin, body.enabled);
+    audit.summary = `${body.enabled ? 'enabled' : 'disabled'} ${plugin.pluginType} plugin`;
     const recipients = await pluginRecipientLookup(req.em, principal.accountId, [plugin]);
     const view = pluginView(plugin, ctx.urls, principal, { recipients: recipients(plugin) });
     return { status: 200, body: envelope('plugin', view, view.links) };
@@ -170,6 +175,7 @@ export const pluginRoutes = [
     tag: 'Plugins',
     summary: 'Delete a plugin',
     description: 'Its delivery records are kept.',
+    audit: { action: 'plugin.deleted', target: 'plugin' },
     access: 'can_create_forms',
     responses: { 200: { description: 'plugin removed', body: pluginDeletedSchema } },
     errors: ['not_found'],
@@ -196,6 +202,7 @@ export const pluginRoutes = [
       'The old secret stops at once: every later attempt, retries of older submissions ' +
       'included, signs with the new one, returned here once. Only webhooks have a secret: ' +
       'for an `email`, `slack` or `discord` plugin the answer is 422 `unsupported_plugin`.',
+    audit: { action: 'webhook.secret_rotated', target: 'plugin' },
     access: 'can_create_forms',
     responses: {
       200: { description: 'the plugin with its new signing_secret', body: pluginEnvelope },

@@ -21,6 +21,7 @@ export const recoveryRoutes = [
       'log; the new attempts number on. Answers with the count and the run, whose `self` link ' +
       'reads its progress. A disabled plugin must be enabled first (`plugin_disabled`). One run ' +
       'at a time per plugin: while one runs, 409 `recovery_running` with a `recovery` link to it.',
+    audit: { action: 'plugin.recovery_started', target: 'plugin' },
     access: 'can_create_forms',
     body: { schema: recoverBody, mediaTypes: ['application/json'], required: true },
     responses: {

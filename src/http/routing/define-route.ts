@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Principal } from '../../domain/accounts/principal';
 import type { Scope } from '../../domain/accounts/scopes';
+import type { AuditDeclaration, AuditNote } from './audit-declaration';
 import type { AppContext } from '../../runtime/app-context';
 import type { ErrorRef } from '../error-codes';
 
@@ -27,6 +28,7 @@ export const TAGS = {
   Deliveries:
     'Every webhook delivery attempt, recorded by the delivery engine, and replay of a submission.',
   Stats: 'Counts for the account (dashboard sessions only) and for one form.',
+  'Audit log': 'Every change made in the account: by whom, when, from where, to what.',
   Public: 'Unauthenticated endpoints: platform spam metrics and custom-domain checks.',
   Dashboard:
     'The account pages of the dashboard: sign-up, e-mail confirmation, sign-in and sign-out, password reset.',
@@ -91,6 +93,8 @@ export type RouteInput<P extends string, A extends Access, Q, B> = {
       ? z.output<S>
       : undefined;
   principal: A extends 'public' ? undefined : Principal;
+  /** What the audit entry says beyond the declaration: a created id, a count (audit-declaration.ts). */
+  audit: AuditNote;
 };
 
 /** What handlers may use: the application context and the readiness probe of this server. */
@@ -125,7 +129,12 @@ export type RouteSpec<
   htmlErrors?: boolean;
   /** Runs first, before the access and input checks: headers every answer carries (CORS). */
   onRequest?: (req: Request, res: Response) => void;
-};
+} & AuditOf<M>;
+
+/** A change (post, patch, delete) must say what the audit log records, or why nothing. */
+export type AuditOf<M extends string> = M extends 'post' | 'patch' | 'delete'
+  ? { audit: AuditDeclaration }
+  : { audit?: AuditDeclaration };
 
 export type RouteHandler<
   P extends string,

@@ -2,9 +2,11 @@ import { pipeline, Readable } from 'node:stream';
 import type { RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { can } from '../../domain/accounts/principal';
+import { actorOfPrincipal, recordAuditEvent } from '../../domain/audit/audit-log';
 import { HttpError } from '../http-error';
 import { jsonBody } from '../middleware/json-body';
 import { parseOrThrow } from '../validate';
+import { auditEntryOf, type AuditNote } from './audit-declaration';
 import type { AnyOperation, AnyRoute, ResponseSpec, RouteContext } from './define-route';
 
 /** Where the operation that took a request is kept, for the answer check of the error handler. */
@@ -74,6 +76,7 @@ function handlersOf(route: AnyRoute, ctx: RouteContext): RequestHandler[] {
     handlers.push(jsonBody);
   }
   handlers.push(async (req, res) => {
+    const audit: AuditNote = {};
     const input = {
       req,
       res,
@@ -84,9 +87,16 @@ function handlersOf(route: AnyRoute, ctx: RouteContext): RequestHandler[] {
           ? parseOrThrow(route.body.schema, req.body)
           : undefined,
       principal: req.principal,
+      audit,
     };
     const handler = route.handler as (input: unknown, ctx: RouteContext) => unknown;
-    sendAnswer(res, route, (await handler(input, ctx)) as AnswerValue);
+    const answer = (await handler(input, ctx)) as AnswerValue;
+    // The entry is committed before the client hears the change happened (docs/audit-log.md).
+    const principal = req.principal;
+    const who = principal && { accountId: principal.accountId, actor: actorOfPrincipal(principal) };
+    const entry = answer.status < 400 ? auditEntryOf(route.audit, audit, req, who) : null;
+    if (entry) await recordAuditEvent(req.em, entry);
+    sendAnswer(res, route, answer);
   });
   return handlers;
 }

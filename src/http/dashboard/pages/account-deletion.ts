@@ -1,5 +1,6 @@
 import { clearCookieOptions, sessionCookieName } from '../../cookies';
 import { countAccountContents, deleteAccount } from '../../../domain/accounts/account-deletion';
+import { clientAddress } from '../../ingest/client-address';
 import { definePage } from '../define-page';
 import { sendGuestPage } from '../guest-page';
 
@@ -21,7 +22,12 @@ export const accountDeletionPages = [
     await render({ accountName: session.accountName, contents });
   }),
 
-  definePage({ ...DELETE, method: 'post' }).handle(async ({ req, res, session, render }, ctx) => {
+  definePage({
+    ...DELETE,
+    method: 'post',
+    // The account's log goes with it; the service's own log records who deleted it, below.
+    audit: { exempt: 'deletes the account and its audit log with it; logged by the service' },
+  }).handle(async ({ req, res, session, render }, ctx) => {
     const typed = (req.body as { name?: unknown } | undefined)?.name;
     if (typeof typed !== 'string' || typed.trim() !== session.accountName.trim()) {
       const contents = await countAccountContents(req.em, session.accountId);
@@ -35,6 +41,10 @@ export const accountDeletionPages = [
       );
     }
     await deleteAccount(req.em, ctx, session.accountId);
+    ctx.logger.info(
+      { accountId: session.accountId, userId: session.userId, client: clientAddress(req) },
+      'account deleted by its owner',
+    );
     res.clearCookie(sessionCookieName(ctx.urls.base), clearCookieOptions(ctx.urls.base));
     const page = { template: 'message' as const, title: 'Account deleted' };
     await sendGuestPage(req, res, ctx.urls.base, page, {

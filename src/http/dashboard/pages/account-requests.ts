@@ -75,6 +75,7 @@ export function emailRequestPage<const P extends string>(spec: {
   return definePage({
     method: 'post',
     path: spec.path,
+    audit: { exempt: 'asks for a mail to an address; acts for nobody until its link is used' },
     access: 'guest',
     template: 'message',
     title: 'Check your e-mail',

@@ -22,12 +22,17 @@ export const accountPages = [
     access: 'session',
     method: 'post',
     path: '/app/accounts/switch',
+    // Recorded in the account switched to: who came in, from which account.
+    audit: { action: 'session.account_switched', target: 'account' },
     template: 'message',
     title: 'Account not switched',
-  }).handle(async ({ req, res, session, render }, ctx) => {
+  }).handle(async ({ req, res, session, render, audit }, ctx) => {
     const parsed = switchForm.safeParse(req.body ?? {});
     if (!parsed.success || !(await switchSessionAccount(req.em, session, parsed.data.account)))
       return render(refusal(['You are not a member of that account.']), { status: 404 });
+    const accountId = parsed.data.account;
+    Object.assign(audit, { actor: { accountId, userId: session.userId }, targetId: accountId });
+    audit.summary = `came from ${session.accountName}`;
     setFlash(res, ctx.urls.base, 'account_switched');
     res.redirect(303, '/app');
   }),
@@ -37,12 +42,15 @@ export const accountPages = [
     access: 'session',
     method: 'post',
     path: '/app/accounts',
+    audit: { action: 'account.created', target: 'account' },
     template: 'message',
     title: 'Account not created',
-  }).handle(async ({ req, res, session, render }, ctx) => {
+  }).handle(async ({ req, res, session, render, audit }, ctx) => {
     const parsed = createForm.safeParse(req.body ?? {});
     if (!parsed.success) return render(refusal(['Give the account a name.']), { status: 422 });
     const accountId = await createOwnAccount(req.em, session.userId, parsed.data.name);
+    Object.assign(audit, { actor: { accountId, userId: session.userId }, targetId: accountId });
+    audit.summary = parsed.data.name;
     await switchSessionAccount(req.em, session, accountId);
     setFlash(res, ctx.urls.base, 'account_created');
     res.redirect(303, '/app');

@@ -95,45 +95,53 @@ export const apiKeyPages = [
     showKeys(page),
   ),
 
-  definePage({ need: KEYS_NEED, ...KEYS, method: 'post', path: '/app/keys' }).handle(
-    async (page, ctx) => {
-      const { req, res, session } = page;
-      const fields = keyFields(req);
-      const parsed = newKeyForm.safeParse(fields);
-      const again = (errors: Record<string, string>) =>
-        showKeys(page, { status: 422, data: { errors, form: fields } });
-      if (!parsed.success) {
-        const errors: Record<string, string> = {};
-        for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-        return again(errors);
-      }
-      const { name, role, scopes } = parsed.data;
-      if (role === 'custom' && scopes.length === 0)
-        return again({ scopes: 'Choose at least one scope.' });
-      const created = await createApiKey(req.em, {
-        accountId: session.accountId,
-        createdByUserId: session.userId,
-        name,
-        role: role === 'custom' ? null : role,
-        scopes: role === 'custom' ? scopes : [...ROLES[role as Role]],
-      });
-      // The key is stored as a hash: the page the redirect leads to shows it once.
-      revealOnce(res, ctx, '/app/keys', {
-        created: { name: created.apiKey.name, key: created.key },
-      });
-      res.redirect(303, '/app/keys');
-    },
-  ),
+  definePage({
+    need: KEYS_NEED,
+    ...KEYS,
+    method: 'post',
+    path: '/app/keys',
+    audit: { action: 'api_key.created', target: 'api_key' },
+  }).handle(async (page, ctx) => {
+    const { req, res, session, audit } = page;
+    const fields = keyFields(req);
+    const parsed = newKeyForm.safeParse(fields);
+    const again = (errors: Record<string, string>) =>
+      showKeys(page, { status: 422, data: { errors, form: fields } });
+    if (!parsed.success) {
+      const errors: Record<string, string> = {};
+      for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+      return again(errors);
+    }
+    const { name, role, scopes } = parsed.data;
+    if (role === 'custom' && scopes.length === 0)
+      return again({ scopes: 'Choose at least one scope.' });
+    const created = await createApiKey(req.em, {
+      accountId: session.accountId,
+      createdByUserId: session.userId,
+      name,
+      role: role === 'custom' ? null : role,
+      scopes: role === 'custom' ? scopes : [...ROLES[role as Role]],
+    });
+    audit.targetId = created.apiKey.id;
+    audit.summary = `key “${created.apiKey.name}” (${created.apiKey.prefix}…), ${role}`;
+    // The key is stored as a hash: the page the redirect leads to shows it once.
+    revealOnce(res, ctx, '/app/keys', {
+      created: { name: created.apiKey.name, key: created.key },
+    });
+    res.redirect(303, '/app/keys');
+  }),
 
   definePage({
     need: KEYS_NEED,
     ...KEYS,
     method: 'post',
     path: '/app/keys/:id/revoke',
+    audit: { action: 'api_key.revoked', target: 'api_key' },
   }).handle(async (page, ctx) => {
-    const { req, res, params, session } = page;
+    const { req, res, params, session, audit } = page;
     const revoked = await revokeAccountApiKey(req.em, session.accountId, params.id);
     if (!revoked) return showKeys(page, { status: 404, data: { notFound: true } });
+    audit.summary = `key “${revoked.name}” (${revoked.prefix}…)`;
     setFlash(res, ctx.urls.base, 'key_revoked');
     res.redirect(303, '/app/keys');
   }),

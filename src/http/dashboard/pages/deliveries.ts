@@ -68,6 +68,7 @@ export const deliveryPages = [
     need: 'can_create_forms',
     method: 'post',
     path: '/app/submissions/:id/replay',
+    audit: { action: 'submission.replayed', target: 'submission' },
     access: 'session',
   }).handle(async ({ req, res, params, session }, ctx) => {
     const replayed = await replaySubmission(req.em, ctx, session.accountId, params.id);

@@ -20,6 +20,7 @@ export const formActionPages = [
     need: 'can_create_forms',
     method: 'post',
     path: '/app/forms/:id/test',
+    audit: { action: 'form.test_sent', target: 'form' },
     access: 'session',
     template: 'form-test',
     title: (data) => `Test of ${data.form.name}`,
@@ -74,6 +75,7 @@ export const formActionPages = [
     need: 'can_create_forms',
     method: 'post',
     path: '/app/forms/:id/delete',
+    audit: { action: 'form.deleted', target: 'form' },
     access: 'session',
   }).handle(async ({ req, res }, ctx) => {
     const form = await formOr404(req, res);

@@ -19,6 +19,7 @@ export const formAutoresponsePages = [
     need: 'can_create_forms',
     method: 'post',
     path: '/app/forms/:id/autoresponse',
+    audit: { action: 'form.autoresponse_updated', target: 'form' },
     access: 'session',
     template: 'form',
     title: (data: { form: { name: string } }) => data.form.name,

@@ -56,6 +56,7 @@ export const formCaptchaPages = [
     ...PAGE,
     method: 'post',
     path: '/app/forms/:id/captcha',
+    audit: { action: 'form.captcha_updated', target: 'form' },
   }).handle(async ({ req, res, render }, ctx) => {
     const form = await formOr404(req, res);
     if (!form) return;

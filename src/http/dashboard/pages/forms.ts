@@ -132,24 +132,30 @@ export const formPages = [
     path: '/app/forms/new',
   }).handle(({ render }) => showNewForm(render, NEW_FORM_INPUT)),
 
-  definePage({ need: 'can_create_forms', ...NEW_FORM, method: 'post', path: '/app/forms' }).handle(
-    async ({ req, res, session, render }, ctx) => {
-      const input = readFormSettings(req.body);
-      const valid = validateFormSettings(input, 'create');
-      if (!valid.ok) return showNewForm(render, input, valid.errors);
-      const form = await createForm(
-        req.em,
-        session.accountId,
-        valid.changes,
-        ctx.config.budgets.formsPerAccount,
-      ).catch(limitReachedOrThrow);
-      if (form instanceof LimitReachedError)
-        return showNewForm(render, input, {}, { status: 409, message: form.message });
-      await askToConfirm(req.em, ctx, form);
-      setFlash(res, ctx.urls.base, 'form_created');
-      res.redirect(303, `/app/forms/${form.id}`);
-    },
-  ),
+  definePage({
+    need: 'can_create_forms',
+    ...NEW_FORM,
+    method: 'post',
+    path: '/app/forms',
+    audit: { action: 'form.created', target: 'form' },
+  }).handle(async ({ req, res, session, render, audit }, ctx) => {
+    const input = readFormSettings(req.body);
+    const valid = validateFormSettings(input, 'create');
+    if (!valid.ok) return showNewForm(render, input, valid.errors);
+    const form = await createForm(
+      req.em,
+      session.accountId,
+      valid.changes,
+      ctx.config.budgets.formsPerAccount,
+    ).catch(limitReachedOrThrow);
+    if (form instanceof LimitReachedError)
+      return showNewForm(render, input, {}, { status: 409, message: form.message });
+    await askToConfirm(req.em, ctx, form);
+    audit.targetId = form.id;
+    audit.summary = `created form “${form.name}”`;
+    setFlash(res, ctx.urls.base, 'form_created');
+    res.redirect(303, `/app/forms/${form.id}`);
+  }),
 
   definePage({ need: 'member', ...FORM, method: 'get', path: '/app/forms/:id' }).handle(
     async (page, ctx) => {
@@ -158,19 +164,23 @@ export const formPages = [
     },
   ),
 
-  definePage({ need: 'can_create_forms', ...FORM, method: 'post', path: '/app/forms/:id' }).handle(
-    async (page, ctx) => {
-      const { req, res } = page;
-      const form = await formOr404(req, res);
-      if (!form) return;
-      const input = readFormSettings(req.body);
-      const valid = validateFormSettings(input, 'update');
-      if (!valid.ok) return showForm(page, ctx, form, { input, errors: valid.errors });
-      await updateForm(req.em, form, valid.changes);
-      ctx.forms.forget(form.endpointToken);
-      await askToConfirm(req.em, ctx, form);
-      setFlash(res, ctx.urls.base, 'form_updated');
-      res.redirect(303, `/app/forms/${form.id}`);
-    },
-  ),
+  definePage({
+    need: 'can_create_forms',
+    ...FORM,
+    method: 'post',
+    path: '/app/forms/:id',
+    audit: { action: 'form.updated', target: 'form' },
+  }).handle(async (page, ctx) => {
+    const { req, res } = page;
+    const form = await formOr404(req, res);
+    if (!form) return;
+    const input = readFormSettings(req.body);
+    const valid = validateFormSettings(input, 'update');
+    if (!valid.ok) return showForm(page, ctx, form, { input, errors: valid.errors });
+    await updateForm(req.em, form, valid.changes);
+    ctx.forms.forget(form.endpointToken);
+    await askToConfirm(req.em, ctx, form);
+    setFlash(res, ctx.urls.base, 'form_updated');
+    res.redirect(303, `/app/forms/${form.id}`);
+  }),
 ];

@@ -2,6 +2,7 @@ import type { AnyPage } from '../define-page';
 import { accountDeletionPages } from './account-deletion';
 import { accountPages } from './accounts';
 import { apiKeyPages } from './api-keys';
+import { auditPages } from './audit';
 import { deliveryPages } from './deliveries';
 import { devMailboxPages } from './dev-mailbox';
 import { formActionPages } from './form-actions';
@@ -45,6 +46,7 @@ export const PAGES: readonly AnyPage[] = [
   ...teamPages,
   ...accountPages,
   ...accountDeletionPages,
+  ...auditPages,
   ...formPages,
   ...formActionPages,
   ...formCaptchaPages,

@@ -96,7 +96,8 @@ export const invitationPages = [
     path: '/invite/accept',
     access: 'guest',
     form: acceptBody,
-  }).handle(async ({ req, res, form }, ctx) => {
+    audit: { action: 'invitation.accepted', target: 'user' },
+  }).handle(async ({ req, res, form, audit }, ctx) => {
     const session = await currentSession(req, ctx);
     const next = `/invite?token=${encodeURIComponent(form.token)}`;
     if (!session) return res.redirect(303, `/login?next=${encodeURIComponent(next)}`);
@@ -106,6 +107,9 @@ export const invitationPages = [
     });
     if (result.kind !== 'accepted') return notValid(req, res, ctx, result.kind);
     await switchSessionAccount(req.em, session, result.accountId);
+    const { userId } = session;
+    Object.assign(audit, { actor: { accountId: result.accountId, userId }, targetId: userId });
+    audit.summary = `${session.email} joined`;
     setFlash(res, ctx.urls.base, 'invitation_accepted');
     res.redirect(303, '/app');
   }),
@@ -115,7 +119,8 @@ export const invitationPages = [
     path: '/invite/signup',
     access: 'guest',
     form: signUpBody,
-  }).handle(async ({ req, res, form }, ctx) => {
+    audit: { action: 'invitation.accepted', target: 'user' },
+  }).handle(async ({ req, res, form, audit }, ctx) => {
     const problem = newPasswordProblem(form.password);
     if (problem) return showInvite(req, res, ctx, form.token, { status: 422, error: problem });
     const name = form.name?.trim() || undefined;
@@ -125,6 +130,9 @@ export const invitationPages = [
     });
     if (result.kind === 'taken') return showInvite(req, res, ctx, form.token);
     if (result.kind !== 'signed_up') return notValid(req, res, ctx, result.kind);
+    const { userId, accountId } = result.session;
+    Object.assign(audit, { actor: { accountId, userId }, targetId: userId });
+    audit.summary = 'signed up from the invitation and joined';
     setSessionCookie(res, ctx.urls.base, result.token);
     setFlash(res, ctx.urls.base, 'invitation_accepted');
     res.redirect(303, '/app');

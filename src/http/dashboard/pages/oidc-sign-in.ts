@@ -159,6 +159,7 @@ export const oidcSignInPages = [
     title: 'Sign in',
     enabled: ssoConfigured,
     query: callbackQuery,
+    audit: { action: 'session.signed_in', target: 'user' },
     document: {
       operationId: 'singleSignOnCallback',
       summary: 'Finish single sign-on',
@@ -181,7 +182,7 @@ export const oidcSignInPages = [
       },
       errors: [],
     },
-  }).handle(async ({ req, res, render }, ctx) => {
+  }).handle(async ({ req, res, render, audit }, ctx) => {
     const oidc = ctx.accounts.oidc!;
     res.set('Cache-Control', 'no-store');
     const pending = takePending(req, res, ctx);
@@ -205,6 +206,9 @@ export const oidcSignInPages = [
         error: 'This address belongs to no account any more: every account it was in was deleted.',
       });
     }
+    const { userId, accountId } = result.session;
+    Object.assign(audit, { actor: { userId, accountId }, targetId: userId });
+    audit.summary = `single sign-on${result.created ? ', a new user' : ''}`;
     setSessionCookie(res, ctx.urls.base, result.token);
     res.redirect(303, sameSitePath(pending.next, ctx.urls.base) ?? '/');
   }),

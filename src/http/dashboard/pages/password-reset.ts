@@ -77,6 +77,7 @@ export const passwordResetPages = [
   definePage({
     method: 'post',
     path: '/reset',
+    audit: { action: 'user.password_reset', target: 'user' },
     access: 'guest',
     template: 'reset',
     title: 'Choose a new password',
@@ -107,7 +108,7 @@ export const passwordResetPages = [
       },
       errors: [...POST_ERRORS],
     },
-  }).handle(async ({ req, res, query, form, render }, ctx) => {
+  }).handle(async ({ req, res, query, form, render, audit }, ctx) => {
     if (await answeredTooMany(req, res, ctx, 'reset')) return;
     const problem = newPasswordProblem(form.password);
     if (problem) {
@@ -128,6 +129,8 @@ export const passwordResetPages = [
     // Signed in, straight to the account's API keys: keys outlive a password, so whoever
     // reset it because someone else had it sees what that person may have left behind. A
     // viewer, who cannot manage keys, goes to the overview.
+    const { userId, accountId } = opened.session;
+    Object.assign(audit, { actor: { userId, accountId }, targetId: userId });
     setSessionCookie(res, ctx.urls.base, opened.token);
     setFlash(res, ctx.urls.base, 'password_reset');
     res.redirect(303, roleAllows(opened.role, KEYS_NEED) ? '/app/keys' : '/app');

@@ -36,6 +36,7 @@ function pluginAction(action: 'enable' | 'disable' | 'delete') {
     need: 'can_create_forms',
     method: 'post',
     path: `/app/forms/:formId/plugins/:pluginId/${action}`,
+    audit: { action: `plugin.${action}d`, target: 'plugin' },
     access: 'session',
   }).handle(async ({ req, res, params }, ctx) => {
     const owned = await ownedPlugin(req, res, params);
@@ -63,7 +64,8 @@ export const pluginTypePages = [
     ...PLUGINS_PAGE,
     method: 'post',
     path: '/app/forms/:formId/plugins',
-  }).handle(async ({ req, res, params, render }, ctx) => {
+    audit: { action: 'plugin.created', target: 'plugin' },
+  }).handle(async ({ req, res, params, render, audit }, ctx) => {
     const form = await ownedForm(req, res, params.formId);
     if (!form) return;
     const type = bodyField(req, 'type');
@@ -104,6 +106,8 @@ export const pluginTypePages = [
         mailPerHour: ctx.config.accountMailPerHour,
       });
     }
+    audit.targetId = created.id;
+    audit.summary = `${draft.type} plugin on form ${form.id}`;
     setFlash(res, ctx.urls.base, 'plugin_created');
     return res.redirect(303, back(form));
   }),

@@ -17,15 +17,24 @@ import { bodyField, PLUGINS_PAGE, pluginsPageData } from './plugin-list';
 
 const pluginsPath = (form: Form) => `/app/forms/${form.id}/webhooks`;
 
+/** What each webhook action records in the audit log. */
+const WEBHOOK_ACTIONS = {
+  enable: 'webhook.enabled',
+  disable: 'webhook.disabled',
+  delete: 'webhook.deleted',
+  rotate: 'webhook.secret_rotated',
+} as const;
+
 /** A webhook's action (`/app/forms/{id}/webhooks/{pluginId}/<action>`): it redirects back. */
 function webhookAction(
-  action: string,
+  action: keyof typeof WEBHOOK_ACTIONS,
   run: (res: Response, owned: { form: Form; plugin: Plugin }, ctx: AppContext) => Promise<void>,
 ) {
   return definePage({
     need: 'can_create_forms',
     method: 'post',
     path: `/app/forms/:formId/webhooks/:pluginId/${action}`,
+    audit: { action: WEBHOOK_ACTIONS[action], target: 'plugin' },
     access: 'session',
   }).handle(async ({ req, res, params }, ctx) => {
     const owned = await ownedWebhook(req, res, params);
@@ -63,7 +72,8 @@ export const pluginPages = [
     ...PLUGINS_PAGE,
     method: 'post',
     path: '/app/forms/:formId/webhooks',
-  }).handle(async ({ req, res, params, render }, ctx) => {
+    audit: { action: 'webhook.created', target: 'plugin' },
+  }).handle(async ({ req, res, params, render, audit }, ctx) => {
     const form = await ownedForm(req, res, params.formId);
     if (!form) return;
     const draft = {
@@ -86,6 +96,8 @@ export const pluginPages = [
         status: 409,
       });
     const { plugin, signingSecret } = created;
+    audit.targetId = plugin.id;
+    audit.summary = `webhook to ${new URL(checked.url).host} on form ${form.id}`;
     const revealed = { plugin: { name: plugin.name }, secret: signingSecret, rotated: false };
     revealOnce(res, ctx, pluginsPath(form), { revealed });
     res.redirect(303, pluginsPath(form));

@@ -75,6 +75,7 @@ export const recipientPages = [
   definePage({
     method: 'post',
     path: '/recipients/confirm',
+    audit: { exempt: 'a recipient confirms their address by its link; acts for no member' },
     access: 'guest',
     guestCsrf: false,
     template: 'message',
@@ -132,6 +133,7 @@ export const recipientPages = [
   definePage({
     method: 'post',
     path: '/recipients/unsubscribe',
+    audit: { exempt: 'a recipient unsubscribes by its link; acts for no member' },
     access: 'guest',
     // Mail providers post it cross-site, with no cookie and no token but the link's.
     guestCsrf: false,

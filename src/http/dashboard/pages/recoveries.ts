@@ -68,52 +68,55 @@ export const recoveryPages = [
     },
   ),
 
-  definePage({ need: 'can_create_forms', ...RECOVER, method: 'post' }).handle(
-    async ({ req, res, params, session, render }, ctx) => {
-      // Webhooks only, as when this path was reached through the webhook actions' route.
-      const owned = await ownedPlugin(req, res, params, 'webhook');
-      if (!owned) return;
-      const field = (req.body as Record<string, unknown> | undefined)?.since;
-      const now = new Date();
-      const since = readSince(field);
-      const problem = sinceProblem(since, now);
-      const draft = typeof field === 'string' ? field.slice(0, 40) : '';
-      if (problem)
-        return sendRecoverPage(req, render, owned, {
-          status: 422,
-          error: `Since ${problem}.`,
-          since: draft,
-        });
-      const started = await startRecovery(req.em, ctx.recoveries, {
-        accountId: session.accountId,
-        plugin: owned.plugin,
-        since,
-        now,
+  definePage({
+    need: 'can_create_forms',
+    ...RECOVER,
+    method: 'post',
+    audit: { action: 'plugin.recovery_started', target: 'plugin' },
+  }).handle(async ({ req, res, params, session, render }, ctx) => {
+    // Webhooks only, as when this path was reached through the webhook actions' route.
+    const owned = await ownedPlugin(req, res, params, 'webhook');
+    if (!owned) return;
+    const field = (req.body as Record<string, unknown> | undefined)?.since;
+    const now = new Date();
+    const since = readSince(field);
+    const problem = sinceProblem(since, now);
+    const draft = typeof field === 'string' ? field.slice(0, 40) : '';
+    if (problem)
+      return sendRecoverPage(req, render, owned, {
+        status: 422,
+        error: `Since ${problem}.`,
+        since: draft,
       });
-      if (started.outcome === 'disabled') {
-        const error = 'This webhook is disabled: enable it before recovering its deliveries.';
-        return sendRecoverPage(req, render, owned, { status: 409, error, since: draft });
-      }
-      if (started.outcome === 'running') {
-        const run = started.recovery;
-        const error = `Recovery ${run.id} of this webhook is still running (${run.done + run.failed} of ${run.total} done): one recovery per plugin runs at a time. Start another once it ends.`;
-        const runningHref = `${pluginPath(owned.form, owned.plugin)}/recoveries/${run.id}`;
-        return sendRecoverPage(req, render, owned, {
-          status: 409,
-          error,
-          since: draft,
-          runningHref,
-        });
-      }
-      if (started.outcome === 'unavailable') {
-        ctx.logger.warn({ err: started.error.message }, 'recovery could not start');
-        const error = 'The delivery engine (Temporal) is unreachable; try again shortly.';
-        return sendRecoverPage(req, render, owned, { status: 503, error, since: draft });
-      }
-      const base = pluginPath(owned.form, owned.plugin);
-      res.redirect(303, `${base}/recoveries/${started.recovery.id}`);
-    },
-  ),
+    const started = await startRecovery(req.em, ctx.recoveries, {
+      accountId: session.accountId,
+      plugin: owned.plugin,
+      since,
+      now,
+    });
+    if (started.outcome === 'disabled') {
+      const error = 'This webhook is disabled: enable it before recovering its deliveries.';
+      return sendRecoverPage(req, render, owned, { status: 409, error, since: draft });
+    }
+    if (started.outcome === 'running') {
+      const run = started.recovery;
+      const error = `Recovery ${run.id} of this webhook is still running (${run.done + run.failed} of ${run.total} done): one recovery per plugin runs at a time. Start another once it ends.`;
+      const runningHref = `${pluginPath(owned.form, owned.plugin)}/recoveries/${run.id}`;
+      return sendRecoverPage(req, render, owned, {
+        status: 409,
+        error,
+        since: draft,
+        runningHref,
+      });
+    }
+    if (started.outcome === 'unavailable') {
+      ctx.logger.warn({ err: started.error.message }, 'recovery could not start');
+      const error = 'The delivery engine (Temporal) is unreachable; try again shortly.';
+      return sendRecoverPage(req, render, owned, { status: 503, error, since: draft });
+    }
+    const base = pluginPath(owned.form, owned.plugin);
+    res.redirect(303, `${base}/recoveries/${started.recovery.id}`);
+  }),
 
   definePage({
     need: 'member',

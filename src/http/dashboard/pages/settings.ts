@@ -22,7 +22,9 @@ export const settingsPages = [
     ...SETTINGS,
     method: 'post',
     path: '/app/settings/password',
-  }).handle(async ({ req, res, session, render }, ctx) => {
+    audit: { action: 'user.password_changed', target: 'user' },
+  }).handle(async ({ req, res, session, render, audit }, ctx) => {
+    audit.targetId = session.userId;
     const again = (error: string, status = 422) =>
       render({ error, minPasswordLength: MIN_PASSWORD_LENGTH }, { status });
     const form = passwordForm.safeParse(req.body ?? {});

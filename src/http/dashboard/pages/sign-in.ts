@@ -91,6 +91,7 @@ export const signInPages = [
   definePage({
     method: 'post',
     path: '/login',
+    audit: { action: 'session.signed_in', target: 'user' },
     access: 'guest',
     template: 'login',
     title: 'Sign in',
@@ -132,7 +133,7 @@ export const signInPages = [
       },
       errors: ['payload_too_large', 'unsupported_media_type'],
     },
-  }).handle(async ({ req, res, form, render }, ctx) => {
+  }).handle(async ({ req, res, form, render, audit }, ctx) => {
     const base = ctx.urls.base;
     const { email, password } = form;
     const next = sameSitePath(form.next, base);
@@ -158,6 +159,8 @@ export const signInPages = [
         error: 'This address belongs to no account any more: every account it was in was deleted.',
       });
     }
+    const { userId, accountId } = result.session;
+    Object.assign(audit, { actor: { userId, accountId }, targetId: userId });
     setSessionCookie(res, base, result.token);
     res.redirect(303, next ?? '/');
   }),
@@ -165,6 +168,7 @@ export const signInPages = [
   definePage({
     method: 'post',
     path: '/logout',
+    audit: { action: 'session.signed_out', target: 'user' },
     access: 'guest',
     // The session's CSRF token, checked here, not the signed-out forms' one.
     guestCsrf: false,
@@ -181,7 +185,7 @@ export const signInPages = [
       },
       errors: ['forbidden', 'payload_too_large', 'unsupported_media_type'],
     },
-  }).handle(async ({ req, res }, ctx) => {
+  }).handle(async ({ req, res, audit }, ctx) => {
     await readGuestFormBody(req, res);
     const token = readSessionCookie(req.headers.cookie, ctx.urls.base);
     const session = token ? await findSession(req.em, token, ctx.accounts.sessions) : null;
@@ -196,6 +200,8 @@ export const signInPages = [
         );
       }
       await signOut(req.em, token);
+      const { userId, accountId } = session;
+      Object.assign(audit, { actor: { userId, accountId }, targetId: userId });
     }
     res.clearCookie(sessionCookieName(ctx.urls.base), clearCookieOptions(ctx.urls.base));
     if (req.accepts(['html', 'json']) === 'json')

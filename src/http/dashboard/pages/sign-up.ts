@@ -55,6 +55,7 @@ export const signUpPages = [
   definePage({
     method: 'post',
     path: '/signup',
+    audit: { action: 'account.created', target: 'account' },
     access: 'guest',
     template: 'signup',
     title: 'Sign up',
@@ -81,7 +82,7 @@ export const signUpPages = [
       },
       errors: [...POST_ERRORS],
     },
-  }).handle(async ({ req, res, form, render }, ctx) => {
+  }).handle(async ({ req, res, form, render, audit }, ctx) => {
     const again = (error: string) =>
       render(
         { minPasswordLength: MIN_PASSWORD_LENGTH, error, email: form.email, name: form.name },
@@ -95,11 +96,12 @@ export const signUpPages = [
     if (!(await ctx.accounts.altcha.redeem(req.em, form.altcha)))
       return again('The anti-robot check was not completed or has expired. Please try again.');
     const name = form.name?.trim() || undefined;
-    await signUp(req.em, ctx.accounts.mailing, {
+    const created = await signUp(req.em, ctx.accounts.mailing, {
       email: form.email,
       password: form.password,
       name,
     });
+    if (created) Object.assign(audit, { actor: created, targetId: created.accountId });
     const page = { template: 'message' as const, title: 'Check your e-mail' };
     await sendGuestPage(req, res, ctx.urls.base, page, {
       lines: CHECK_EMAIL('a confirmation link'),
@@ -109,6 +111,7 @@ export const signUpPages = [
   definePage({
     method: 'get',
     path: '/confirm',
+    audit: { action: 'user.email_confirmed', target: 'user' },
     access: 'guest',
     template: 'message',
     title: 'Link not valid',
@@ -123,8 +126,13 @@ export const signUpPages = [
       },
       errors: [],
     },
-  }).handle(async ({ req, res, query, render }, ctx) => {
-    if (await confirmEmail(req.em, query.token)) {
+  }).handle(async ({ req, res, query, render, audit }, ctx) => {
+    const confirmed = await confirmEmail(req.em, query.token);
+    if (confirmed) {
+      if (confirmed.accountId) {
+        const actor = { userId: confirmed.userId, accountId: confirmed.accountId };
+        Object.assign(audit, { actor, targetId: confirmed.userId });
+      }
       setFlash(res, ctx.urls.base, 'email_confirmed');
       return res.redirect(303, '/login');
     }

@@ -39,7 +39,8 @@ export const submissionActionPages = [
     ...ERASE,
     method: 'post',
     path: '/app/submissions/erase',
-  }).handle(async ({ req, res, session, render }, ctx) => {
+    audit: { action: 'submissions.erased' },
+  }).handle(async ({ req, res, session, render, audit }, ctx) => {
     const { accountId } = session;
     const form = eraseForm.safeParse(req.body ?? {});
     if (!form.success) {
@@ -48,11 +49,14 @@ export const submissionActionPages = [
     }
     const { email, confirm } = form.data;
     if (!confirm) {
+      audit.skip = true; // the question before the erasure changes nothing
       const count = await countSenderErasure(req.em, accountId, email);
       return render({ email, count });
     }
     const erased = await eraseSender(req.em, accountId, email);
     ctx.logger.info({ accountId, erased }, 'sender erasure');
+    // The address is the submitters' personal data: the log keeps the count only.
+    audit.summary = `erased ${erased} submission${erased === 1 ? '' : 's'} of one sender`;
     setFlash(res, ctx.urls.base, erased > 0 ? 'sender_erased' : 'sender_had_nothing');
     res.redirect(303, '/app/submissions');
   }),
@@ -61,6 +65,7 @@ export const submissionActionPages = [
     need: 'can_create_forms',
     method: 'post',
     path: '/app/submissions/:id/spam',
+    audit: { action: 'submission.spam_marked', target: 'submission' },
     access: 'session',
   }).handle(async ({ req, res, params, session }, ctx) => {
     const form = spamForm.safeParse(req.body ?? {});
@@ -75,6 +80,7 @@ export const submissionActionPages = [
     need: 'can_create_forms',
     method: 'post',
     path: '/app/submissions/:id/delete',
+    audit: { action: 'submission.deleted', target: 'submission' },
     access: 'session',
   }).handle(async ({ req, res, params, session }, ctx) => {
     const { accountId } = session;

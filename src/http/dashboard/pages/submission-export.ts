@@ -9,6 +9,7 @@ import {
 import type { SubmissionFilter } from '../../../domain/submissions/submission-queries';
 import type { AppContext } from '../../../runtime/app-context';
 import { definePage } from '../define-page';
+import type { PageAudit } from '../page-audit';
 import { csvCells, csvColumns, csvStream, jsonStream } from '../export-format';
 import { sendNotFound } from '../not-found';
 import type { DashboardSession } from '../session-guard';
@@ -47,13 +48,22 @@ async function exportRequest({
   return { filter, token: form.endpointToken, formId: form.id, query: filterQuery(filters) };
 }
 
-/** Streams `body` (through `transform`, if any) as a download; a failure ends the answer. */
+/**
+ * Streams `body` (through `transform`, if any) as a download; a failure ends the answer. The
+ * audit entry is committed first: a streamed answer cannot be held back at its end.
+ */
 async function sendDownload(
   ctx: AppContext,
   res: Response,
-  download: { filename: string; type: string },
+  download: { filename: string; type: string; audit: PageAudit; filter: SubmissionFilter },
   streams: [NodeJS.ReadableStream, ...NodeJS.ReadWriteStream[]],
 ): Promise<void> {
+  const { audit, filter } = download;
+  const which = [filter.spam ? 'spam' : 'non-spam', filter.q ? 'a search' : '', filter.range ?? '']
+    .filter(Boolean)
+    .join(', ');
+  audit.summary = `${download.type.startsWith('text/csv') ? 'CSV' : 'JSON'} export (${which})`;
+  await audit.commit();
   res.attachment(download.filename);
   res.type(download.type); // no-store like every /app answer (dashboard router)
   try {
@@ -103,9 +113,10 @@ export const submissionExportPages = [
     need: 'can_read_submissions',
     method: 'get',
     path: '/app/forms/:formId/export.csv',
+    audit: { action: 'submissions.exported', target: 'form' },
     access: 'session',
   }).handle(async (page, ctx) => {
-    const { req, res } = page;
+    const { req, res, audit } = page;
     const found = await exportRequest(page);
     if (!found) return;
     const fieldNames = await exportFieldNames(req.em, found.filter);
@@ -114,7 +125,7 @@ export const submissionExportPages = [
     await sendDownload(
       ctx,
       res,
-      { filename, type: 'text/csv; charset=utf-8' },
+      { filename, type: 'text/csv; charset=utf-8', audit, filter: found.filter },
       csvStream(rows, fieldNames),
     );
   }),
@@ -123,13 +134,15 @@ export const submissionExportPages = [
     need: 'can_read_submissions',
     method: 'get',
     path: '/app/forms/:formId/export.json',
+    audit: { action: 'submissions.exported', target: 'form' },
     access: 'session',
   }).handle(async (page, ctx) => {
-    const { req, res } = page;
+    const { req, res, audit } = page;
     const found = await exportRequest(page);
     if (!found) return;
     const filename = `formward-${found.token}-submissions.json`;
     const rows = exportSubmissions(req.em, found.filter);
-    await sendDownload(ctx, res, { filename, type: 'application/json' }, [jsonStream(rows)]);
+    const download = { filename, type: 'application/json', audit, filter: found.filter };
+    await sendDownload(ctx, res, download, [jsonStream(rows)]);
   }),
 ];

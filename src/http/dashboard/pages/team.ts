@@ -8,6 +8,7 @@ import {
 import { MEMBER_ROLE_LABELS } from '../../../domain/accounts/member-roles';
 import {
   changeMemberRole,
+  findMemberEmail,
   listMembers,
   MemberChangeRefused,
   removeMember,
@@ -65,6 +66,11 @@ function done(res: Response, ctx: AppContext, code: FlashCode, to = '/app/team')
 }
 
 /** Runs a change to the members; a refusal shows the team page with its reason (409). */
+/** The address of the member the path names, for the audit entry's summary. */
+async function memberEmail({ req, params, session }: TeamPage & { params: { userId: string } }) {
+  return (await findMemberEmail(req.em, session.accountId, params.userId)) ?? 'a former member';
+}
+
 async function change(page: TeamPage, work: () => Promise<void>): Promise<boolean> {
   try {
     await work();
@@ -86,43 +92,51 @@ export const teamPages = [
     showTeam(page),
   ),
 
-  definePage({ need: 'owner', ...TEAM, method: 'post', path: '/app/team/invite' }).handle(
-    async (page, ctx) => {
-      const { req, res, session } = page;
-      const fields = { email: body(req).email, role: body(req).role };
-      const parsed = inviteForm.safeParse({
-        ...fields,
-        email: typeof fields.email === 'string' ? fields.email.trim() : fields.email,
+  definePage({
+    need: 'owner',
+    ...TEAM,
+    method: 'post',
+    path: '/app/team/invite',
+    audit: { action: 'invitation.sent', target: 'invitation' },
+  }).handle(async (page, ctx) => {
+    const { req, res, session, audit } = page;
+    const fields = { email: body(req).email, role: body(req).role };
+    const parsed = inviteForm.safeParse({
+      ...fields,
+      email: typeof fields.email === 'string' ? fields.email.trim() : fields.email,
+    });
+    const again = (error: string, status: number) =>
+      showTeam(page, {
+        status,
+        data: { error, form: { email: String(fields.email ?? ''), role: String(fields.role) } },
       });
-      const again = (error: string, status: number) =>
-        showTeam(page, {
-          status,
-          data: { error, form: { email: String(fields.email ?? ''), role: String(fields.role) } },
-        });
-      if (!parsed.success) return again(parsed.error.issues[0]!.message, 422);
-      try {
-        await inviteMember(
-          req.em,
-          {
-            mailing: ctx.accounts.mailing,
-            invitationsPerHour: ctx.config.invitationsPerHour,
-            mailPerHour: ctx.config.accountMailPerHour,
-          },
-          { accountId: session.accountId, invitedByUserId: session.userId, ...parsed.data },
-        );
-      } catch (error) {
-        if (error instanceof InvitationRefused) return again(error.message, 409);
-        throw error;
-      }
-      done(res, ctx, 'invitation_sent');
-    },
-  ),
+    if (!parsed.success) return again(parsed.error.issues[0]!.message, 422);
+    let invitationId: string;
+    try {
+      invitationId = await inviteMember(
+        req.em,
+        {
+          mailing: ctx.accounts.mailing,
+          invitationsPerHour: ctx.config.invitationsPerHour,
+          mailPerHour: ctx.config.accountMailPerHour,
+        },
+        { accountId: session.accountId, invitedByUserId: session.userId, ...parsed.data },
+      );
+    } catch (error) {
+      if (error instanceof InvitationRefused) return again(error.message, 409);
+      throw error;
+    }
+    audit.targetId = invitationId;
+    audit.summary = `${parsed.data.email.toLowerCase()} as ${parsed.data.role}`;
+    done(res, ctx, 'invitation_sent');
+  }),
 
   definePage({
     need: 'owner',
     ...TEAM,
     method: 'post',
     path: '/app/team/invitations/:id/revoke',
+    audit: { action: 'invitation.revoked', target: 'invitation' },
   }).handle(async (page, ctx) => {
     const { req, res, params, session } = page;
     if (
@@ -138,12 +152,14 @@ export const teamPages = [
     ...TEAM,
     method: 'post',
     path: '/app/team/members/:userId/role',
+    audit: { action: 'member.role_changed', target: 'user' },
   }).handle(async (page, ctx) => {
     const { req, res, params, session } = page;
     const parsed = roleForm.safeParse(body(req));
     if (!parsed.success || !/^\d{1,18}$/.test(params.userId))
       return showTeam(page, { status: 422, data: { error: 'Choose admin or viewer.' } });
     const role = parsed.data.role;
+    page.audit.summary = `${await memberEmail(page)} is now ${role}`;
     if (await change(page, () => changeMemberRole(req.em, session.accountId, params.userId, role)))
       done(res, ctx, 'role_changed');
   }),
@@ -153,10 +169,12 @@ export const teamPages = [
     ...TEAM,
     method: 'post',
     path: '/app/team/members/:userId/remove',
+    audit: { action: 'member.removed', target: 'user' },
   }).handle(async (page, ctx) => {
     const { req, res, params, session } = page;
     if (!/^\d{1,18}$/.test(params.userId))
       return showTeam(page, { status: 404, data: { error: 'No such member.' } });
+    page.audit.summary = `${await memberEmail(page)} removed`;
     if (await change(page, () => removeMember(req.em, session.accountId, params.userId)))
       done(res, ctx, 'member_removed');
   }),
@@ -166,31 +184,39 @@ export const teamPages = [
     ...TEAM,
     method: 'post',
     path: '/app/team/members/:userId/transfer',
+    audit: { action: 'account.ownership_transferred', target: 'user' },
   }).handle(async (page, ctx) => {
     const { req, res, params, session } = page;
     if (!/^\d{1,18}$/.test(params.userId))
       return showTeam(page, { status: 404, data: { error: 'No such member.' } });
+    page.audit.summary = `${await memberEmail(page)} is the owner now`;
     const transfer = () =>
       transferOwnership(req.em, session.accountId, session.userId, params.userId);
     if (await change(page, transfer)) done(res, ctx, 'ownership_transferred');
   }),
 
-  definePage({ need: 'member', ...TEAM, method: 'post', path: '/app/team/leave' }).handle(
-    async (page, ctx) => {
-      const { req, res, session } = page;
-      if (session.role === 'owner')
-        return showTeam(page, {
-          status: 409,
-          data: { error: 'The owner cannot leave; transfer ownership first.' },
-        });
-      // The session acting here ends with the membership; a new one opens in the user's
-      // last used other account (every user has one of their own).
-      if (!(await change(page, () => removeMember(req.em, session.accountId, session.userId))))
-        return;
-      const opened = await openSession(req.em, { id: session.userId });
-      if (!opened) return res.redirect(303, '/login');
-      setSessionCookie(res, ctx.urls.base, opened.token);
-      done(res, ctx, 'account_left', '/app');
-    },
-  ),
+  definePage({
+    need: 'member',
+    ...TEAM,
+    method: 'post',
+    path: '/app/team/leave',
+    audit: { action: 'member.left', target: 'user' },
+  }).handle(async (page, ctx) => {
+    const { req, res, session, audit } = page;
+    audit.targetId = session.userId;
+    audit.summary = `${session.email} left`;
+    if (session.role === 'owner')
+      return showTeam(page, {
+        status: 409,
+        data: { error: 'The owner cannot leave; transfer ownership first.' },
+      });
+    // The session acting here ends with the membership; a new one opens in the user's
+    // last used other account (every user has one of their own).
+    if (!(await change(page, () => removeMember(req.em, session.accountId, session.userId))))
+      return;
+    const opened = await openSession(req.em, { id: session.userId });
+    if (!opened) return res.redirect(303, '/login');
+    setSessionCookie(res, ctx.urls.base, opened.token);
+    done(res, ctx, 'account_left', '/app');
+  }),
 ];
