@@ -90,6 +90,9 @@ describe('a team in the browser', () => {
       await page.goto(`${t.stack.url}/app/forms/${form.id}/webhooks`);
       expect(await page.locator('form[action$="/disable"]').count()).toBe(0);
       await shot(page, '03-viewer-webhooks');
+      // Typing the address of a change page by hand is refused, naming the role.
+      await page.goto(`${t.stack.url}/app/forms/new`);
+      expect(await page.textContent('main')).toContain('is viewer, which does not allow this');
 
       // The owner promotes them to admin.
       await owner.goto(`${t.stack.url}/app/team`);
@@ -117,6 +120,30 @@ describe('a team in the browser', () => {
       ]);
       expect(await page.textContent('h1')).toContain('Sign in');
       await shot(page, '07-signed-out');
+
+      // The audit log shows each step, newest first, with who did it.
+      await owner.goto(`${t.stack.url}/app/audit`);
+      const rows = await owner.locator('table.audit tbody tr').allTextContents();
+      const steps = rows.map((text) => text.replace(/\s+/g, ' '));
+      const expected: [string, string, string][] = [
+        ['member.removed', t.email, `${colleague} removed`],
+        ['webhook.disabled', colleague, ''],
+        ['member.role_changed', t.email, `${colleague} is now admin`],
+        ['invitation.accepted', colleague, 'signed up from the invitation'],
+        ['invitation.sent', t.email, `${colleague} as viewer`],
+      ];
+      const found = expected.map(([action]) => steps.findIndex((row) => row.includes(action)));
+      expect(
+        found.every((index) => index >= 0),
+        steps.join('\n'),
+      ).toBe(true);
+      expect([...found].sort((a, b) => a - b)).toEqual(found);
+      expected.forEach(([, actor, summary], n) => {
+        expect(steps[found[n]!]).toContain(actor);
+        expect(steps[found[n]!]).toContain(summary);
+      });
+      await shot(owner, '08-audit-log');
+      await readmeShot(owner, 'audit-log');
 
       expect([...ownerBrowser.cspViolations, ...colleagueBrowser.cspViolations]).toEqual([]);
     },
