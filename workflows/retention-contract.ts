@@ -17,6 +17,8 @@ export type StaleRowsResult = {
   autoresponseSends: number;
   /** Audit log entries older than AUDIT_RETENTION_DAYS (absent in histories before it). */
   auditEvents?: number;
+  /** Invitations settled a month ago (absent in histories before teams). */
+  invitations?: number;
 };
 
 /** Counts so far, carried over continue-as-new. */

@@ -316,6 +316,19 @@ describe('a purge the schedule runs', () => {
       [form.id, form.id],
     );
 
+    // Invitations: accepted, revoked and expired a month ago go; a pending one and one
+    // settled lately stay (their links still say what became of them).
+    await sql(
+      `insert into invitations (account_id, email, role, token_hash, expires_at, accepted_at,
+                                revoked_at, created_at) values
+         (?, 'accepted-long-ago@example.com', 'viewer', 'h1', now() - interval '40 days', now() - interval '45 days', null, now() - interval '47 days'),
+         (?, 'revoked-long-ago@example.com', 'viewer', 'h2', now() - interval '35 days', null, now() - interval '41 days', now() - interval '42 days'),
+         (?, 'expired-long-ago@example.com', 'viewer', 'h3', now() - interval '31 days', null, null, now() - interval '38 days'),
+         (?, 'expired-lately@example.com', 'viewer', 'h4', now() - interval '2 days', null, null, now() - interval '9 days'),
+         (?, 'pending@example.com', 'admin', 'h5', now() + interval '5 days', null, null, now() - interval '2 days')`,
+      [t.accountId, t.accountId, t.accountId, t.accountId, t.accountId],
+    );
+
     const result = await triggerPurge(temporal.client, t.stack);
 
     expect(result.stale).toEqual({
@@ -324,7 +337,12 @@ describe('a purge the schedule runs', () => {
       purgedAttempts: 1,
       autoresponseSends: 1,
       auditEvents: 0,
+      invitations: 3,
     });
+    expect(await sql('select email from invitations order by email')).toEqual([
+      { email: 'expired-lately@example.com' },
+      { email: 'pending@example.com' },
+    ]);
     expect(
       await sql('select address from autoresponse_sends where form_id = ?', [form.id]),
     ).toEqual([{ address: 'today@example.com' }]);

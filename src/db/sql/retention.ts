@@ -147,6 +147,7 @@ export type HousekeepingCounts = {
   mailHours: number;
   purgedAttempts: number;
   autoresponseSends: number;
+  invitations: number;
 };
 
 /**
@@ -154,7 +155,8 @@ export type HousekeepingCounts = {
  * one is allowed anyway), an account's mail counts of hours before the last two, and kept
  * attempts of purged submissions older than every stats window, and autoresponse sends older
  * than `autoresponseKeepMs` (the longest window their rules count: the interval, or the hour
- * of the per-client cap).
+ * of the per-client cap), and invitations settled (accepted, revoked or expired) a month ago:
+ * their links have said so long enough, and the hourly cap counts only the last hour's.
  */
 export async function deleteStaleRows(
   em: EntityManager,
@@ -179,6 +181,12 @@ export async function deleteStaleRows(
       `delete from autoresponse_sends
         where sent_at < now() - make_interval(secs => ?::double precision / 1000)`,
       [autoresponseKeepMs],
+    ),
+    invitations: await runStatement(
+      em,
+      `delete from invitations
+        where greatest(accepted_at, revoked_at, expires_at) < now() - interval '30 days'
+          and (accepted_at is not null or revoked_at is not null or expires_at < now())`,
     ),
   };
 }
