@@ -7,10 +7,13 @@
 // Usage: node scripts/kube-schemas.mjs <swagger.json> <out dir> [crd.json ...]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import process from 'node:process';
 
 const [swaggerFile, outDir, ...crdFiles] = process.argv.slice(2);
 if (!swaggerFile || !outDir) {
-  console.error('usage: node scripts/kube-schemas.mjs <swagger.json> <out dir> [crd.json ...]');
+  process.stderr.write(
+    'usage: node scripts/kube-schemas.mjs <swagger.json> <out dir> [crd.json ...]\n',
+  );
   process.exit(2);
 }
 
@@ -95,4 +98,4 @@ for (const crdFile of crdFiles) {
     count++;
   }
 }
-console.error(`kube-schemas: wrote ${count} schemas to ${outDir}`);
+process.stderr.write(`kube-schemas: wrote ${count} schemas to ${outDir}\n`);
