@@ -32,7 +32,9 @@ spec:
       {{- end }}
     spec:
       {{- include "formward.podCommon" $root | nindent 6 }}
-      {{- include "formward.scheduling" $values | nindent 6 }}
+      {{- with include "formward.scheduling" $values }}
+      {{- . | trim | nindent 6 }}
+      {{- end }}
       terminationGracePeriodSeconds: {{ $values.terminationGracePeriodSeconds }}
       containers:
         - name: {{ $component }}

@@ -44,7 +44,7 @@ app.kubernetes.io/part-of: formward
 
 {{/* The environment serve, worker and the migrate Job share (docs/running.md, Environment). */}}
 {{- define "formward.env" -}}
-{{- $baseUrl := required "set baseUrl to the public https:// URL of Formward (links and e-mails use it)" .Values.baseUrl }}
+{{- $baseUrl := required "set baseUrl to the public https:// URL of Formward (links and e-mails use it)" .Values.baseUrl -}}
 - name: NODE_ENV
   value: production
 - name: HOST
