@@ -17,6 +17,8 @@ const UNIT_TESTS = [
   'test/config/spam-retention.test.ts',
   'test/config/temporal-dev-server.test.ts',
   'test/db/connection-errors.test.ts',
+  // Renders the Helm chart with the cached helm: no server.
+  'test/deploy/helm-chart.test.ts',
   'test/domain/address-policy.test.ts',
   'test/domain/app-secret.test.ts',
   'test/domain/captcha-settings.test.ts',
