@@ -127,9 +127,13 @@ export function checkDashboard(file, promtool = process.env.PROMTOOL || 'promtoo
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-dashboard-'));
   try {
-    if (!promtoolCheck(promtool, queries, dir).ok) {
-      // One query at a time, to name the panel of each query promtool refuses.
-      for (const query of queries) {
+    const all = promtoolCheck(promtool, queries, dir);
+    if (!all.ok) {
+      // promtool names the rule (`dashboard:panel_<n>`) of each expression it refuses; the
+      // rules it does not name are checked one at a time, to name every bad query's panel.
+      const named = [...all.output.matchAll(/"dashboard:panel_(\d+)"/g)].map((m) => Number(m[1]));
+      const suspects = named.length > 0 ? [...new Set(named)].map((n) => queries[n]) : queries;
+      for (const query of suspects) {
         const single = promtoolCheck(promtool, [query], dir);
         if (!single.ok) problems.push(`"${query.title}": ${query.expr}\n${single.output}`);
       }
