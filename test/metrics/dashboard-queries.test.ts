@@ -114,6 +114,103 @@ describe.skipIf(!promtoolFound && !required)('dashboard queries (promtool)', () 
   });
 });
 
+/** A panel's query as Grafana sends it with job "formward" and every process selected. */
+function panelQuery(title: string, refId = 'A'): string {
+  const target = (panel(loadDashboard(), title).targets ?? []).find(
+    (candidate) => (candidate as Target & { refId?: string }).refId === refId,
+  );
+  if (!target?.expr) throw new Error(`no query ${refId} in "${title}"`);
+  return target.expr
+    .replaceAll('$__rate_interval', '5m')
+    .replaceAll('$job', 'formward')
+    .replaceAll('$process', '.*');
+}
+
+const series = (labels: string, values: string) => ({ series: labels, values });
+const expect1 = (expr: string, samples: { labels: string; value: number }[]) => ({
+  expr,
+  eval_time: '10m',
+  exp_samples: samples,
+});
+
+describe.skipIf(!promtoolFound && !required)(
+  'dashboard queries on scraped series (promtool test rules)',
+  () => {
+    it('compute what their panels say, within the selected job', () => {
+      const serve = 'job="formward", process="serve", instance="serve-1:9464"';
+      const worker = 'job="formward", process="worker", instance="worker-1:9464"';
+      const route = 'route="/f/{endpoint_token}", method="POST", status="303"';
+      const test = {
+        rule_files: [],
+        evaluation_interval: '1m',
+        tests: [
+          {
+            interval: '1m',
+            input_series: [
+              series(`formward_submissions_total{${serve}, outcome="accepted"}`, '0+60x10'),
+              series(`formward_submissions_total{${worker}, outcome="spam"}`, '0+30x10'),
+              // Another job's series: outside the dashboard's $job, never counted.
+              series(
+                `formward_submissions_total{job="other", process="serve", outcome="accepted"}`,
+                '0+600x10',
+              ),
+              series(
+                `formward_deliveries_total{${worker}, plugin_type="webhook", outcome="delivered"}`,
+                '0+3x10',
+              ),
+              series(
+                `formward_deliveries_total{${worker}, plugin_type="webhook", outcome="failed"}`,
+                '0+1x10',
+              ),
+              series(
+                `formward_http_request_duration_seconds_bucket{${serve}, ${route}, le="0.1"}`,
+                '0+60x10',
+              ),
+              series(
+                `formward_http_request_duration_seconds_bucket{${serve}, ${route}, le="1"}`,
+                '0+60x10',
+              ),
+              series(
+                `formward_http_request_duration_seconds_bucket{${serve}, ${route}, le="+Inf"}`,
+                '0+60x10',
+              ),
+              // Both processes read the same table: 7 waiting, not 14.
+              series(`formward_workflow_starts_waiting{${serve}}`, '7x10'),
+              series(`formward_workflow_starts_waiting{${worker}}`, '7x10'),
+              series(`formward_database_up{${serve}}`, '1x10'),
+              series(`formward_database_up{${worker}}`, '0x10'),
+            ],
+            promql_expr_test: [
+              expect1(panelQuery('Submissions by outcome'), [
+                { labels: '{outcome="accepted"}', value: 1 },
+                { labels: '{outcome="spam"}', value: 0.5 },
+              ]),
+              expect1(panelQuery('Delivery failure ratio'), [{ labels: '{}', value: 0.25 }]),
+              expect1(panelQuery('Delivery failure ratio', 'B'), [
+                { labels: '{plugin_type="webhook"}', value: 0.25 },
+              ]),
+              expect1(panelQuery('HTTP latency by route (p50 / p95 / p99)'), [
+                { labels: '{route="/f/{endpoint_token}"}', value: 0.05 },
+              ]),
+              expect1(panelQuery('Waiting workflow starts'), [{ labels: '{}', value: 7 }]),
+              expect1(panelQuery('PostgreSQL reachable'), [{ labels: '{}', value: 0 }]),
+              expect1(panelQuery('Processes reporting'), [
+                { labels: '{process="serve"}', value: 1 },
+                { labels: '{process="worker"}', value: 1 },
+              ]),
+            ],
+          },
+        ],
+      };
+      const file = path.join(tmp, 'dashboard-semantics.test.yml');
+      fs.writeFileSync(file, JSON.stringify(test, null, 2)); // JSON is YAML
+      const result = spawnSync(promtool, ['test', 'rules', file], { encoding: 'utf8' });
+      expect(`${result.stdout}${result.stderr}`).toContain('SUCCESS');
+      expect(result.status).toBe(0);
+    });
+  },
+);
+
 describe('dashboard coverage', () => {
   it('reads every metric of the contract and the Temporal SDK worker metrics', () => {
     const dashboard = loadDashboard();
