@@ -41,6 +41,7 @@ const UNIT_TESTS = [
   'test/http/test-deliveries-view.test.ts',
   'test/ingest/rate-limit-key.test.ts',
   'test/mail/mime-reader.test.ts',
+  'test/metrics/dashboard-queries.test.ts',
   'test/temporal/workflow-code.test.ts',
   // Worker.runReplayHistories replays the recorded histories in process: no server.
   'test/temporal/workflow-replay.test.ts',
