@@ -249,7 +249,7 @@ export async function deliverChatMessage(
     startedAt,
     permanent: result.failure === 'blocked_address',
     recentlyHealthy: plugin.recentlyHealthy,
-        pluginType: plugin.pluginType,
-        storedAt: source.createdAt,
+    pluginType: plugin.pluginType,
+    storedAt: source.createdAt,
   });
 }

@@ -32,7 +32,7 @@ export const httpRequestDuration = new Histogram({
 
 export const deliveriesTotal = new Counter({
   name: 'formward_deliveries_total',
-  help: "Deliveries by plugin type and final outcome (failed: retries exhausted or given up)",
+  help: 'Deliveries by plugin type and final outcome (failed: retries exhausted or given up)',
   labelNames: ['plugin_type', 'outcome'] as const,
   registers: [metricsRegistry],
 });
