@@ -39,6 +39,8 @@ const UNIT_TESTS = [
   'test/http/test-deliveries-view.test.ts',
   'test/ingest/rate-limit-key.test.ts',
   'test/mail/mime-reader.test.ts',
+  // Runs promtool on deploy/prometheus: no server of ours.
+  'test/metrics/promtool.test.ts',
   'test/temporal/workflow-code.test.ts',
   // Worker.runReplayHistories replays the recorded histories in process: no server.
   'test/temporal/workflow-replay.test.ts',

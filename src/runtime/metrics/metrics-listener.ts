@@ -43,7 +43,7 @@ export async function startMetricsListener(deps: {
     Promise.all([metricsRegistry.metrics(), temporalSdkMetrics()]).then(
       ([ours, sdk]) => {
         res.writeHead(200, { 'content-type': metricsRegistry.contentType });
-        res.end(req.method === 'HEAD' ? undefined : sdk ? `${ours}\n${sdk}` : ours);
+        res.end(req.method === 'HEAD' ? undefined : joinExpositions(ours, sdk));
       },
       (error: unknown) => {
         deps.logger.warn({ err: error }, 'metrics could not be collected');
@@ -79,4 +79,10 @@ function poolOf(orm: Orm): PoolCounts | null {
     client?: { pool?: PoolCounts };
   };
   return knex.client?.pool ?? null;
+}
+
+/** Two texts in the Prometheus format as one: each ends its last line. */
+function joinExpositions(ours: string, sdk: string): string {
+  if (!sdk) return ours;
+  return `${ours.endsWith('\n') ? ours : `${ours}\n`}${sdk}`;
 }
