@@ -2,7 +2,7 @@ import {
   deliveriesTotal,
   deliveryAttemptDuration,
   submissionDeliverySeconds,
-} from '../src/runtime/metrics/registry';
+} from '../src/domain/metrics/registry';
 import { REDELIVERY, type DeliveryInput } from '../workflows/submission-contract';
 
 /**

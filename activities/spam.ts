@@ -4,7 +4,7 @@ import { selectSpamCheckRow, type SpamCheckRow } from '../src/db/sql/workflow-st
 import { BURST_WINDOW_MINUTES, completesBurst } from '../src/domain/spam/burst';
 import type { SpamReason } from '../src/domain/spam/reasons';
 import { contentSpamReason } from '../src/domain/spam/rules';
-import { submissionsTotal } from '../src/runtime/metrics/registry';
+import { submissionsTotal } from '../src/domain/metrics/registry';
 import { submittedText } from '../src/domain/spam/submitted-text';
 import type { SpamVerdict } from '../workflows/submission-contract';
 

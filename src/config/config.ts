@@ -174,7 +174,9 @@ const environmentSchema = z.object({
   DNS_SERVERS: commaList,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The metrics listener (docs/metrics.md): off unless a port is given; 0 picks a free one. */
-  METRICS_PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+  METRICS_PORT: optionalText.pipe(
+    z.coerce.number<string | undefined>().int().min(0).max(65535).optional(),
+  ),
   METRICS_HOST: z.string().default('127.0.0.1'),
 });
 

@@ -9,7 +9,7 @@ import { deliveryPolicy } from '../temporal/delivery-policy';
 import { ensureRetentionSchedule } from '../temporal/retention-schedule';
 import { installTemporalRuntimeLogger } from '../temporal/runtime-logger';
 import { freePort } from '../embedded/free-port';
-import { processLabel } from './metrics/registry';
+import { processLabel } from '../domain/metrics/registry';
 import { setTemporalSdkMetricsAddress } from './metrics/temporal-sdk-metrics';
 import { startStartDispatcher, type StartDispatcher } from '../temporal/start-dispatcher';
 import { createWorker } from '../temporal/worker';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
 import { selectIdsAwaitingSpamCheck } from '../db/sql/submissions';
-import { trackAdmission } from '../runtime/metrics/process-state';
+import { trackAdmission } from '../domain/metrics/admission-gauges';
 
 /** How often the in-flight starts are checked against the database while any are open. */
 const POLL_MS = 100;

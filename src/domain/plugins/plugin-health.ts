@@ -10,7 +10,7 @@ import {
 import type { DeliveryMode } from '../../../workflows/submission-contract';
 import type { Mailer } from '../mail/mailer';
 import { randomToken } from '../accounts/secrets';
-import { pluginsDisabledTotal } from '../../runtime/metrics/registry';
+import { pluginsDisabledTotal } from '../metrics/registry';
 
 /** PLUGIN_DISABLE_AFTER_FAILURES and PLUGIN_DISABLE_AFTER (README, "Configuration"). */
 export type PluginHealthPolicy = { disableAfterFailures: number; disableAfterMs: number };

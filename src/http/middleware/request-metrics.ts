@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { httpRequestDuration, submissionsTotal } from '../../runtime/metrics/registry';
+import { httpRequestDuration, submissionsTotal } from '../../domain/metrics/registry';
 import { routeOf } from '../routing/register-routes';
 
 /** The ingest posts whose answers count as accepted or rejected submissions. */

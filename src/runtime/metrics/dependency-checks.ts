@@ -1,7 +1,7 @@
 import { Gauge } from 'prom-client';
 import type { Orm } from '../../db/orm';
 import type { LazyTemporalClient } from '../../temporal/client';
-import { metricsRegistry } from './registry';
+import { metricsRegistry } from '../../domain/metrics/registry';
 
 /** How often PostgreSQL and the Temporal frontend are checked. */
 export const DEPENDENCY_CHECK_MS = 15_000;

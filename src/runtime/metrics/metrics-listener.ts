@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import type { Orm } from '../../db/orm';
 import type { LazyTemporalClient } from '../../temporal/client';
 import { startDependencyChecks } from './dependency-checks';
-import { trackPool, type PoolCounts } from './process-state';
-import { labelProcess, metricsRegistry } from './registry';
+import { labelProcess, metricsRegistry } from '../../domain/metrics/registry';
+import { trackPool, type PoolCounts } from './pool-gauge';
 import { temporalSdkMetrics } from './temporal-sdk-metrics';
 import { trackWaitingStarts } from './waiting-starts';
 

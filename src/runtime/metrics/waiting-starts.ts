@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { Orm } from '../../db/orm';
-import { metricsRegistry } from './registry';
+import { metricsRegistry } from '../../domain/metrics/registry';
 
 /** Scrapes within this long share one read, so many scrapers cost one query. */
 const CACHE_MS = 5_000;

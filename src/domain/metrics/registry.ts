@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import { DASHBOARD_PLUGIN_TYPES } from '../../domain/plugins/plugin-configs';
+import { DASHBOARD_PLUGIN_TYPES } from '../plugins/plugin-configs';
 
 /**
  * The process's metrics (docs/metrics.md): one registry per process, whatever it runs. The
