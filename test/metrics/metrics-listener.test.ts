@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../../src/embedded/free-port';
+import { FAST_DELIVERY_ENV } from '../support/delivery-attempts';
+import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { eventually } from '../support/eventually';
 import { useTestStack } from '../support/fixture';
 import { postJson, submitJson } from '../support/ingest-requests';
@@ -7,7 +10,24 @@ import { postJson, submitJson } from '../support/ingest-requests';
 // The metrics listener (docs/metrics.md) of a real stack with a worker: its own port, only
 // GET /metrics, bounded route labels, and the Temporal SDK's worker metrics in the same text.
 
-const t = useTestStack({ worker: true, env: { METRICS_PORT: '0' } });
+// Fast retries (1 s, 2 s, 4 s), and a plugin disabled after one delivery that failed for good.
+const t = useTestStack({
+  worker: true,
+  env: {
+    ...FAST_DELIVERY_ENV,
+    PLUGIN_DISABLE_AFTER_FAILURES: '1',
+    PLUGIN_DISABLE_AFTER: '0s',
+    METRICS_PORT: '0',
+  },
+});
+
+let receiver: HttpsReceiver;
+beforeAll(async () => {
+  receiver = await startHttpsReceiver(inject('stack').certificates);
+});
+afterAll(async () => {
+  await receiver?.close();
+});
 
 const metricsUrl = () => t.stack.metricsUrl!;
 
@@ -153,5 +173,52 @@ describe('recorded metrics', () => {
       },
       { what: 'temporal_* series' },
     );
+  });
+
+  it('times attempts and counts deliveries, stored → delivered, and a disabled endpoint', async () => {
+    const series = (name: string, labels: string) => `${name}{process="serve",${labels}}`;
+    const delivered = series(
+      'formward_deliveries_total',
+      'plugin_type="webhook",outcome="delivered"',
+    );
+    const failed = series('formward_deliveries_total', 'plugin_type="webhook",outcome="failed"');
+    const storedToDelivered = series(
+      'formward_submission_delivery_seconds_count',
+      'plugin_type="webhook"',
+    );
+    const failures = series(
+      'formward_delivery_attempt_duration_seconds_count',
+      'plugin_type="webhook",outcome="failure"',
+    );
+    const disabled = series('formward_plugins_disabled_total', 'plugin_type="webhook"');
+    const before = await scrape();
+    // Present from the start at 0, so Prometheus sees the first failure as an increase.
+    expect(before).toMatch(
+      /^formward_deliveries_total\{plugin_type="webhook",outcome="failed",process="serve"\} 0$/m,
+    );
+
+    const good = await t.api.createForm({ name: 'Delivered metrics form' });
+    await t.api.addWebhook(good.id, `${receiver.url}/hook`);
+    await submitJson(good, { email: 'ada@example.com' });
+    const dead = await t.api.createForm({ name: 'Dead metrics form' });
+    await t.api.addWebhook(dead.id, `https://127.0.0.1:${await freePort('127.0.0.1')}/hook`);
+    await submitJson(dead, { email: 'grace@example.com' });
+
+    const after = await eventually(
+      async () => {
+        const text = await scrape();
+        return valueOf(text, failed) > valueOf(before, failed) &&
+          valueOf(text, disabled) > valueOf(before, disabled)
+          ? text
+          : null;
+      },
+      { what: 'the failed delivery and the disabled plugin', timeoutMs: 40_000 },
+    );
+    expect(valueOf(after, delivered) - valueOf(before, delivered)).toBe(1);
+    expect(valueOf(after, storedToDelivered) - valueOf(before, storedToDelivered)).toBe(1);
+    expect(valueOf(after, failed) - valueOf(before, failed)).toBe(1);
+    // Every attempt of the dead one: the first and three retries.
+    expect(valueOf(after, failures) - valueOf(before, failures)).toBe(4);
+    expect(valueOf(after, disabled) - valueOf(before, disabled)).toBe(1);
   });
 });
