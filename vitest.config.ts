@@ -14,6 +14,7 @@ const UNIT_TESTS = [
   'test/config/byte-size.test.ts',
   'test/config/embedded-postgres-settings.test.ts',
   'test/config/file-storage.test.ts',
+  'test/config/metrics-config.test.ts',
   'test/config/spam-retention.test.ts',
   'test/config/temporal-dev-server.test.ts',
   'test/db/connection-errors.test.ts',
@@ -42,6 +43,8 @@ const UNIT_TESTS = [
   'test/ingest/rate-limit-key.test.ts',
   'test/mail/mime-reader.test.ts',
   'test/metrics/dashboard-queries.test.ts',
+  // Runs promtool on deploy/prometheus: no server of ours.
+  'test/metrics/promtool.test.ts',
   'test/temporal/workflow-code.test.ts',
   // Worker.runReplayHistories replays the recorded histories in process: no server.
   'test/temporal/workflow-replay.test.ts',

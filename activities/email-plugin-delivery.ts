@@ -115,6 +115,8 @@ export function createEmailPluginActivities(
         startedAt,
         permanent,
         recentlyHealthy: plugin.recentlyHealthy,
+        pluginType: plugin.pluginType,
+        storedAt: source.createdAt,
         ...(permanent ? { failureType: SMTP_REJECTED_FAILURE } : {}),
       });
     },

@@ -5,6 +5,7 @@ import type { Orm } from '../src/db/orm';
 import type { ChatSource } from '../src/domain/chat/chat-text';
 import { recordDeliveryHealth, type PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { upsertAttempt } from '../src/db/sql/delivery-attempts';
+import { recordDeliveryMetrics } from './delivery-metrics';
 import { selectDeliverableRow, type DeliverableRow } from '../src/db/sql/workflow-step-reads';
 import type { WebhookSource } from '../src/domain/webhooks/webhook-body';
 import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
@@ -95,6 +96,9 @@ export async function recordAndSettle(
   options: {
     health: PluginHealthDeps;
     startedAt: Date;
+    /** The plugin's type and when the submission was stored, for the metrics. */
+    pluginType: string;
+    storedAt: Date;
     permanent?: boolean;
     failureType?: string;
     /** The plugin as loadDeliverable read it: healthy and stamped within the last second. */
@@ -127,9 +131,11 @@ export async function recordAndSettle(
     finishedAt: new Date(),
   });
   // A cancelled attempt (workflow cancelled, worker stopping) says nothing of the receiver.
+  if (result.failure !== 'cancelled') recordDeliveryMetrics(input, result, { ...options, final });
   if ((result.ok || final) && result.failure !== 'cancelled') {
     await recordDeliveryHealth(em, options.health, {
       pluginId: input.pluginId,
+      pluginType: options.pluginType,
       ok: result.ok,
       final,
       mode: input.mode,
@@ -243,5 +249,7 @@ export async function deliverChatMessage(
     startedAt,
     permanent: result.failure === 'blocked_address',
     recentlyHealthy: plugin.recentlyHealthy,
+    pluginType: plugin.pluginType,
+    storedAt: source.createdAt,
   });
 }

@@ -4,6 +4,7 @@ import { selectSpamCheckRow, type SpamCheckRow } from '../src/db/sql/workflow-st
 import { BURST_WINDOW_MINUTES, completesBurst } from '../src/domain/spam/burst';
 import type { SpamReason } from '../src/domain/spam/reasons';
 import { contentSpamReason } from '../src/domain/spam/rules';
+import { submissionsTotal } from '../src/domain/metrics/registry';
 import { submittedText } from '../src/domain/spam/submitted-text';
 import type { SpamVerdict } from '../workflows/submission-contract';
 
@@ -27,6 +28,9 @@ export function createSpamActivities(orm: Orm): SpamActivities {
       const reason = alreadyJudged ? null : spamReason(submission);
       // Stored unless a verdict already is; the stored verdict is the answer.
       const stored = await recordSpamVerdict(em, submissionId, reason);
+      // Counted by the first check only (ingest's honeypot verdict included), not by retries.
+      if (stored?.isSpam && submission.spamCheckedAt === null)
+        submissionsTotal.inc({ outcome: 'spam' });
       return stored ?? { isSpam: false, reason: 'submission_missing' };
     },
   };

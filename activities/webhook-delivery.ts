@@ -77,6 +77,8 @@ export function createWebhookActivities(
         startedAt,
         permanent: result.failure === 'blocked_address',
         recentlyHealthy: plugin.recentlyHealthy,
+        pluginType: plugin.pluginType,
+        storedAt: source.createdAt,
       });
     },
   };

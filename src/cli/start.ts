@@ -5,6 +5,7 @@ import { removeRuntimeFile, writeRuntimeFile } from '../embedded/runtime-file';
 import { createAppContext } from '../runtime/app-context';
 import { openDatabase, type Database } from '../runtime/database';
 import { startHttpServer, type RunningHttpServer } from '../runtime/http-server';
+import { startMetricsListener } from '../runtime/metrics/metrics-listener';
 import { openTemporal, type TemporalService } from '../runtime/temporal-service';
 import { startWorkerHealthServer } from '../runtime/worker-health-server';
 import { eagerStartClient, runWorker, type RunningWorker } from '../runtime/worker-runner';
@@ -49,6 +50,17 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
       temporalUiUrl: temporal.uiUrl,
     });
     stops.push(() => ctx.close());
+    if (config.metrics) {
+      // Before the worker: its Temporal SDK metrics take this process's label.
+      const listener = await startMetricsListener({
+        ...config.metrics,
+        process: parts.http ? 'serve' : 'worker',
+        orm: ctx.orm,
+        temporal: ctx.temporal,
+        logger: ctx.logger,
+      });
+      stops.push(() => listener.close());
+    }
     const applied = await migrate(ctx.orm);
     if (applied.length > 0) ctx.logger.info({ applied }, 'migrations applied');
     const sealed = await sealPlainSigningSecrets(ctx.orm.em.fork(), ctx.signingSecrets);
@@ -73,6 +85,7 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
           dataDir: config.dataDir,
           urls: ctx.urls,
           listener: { address: http.address, port: http.port },
+          metricsPort: config.metrics?.port,
         }),
         nice: config.worker.nice,
         say,

@@ -45,6 +45,8 @@ export function workerEnvironment(parent: {
   urls: { base: string; ingest: string };
   /** Where the parent's HTTP server is bound: the child's deliveries never connect there. */
   listener: { address: string; port: number };
+  /** The parent's METRICS_PORT: the child serves its own metrics on the next port. */
+  metricsPort?: number;
 }): NodeJS.ProcessEnv {
   const note: SupervisorNote = { pid: process.pid, listener: parent.listener };
   const env: NodeJS.ProcessEnv = {
@@ -59,6 +61,9 @@ export function workerEnvironment(parent: {
     [SUPERVISOR_ENV]: JSON.stringify(note),
   };
   if (parent.temporalUiUrl) env.TEMPORAL_UI_URL = parent.temporalUiUrl;
+  // METRICS_PORT + 1 (0, any free port, stays 0); METRICS_HOST is inherited (docs/metrics.md).
+  if (parent.metricsPort !== undefined)
+    env.METRICS_PORT = String(parent.metricsPort === 0 ? 0 : parent.metricsPort + 1);
   return env;
 }
 

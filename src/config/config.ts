@@ -173,6 +173,11 @@ const environmentSchema = z.object({
   /** Upstream DNS servers for domain verification and webhook address checks (comma list, host[:port]). */
   DNS_SERVERS: commaList,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** The metrics listener (docs/metrics.md): off unless a port is given; 0 picks a free one. */
+  METRICS_PORT: optionalText.pipe(
+    z.coerce.number<string | undefined>().int().min(0).max(65535).optional(),
+  ),
+  METRICS_HOST: z.string().default('127.0.0.1'),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -258,6 +263,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,
     dnsServers: e.DNS_SERVERS,
     logLevel: e.LOG_LEVEL,
+    /** The metrics listener, or null when METRICS_PORT is unset. */
+    metrics: e.METRICS_PORT === undefined ? null : { host: e.METRICS_HOST, port: e.METRICS_PORT },
   };
 }
 

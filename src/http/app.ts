@@ -6,6 +6,7 @@ import { authenticate } from './middleware/authenticate';
 import { entityManagerPerRequest } from './middleware/entity-manager';
 import { errorHandler, notFoundHandler } from './middleware/errors';
 import { noStore } from './middleware/no-store';
+import { requestMetrics } from './middleware/request-metrics';
 import { securityHeaders } from './middleware/security-headers';
 import { ROUTES } from './routes';
 import type { AnyRoute } from './routing/define-route';
@@ -26,6 +27,7 @@ export function createApp(
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.trustProxy);
+  app.use(requestMetrics());
   app.use(securityHeaders(ctx.urls.base));
   app.use(entityManagerPerRequest(ctx.orm));
 

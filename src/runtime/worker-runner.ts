@@ -8,6 +8,9 @@ import type { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
 import { ensureRetentionSchedule } from '../temporal/retention-schedule';
 import { installTemporalRuntimeLogger } from '../temporal/runtime-logger';
+import { freePort } from '../embedded/free-port';
+import { processLabel } from '../domain/metrics/registry';
+import { setTemporalSdkMetricsAddress } from './metrics/temporal-sdk-metrics';
 import { startStartDispatcher, type StartDispatcher } from '../temporal/start-dispatcher';
 import { createWorker } from '../temporal/worker';
 import { createAdmittedWorkflowStarter } from '../temporal/workflow-starter';
@@ -50,7 +53,7 @@ export async function runWorker(
   },
 ): Promise<RunningWorker> {
   const { config, logger } = ctx;
-  installTemporalRuntimeLogger(logger);
+  await installRuntime(ctx);
   const sender = createWebhookSender({
     connectTimeoutMs: config.webhook.connectTimeoutMs,
     readTimeoutMs: config.webhook.readTimeoutMs,
@@ -113,6 +116,18 @@ export async function runWorker(
       await done.catch(() => undefined);
     },
   };
+}
+
+/**
+ * The SDK's runtime, once per process; with METRICS_PORT it serves its worker metrics on a
+ * free loopback port, which our /metrics appends (docs/metrics.md).
+ */
+async function installRuntime({ config, logger }: WorkerContext): Promise<void> {
+  if (!config.metrics) return void installTemporalRuntimeLogger(logger);
+  const metricsAddress = `127.0.0.1:${await freePort('127.0.0.1')}`;
+  const globalTags = { process: processLabel() };
+  if (installTemporalRuntimeLogger(logger, { metricsAddress, globalTags }))
+    setTemporalSdkMetricsAddress(metricsAddress);
 }
 
 /** How long a worker's start waits for the retention schedule's check. */

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
 import { selectIdsAwaitingSpamCheck } from '../db/sql/submissions';
+import { trackAdmission } from '../domain/metrics/admission-gauges';
 
 /** How often the in-flight starts are checked against the database while any are open. */
 const POLL_MS = 100;
@@ -89,6 +90,10 @@ export function createAdmission(deps: { orm: Orm; window: number; logger: Logger
     timer.unref();
   };
 
+  const stats = (): AdmissionStats => ({ inFlight: inFlight.size + reserved, window });
+  // The admission gauges of /metrics read this window while it runs.
+  const untrack = trackAdmission(stats);
+
   return {
     tryAcquire() {
       if (inFlight.size + reserved >= window) return false;
@@ -107,8 +112,9 @@ export function createAdmission(deps: { orm: Orm; window: number; logger: Logger
     onRoom(listener) {
       listeners.push(listener);
     },
-    stats: () => ({ inFlight: inFlight.size + reserved, window }),
+    stats,
     stop() {
+      untrack();
       if (timer) clearTimeout(timer);
       timer = null;
       inFlight.clear();

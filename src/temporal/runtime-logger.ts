@@ -3,9 +3,18 @@ import type { Logger } from 'pino';
 
 let installed = false;
 
-/** Routes the Temporal SDK's own logs (worker state, bundling) into our pino logger, at warn and above. */
-export function installTemporalRuntimeLogger(logger: Logger): void {
-  if (installed) return;
+/**
+ * Routes the Temporal SDK's own logs (worker state, bundling) into our pino logger, at warn and
+ * above. With `metricsAddress` (`127.0.0.1:port`, only when METRICS_PORT is set) the SDK's
+ * runtime also serves its worker metrics there, for our /metrics to append (docs/metrics.md).
+ * The runtime is installed once per process: the first call decides. Returns whether this
+ * call installed it.
+ */
+export function installTemporalRuntimeLogger(
+  logger: Logger,
+  options: { metricsAddress?: string; globalTags?: Record<string, string> } = {},
+): boolean {
+  if (installed) return false;
   installed = true;
   const sdk = logger.child({ component: 'temporal-sdk' });
   const write = (level: LogLevel, message: string, meta?: LogMetadata) => {
@@ -22,5 +31,14 @@ export function installTemporalRuntimeLogger(logger: Logger): void {
       warn: (m, meta) => write('WARN', m, meta),
       error: (m, meta) => write('ERROR', m, meta),
     },
+    ...(options.metricsAddress && {
+      telemetryOptions: {
+        metrics: {
+          globalTags: options.globalTags,
+          prometheus: { bindAddress: options.metricsAddress },
+        },
+      },
+    }),
   });
+  return true;
 }

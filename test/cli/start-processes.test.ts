@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { freePort, isPortFree } from '../../src/embedded/free-port';
 import { ApiClient, type CreatedWebhook } from '../support/api-client';
 import { eventually } from '../support/eventually';
 import {
@@ -59,6 +60,7 @@ beforeAll(async () => {
     // The receiver is on 127.0.0.1; NODE_EXTRA_CA_CERTS (global setup) makes its CA trusted.
     WEBHOOK_ALLOW_PRIVATE: '127.0.0.1',
     WEBHOOK_RETRY_INITIAL_INTERVAL: '1s',
+    METRICS_PORT: String(await freePortPair()),
   });
   stack = await startFormward(env);
   baseUrl = stack.output().match(/API: +(http:\/\/\S+)\/api/)![1]!;
@@ -88,6 +90,24 @@ afterAll(async () => {
   }
   await receiver?.close();
 });
+
+/** A free port whose next port is free too: the metrics of the HTTP process and its worker. */
+async function freePortPair(): Promise<number> {
+  for (;;) {
+    const port = await freePort('127.0.0.1');
+    if (port < 65535 && (await isPortFree(port + 1))) return port;
+  }
+}
+
+/** The metrics text at 127.0.0.1:port once it has `wanted` (the worker's come after it polls). */
+const metricsAt = (port: number, wanted: RegExp) =>
+  eventually(
+    async () => {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      return wanted.test(text) ? text : null;
+    },
+    { what: `metrics on port ${port} matching ${wanted}` },
+  );
 
 /** The pid of the worker process the output names last. */
 function workerPid(): number {
@@ -148,6 +168,17 @@ describe('formward start', () => {
     expect(new Set(nicesOf(stack.pid))).toEqual(new Set([0]));
     expect(new Set(nicesOf(postgresPid()))).toEqual(new Set([0]));
     expect(stack.output()).toMatch(/Temporal: .*embedded dev server, nice 10/);
+  });
+
+  it('serves metrics from the HTTP process on METRICS_PORT and its worker on the next port', async () => {
+    const port = Number(env.METRICS_PORT);
+    const serve = await metricsAt(port, /^formward_submissions_total\{[^}]*process="serve"/m);
+    expect(serve).not.toMatch(/^temporal_/m);
+    const worker = await metricsAt(port + 1, /^temporal_\w+\{[^}]*process="worker"/m);
+    expect(worker).toMatch(/^formward_deliveries_total\{[^}]*process="worker"/m);
+    const res = await fetch(`${baseUrl}/metrics`);
+    expect(res.status).toBe(404);
+    await res.text();
   });
 
   it('connects to its embedded PostgreSQL through the Unix socket', async () => {

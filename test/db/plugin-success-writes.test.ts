@@ -38,6 +38,7 @@ describe('a successful delivery and its plugin', () => {
   const success = (recentlyHealthy: boolean) =>
     recordDeliveryHealth(db.orm.em.fork(), deps, {
       pluginId,
+      pluginType: 'webhook',
       ok: true,
       final: true,
       mode: 'live',

@@ -16,6 +16,7 @@ import { createApiKey } from '../../src/domain/accounts/api-keys';
 import { ROLES, type Scope } from '../../src/domain/accounts/scopes';
 import { createAppContext } from '../../src/runtime/app-context';
 import { startHttpServer } from '../../src/runtime/http-server';
+import { startMetricsListener } from '../../src/runtime/metrics/metrics-listener';
 import type { Dial } from '../../src/domain/webhooks/guarded-connector';
 import { runWorker, type RunningWorker } from '../../src/runtime/worker-runner';
 import { retentionScheduleId } from '../../src/temporal/retention-schedule';
@@ -79,6 +80,16 @@ export async function startTestStack(options: TestStackOptions = {}) {
     const offset = 1_000_000 + Math.floor(Math.random() * 1_000_000_000_000);
     await ctx.orm.em.getConnection().execute(`alter sequence ${sequence} restart with ${offset}`);
   }
+  // With METRICS_PORT in `env`: the metrics listener, before a worker takes its label.
+  const metrics = config.metrics
+    ? await startMetricsListener({
+        ...config.metrics,
+        process: 'serve',
+        orm: ctx.orm,
+        temporal: ctx.temporal,
+        logger: ctx.logger,
+      })
+    : null;
   const http = await startHttpServer(ctx);
   const workers: RunningWorker[] = [];
   /** Runs a Temporal worker for this stack in this process (stop() stops it). */
@@ -97,6 +108,8 @@ export async function startTestStack(options: TestStackOptions = {}) {
 
   return {
     url: http.url,
+    /** `http://127.0.0.1:port/metrics` when METRICS_PORT was given, else null. */
+    metricsUrl: metrics?.url ?? null,
     ctx,
     config,
     databaseUrl,
@@ -142,6 +155,7 @@ export async function startTestStack(options: TestStackOptions = {}) {
       // schedule firing at a task queue nobody polls any more.
       if (hadWorker) await deleteRetentionSchedule(temporalAddress, taskQueue);
       await http.close();
+      await metrics?.close();
       await ctx.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

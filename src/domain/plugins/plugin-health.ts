@@ -10,6 +10,7 @@ import {
 import type { DeliveryMode } from '../../../workflows/submission-contract';
 import type { Mailer } from '../mail/mailer';
 import { randomToken } from '../accounts/secrets';
+import { pluginsDisabledTotal } from '../metrics/registry';
 
 /** PLUGIN_DISABLE_AFTER_FAILURES and PLUGIN_DISABLE_AFTER (README, "Configuration"). */
 export type PluginHealthPolicy = { disableAfterFailures: number; disableAfterMs: number };
@@ -25,6 +26,8 @@ export type PluginHealthDeps = {
 /** One settled delivery: succeeded (`ok`), or failed on its last attempt (`final`). */
 export type DeliveryHealthEvent = {
   pluginId: string;
+  /** For the metric of disabled plugins. */
+  pluginType: string;
   ok: boolean;
   final: boolean;
   mode: DeliveryMode;
@@ -63,6 +66,7 @@ export async function recordDeliveryHealth(
       spanMs: deps.pluginHealth.disableAfterMs,
     });
     if (!change?.disabledNow) return;
+    pluginsDisabledTotal.inc({ plugin_type: event.pluginType });
     log.warn({ reason: change.disabledReason }, 'plugin disabled after sustained failure');
     const owner = await findPluginOwner(em, event.pluginId);
     if (owner) sendDisabledMail(deps, owner, change.disabledReason ?? 'deliveries kept failing');
