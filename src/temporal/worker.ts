@@ -1,6 +1,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
-import { workflowCode } from './workflow-code';
+import { tracingWorkerOptions } from '../tracing/trace-hooks';
+import { workflowCode, workflowInterceptorModules } from './workflow-code';
 
 /** Long enough for an in-flight webhook attempt (connect + read timeouts) to finish on shutdown. */
 export const WORKER_SHUTDOWN_GRACE_MS = 30_000;
@@ -9,6 +10,7 @@ export async function createWorker(
   options: { address: string; namespace: string; taskQueue: string } & ActivityDeps,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: options.address });
+  const tracing = tracingWorkerOptions();
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
@@ -16,6 +18,10 @@ export async function createWorker(
     ...workflowCode(),
     activities: createActivities(options),
     shutdownGraceTime: WORKER_SHUTDOWN_GRACE_MS,
+    // Tracing (docs/tracing.md): activity interceptors and the workflow span sink when on; the
+    // workflow interceptors are in the bundle, or bundled here from the entry.
+    interceptors: { ...tracing.interceptors, workflowModules: workflowInterceptorModules() },
+    sinks: tracing.sinks,
   });
   return { worker, connection };
 }
