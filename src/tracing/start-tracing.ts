@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import { installTraceHooks, shutdownTracing, tracingEnabled } from './trace-hooks';
 
 /** Requests that are not worth a trace: probes, metrics scrapes and static assets. */
@@ -49,6 +50,9 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     ],
   });
   sdk.start();
+  // The http instrumentation patches the module when it is next required: require it now, so
+  // that servers of modules loaded before this call (express) get server spans too.
+  createRequire(__filename)('http');
 
   const { activityAttributes } = await import('./activity-attributes');
   installTraceHooks({
