@@ -10,6 +10,9 @@ const PLUGIN_TYPES: Record<string, string> = {
   deliverEmailPlugin: 'email',
 };
 
+/** `submission-{id}` and its replays `submission-{id}-replay-{nonce}` (workflow-ids.ts). */
+const SUBMISSION_WORKFLOW = /^submission-(\d+)(-replay-|$)/;
+
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 
@@ -22,9 +25,12 @@ export function activityAttributes(ctx: Context): ActivityInterceptors {
     inbound: {
       execute(input, next) {
         const span = trace.getActiveSpan();
-        const [first] = input.args as Array<Record<string, unknown> | undefined>;
-        if (span && first && typeof first === 'object') {
-          const submissionId = text(first.submissionId);
+        if (span) {
+          const [arg] = input.args;
+          const first = (arg && typeof arg === 'object' ? arg : {}) as Record<string, unknown>;
+          const workflowId = ctx.info.workflowExecution?.workflowId ?? '';
+          const submissionId =
+            text(first.submissionId) ?? SUBMISSION_WORKFLOW.exec(workflowId)?.[1];
           const formId = text(first.formId);
           const deliveryId = text(first.deliveryId);
           if (submissionId) span.setAttribute('formward.submission_id', submissionId);
