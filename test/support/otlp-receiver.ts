@@ -36,6 +36,20 @@ export type ReceivedSpan = {
 };
 
 type KeyValue = { key: string; value?: Record<string, unknown> };
+type DecodedSpan = {
+  traceId?: Uint8Array;
+  spanId?: Uint8Array;
+  parentSpanId?: Uint8Array;
+  name: string;
+  kind?: number;
+  attributes?: KeyValue[];
+};
+type DecodedRequest = {
+  resourceSpans?: Array<{
+    resource?: { attributes?: KeyValue[] };
+    scopeSpans?: Array<{ spans?: DecodedSpan[] }>;
+  }>;
+};
 const valueOf = (value: Record<string, unknown> | undefined) =>
   String(value?.stringValue ?? value?.intValue ?? value?.boolValue ?? value?.doubleValue ?? '');
 const attributesOf = (list: KeyValue[] = []) =>
@@ -57,7 +71,7 @@ export async function startOtlpReceiver() {
       }
       const decoded = ExportRequest.toObject(ExportRequest.decode(Buffer.concat(chunks)), {
         longs: String,
-      }) as { resourceSpans?: Array<Record<string, any>> };
+      }) as DecodedRequest;
       for (const resourceSpans of decoded.resourceSpans ?? []) {
         const service = attributesOf(resourceSpans.resource?.attributes)['service.name'] ?? '';
         for (const scope of resourceSpans.scopeSpans ?? [])
