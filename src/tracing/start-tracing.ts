@@ -31,7 +31,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     import('@opentelemetry/instrumentation-undici'),
     import('@temporalio/interceptors-opentelemetry'),
   ]);
-  const { workflowSpanProcessor } = await import('./workflow-spans');
+  const { workflowSpanProcessor } = await import('./workflow-spans.js');
 
   const resource = resources
     .defaultResource()
@@ -54,7 +54,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   // that servers of modules loaded before this call (express) get server spans too.
   createRequire(__filename)('http');
 
-  const { activityAttributes } = await import('./activity-attributes');
+  const { activityAttributes } = await import('./activity-attributes.js');
   installTraceHooks({
     currentTraceparent() {
       const carrier: Record<string, string> = {};

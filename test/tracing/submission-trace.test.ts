@@ -7,7 +7,7 @@ import { submitForm } from '../support/ingest-requests';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
 import { newTenant } from '../support/fixture';
 import { startTestStack, type TestStack } from '../support/test-stack';
-import { shutdownTracing, startTracing } from '../../src/tracing/start-tracing';
+import { isUntracedRequest, shutdownTracing, startTracing } from '../../src/tracing/start-tracing';
 import { tracingEnabled } from '../../src/tracing/trace-hooks';
 
 // docs/tracing.md: with OTEL_EXPORTER_OTLP_ENDPOINT set, one submission is one trace from the
@@ -36,6 +36,15 @@ async function submitOne(stack: TestStack): Promise<{ submissionId: string; form
   await waitForAttempts(stack, submissionId, 1, 30_000);
   return { submissionId, formId: form.id };
 }
+
+describe('untraced requests', () => {
+  it('are the probes, metrics and static assets, not ingest or the API', () => {
+    for (const url of ['/healthz', '/readyz', '/metrics', '/static/app.css', '/assets/x.js?v=1'])
+      expect(isUntracedRequest({ url }), url).toBe(true);
+    for (const url of ['/f/abc', '/json/abc', '/api/forms', '/dashboard', '/login?next=/x.css'])
+      expect(isUntracedRequest({ url }), url).toBe(false);
+  });
+});
 
 describe('tracing off (OTEL_EXPORTER_OTLP_ENDPOINT unset)', () => {
   let stack: TestStack;
