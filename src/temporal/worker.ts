@@ -11,16 +11,18 @@ export async function createWorker(
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: options.address });
   const tracing = tracingWorkerOptions();
+  const code = workflowCode();
+  // The bundle has the workflow interceptors built in; an entry is bundled here with them.
+  const workflowModules = 'workflowsPath' in code ? workflowInterceptorModules() : undefined;
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    ...workflowCode(),
+    ...code,
     activities: createActivities(options),
     shutdownGraceTime: WORKER_SHUTDOWN_GRACE_MS,
-    // Tracing (docs/tracing.md): activity interceptors and the workflow span sink when on; the
-    // workflow interceptors are in the bundle, or bundled here from the entry.
-    interceptors: { ...tracing.interceptors, workflowModules: workflowInterceptorModules() },
+    // Tracing (docs/tracing.md): activity interceptors and the workflow span sink when on.
+    interceptors: { ...tracing.interceptors, workflowModules },
     sinks: tracing.sinks,
   });
   return { worker, connection };
