@@ -2,11 +2,16 @@
 // a worker loads it instead of running webpack each time it starts.
 import fs from 'node:fs';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { workflowBundlePath, workflowsEntry } from '../src/temporal/workflow-code';
+import {
+  workflowBundlePath,
+  workflowInterceptorModules,
+  workflowsEntry,
+} from '../src/temporal/workflow-code';
 
 async function main(): Promise<void> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: workflowsEntry(),
+    workflowInterceptorModules: workflowInterceptorModules(),
     logger: new DefaultLogger('WARN'), // webpack's module listing is noise in a build log
   });
   fs.writeFileSync(workflowBundlePath(), code);

@@ -1,3 +1,4 @@
+import { shutdownTracing, startTracing } from '../tracing/start-tracing';
 import type { Config } from '../config/config';
 import { migrate } from '../db/orm';
 import { sealPlainSigningSecrets } from '../domain/plugins/plugins';
@@ -39,6 +40,8 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
   // This process is the worker of a `formward start`: its parent prints and decides.
   const supervisor = parts.http ? null : supervisorNote();
   try {
+    // First, so the HTTP and undici instrumentations see every server and request; flushed last.
+    if (await startTracing()) stops.push(shutdownTracing);
     const database: Database = await openDatabase(config, verbose);
     stops.push(() => database.stop());
     const temporal: TemporalService = await openTemporal(config, verbose, say);

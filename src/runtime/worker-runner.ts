@@ -14,6 +14,7 @@ import { setTemporalSdkMetricsAddress } from './metrics/temporal-sdk-metrics';
 import { startStartDispatcher, type StartDispatcher } from '../temporal/start-dispatcher';
 import { createWorker } from '../temporal/worker';
 import { createAdmittedWorkflowStarter } from '../temporal/workflow-starter';
+import { tracingClientInterceptors } from '../tracing/trace-hooks';
 
 export type RunningWorker = {
   stop(): Promise<void>;
@@ -175,5 +176,9 @@ export function eagerStartClient(
   worker: Pick<RunningWorker, 'connection'>,
   namespace: string,
 ): Client {
-  return new Client({ connection: worker.connection, namespace });
+  return new Client({
+    connection: worker.connection,
+    namespace,
+    interceptors: { workflow: tracingClientInterceptors() },
+  });
 }

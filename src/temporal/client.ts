@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import { tracingClientInterceptors } from '../tracing/trace-hooks';
 
 /**
  * A Temporal client that connects on first use and reconnects after a failure, so the HTTP
@@ -17,7 +18,11 @@ export class LazyTemporalClient {
     }).then(
       (connection) => {
         this.connection = connection;
-        return new Client({ connection, namespace: this.options.namespace });
+        return new Client({
+          connection,
+          namespace: this.options.namespace,
+          interceptors: { workflow: tracingClientInterceptors() },
+        });
       },
       (error: unknown) => {
         this.pending = null;

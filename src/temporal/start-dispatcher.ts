@@ -47,10 +47,11 @@ export function startStartDispatcher(deps: {
       wanted = false;
       const limit = room();
       if (limit <= 0) return; // admission's onRoom asks again
-      const ids = await claimPendingStarts(orm.em.fork(), limit, LEASE_MS);
-      ids.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
-      for (const id of ids) if (!workflows.isQueued(id)) workflows.enqueue(id);
-      if (ids.length === limit) wanted = true; // more may wait
+      const claims = await claimPendingStarts(orm.em.fork(), limit, LEASE_MS);
+      claims.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      for (const { id, traceparent } of claims)
+        if (!workflows.isQueued(id)) workflows.enqueue(id, traceparent);
+      if (claims.length === limit) wanted = true; // more may wait
     }
   };
 

@@ -13,6 +13,12 @@ export function workflowsEntry(root = codeRoot): string {
   return fs.existsSync(`${base}.ts`) ? `${base}.ts` : `${base}.js`;
 }
 
+/** The bundle's workflow interceptors (workflows/tracing-interceptors.ts, docs/tracing.md). */
+export function workflowInterceptorModules(root = codeRoot): string[] {
+  const base = path.join(root, 'workflows/tracing-interceptors');
+  return [fs.existsSync(`${base}.ts`) ? `${base}.ts` : `${base}.js`];
+}
+
 export type WorkflowCode = { workflowBundle: { codePath: string } } | { workflowsPath: string };
 
 const modifiedAt = (file: string) => fs.statSync(file).mtimeMs;

@@ -12,6 +12,7 @@ import {
 import { createAdmission, type Admission, type AdmissionStats } from './admission';
 import type { LazyTemporalClient } from './client';
 import { replayWorkflowId, submissionWorkflowId } from './workflow-ids';
+import { withTraceparent } from '../tracing/trace-hooks';
 
 /** Workflow starts in flight at once from one process: enough to keep up, bounded under load. */
 const START_CONCURRENCY = 8;
@@ -22,8 +23,9 @@ export interface SubmissionWorkflowStarter {
   /**
    * Queues `submission-{id}` to be started soon, off the request path, with bounded
    * concurrency; started rows are marked in batches. What fails is left to the sweeper.
+   * `traceparent`: the ingest request's trace, which the start continues (docs/tracing.md).
    */
-  enqueue(submissionId: string): void;
+  enqueue(submissionId: string, traceparent?: string | null): void;
   /**
    * Starts `submission-{id}` without marking the row, if the admission window has room:
    * `started` when it runs or ran, `full` when it must wait, `failed` when Temporal refused.
@@ -89,9 +91,9 @@ export function createWorkflowStarter(deps: {
 
   const markStarted = (ids: string[]) => markWorkflowsStarted(orm.em.fork(), ids);
 
-  const startUnmarked = async (submissionId: string) => {
+  const startUnmarked = async (submissionId: string, traceparent?: string | null) => {
     try {
-      await startInTemporal(submissionId);
+      await withTraceparent(traceparent, () => startInTemporal(submissionId));
       return true;
     } catch (error) {
       logger.warn(
@@ -114,6 +116,7 @@ export function createWorkflowStarter(deps: {
   // update for what they started.
   const queue: string[] = [];
   const queued = new Set<string>();
+  const traceparents = new Map<string, string>();
   let active = 0;
   let started: string[] = [];
   let marking: Promise<void> | null = null;
@@ -122,6 +125,7 @@ export function createWorkflowStarter(deps: {
   const dropQueue = () => {
     queue.length = 0;
     queued.clear();
+    traceparents.clear();
   };
 
   const markPending = (): Promise<void> => {
@@ -155,8 +159,10 @@ export function createWorkflowStarter(deps: {
       }
       const submissionId = queue.shift()!;
       queued.delete(submissionId);
+      const traceparent = traceparents.get(submissionId);
+      traceparents.delete(submissionId);
       active++;
-      void startUnmarked(submissionId)
+      void startUnmarked(submissionId, traceparent)
         .then((ok) => {
           if (ok) {
             admission.started(submissionId);
@@ -178,10 +184,11 @@ export function createWorkflowStarter(deps: {
   admission.onRoom(pump);
 
   return {
-    enqueue(submissionId) {
+    enqueue(submissionId, traceparent) {
       if (queue.length >= MAX_QUEUED) return;
       queue.push(submissionId);
       queued.add(submissionId);
+      if (traceparent) traceparents.set(submissionId, traceparent);
       pump();
     },
     startAdmitted,

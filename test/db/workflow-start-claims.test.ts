@@ -19,8 +19,8 @@ describe('claims of pending workflow starts', () => {
   let form: { accountId: string; formId: string };
 
   const ingest = (startHeldMs = 0) => storeBareSubmission(db.orm.em.fork(), form, {}, startHeldMs);
-  const claim = (limit: number, leaseMs = 30_000) =>
-    claimPendingStarts(db.orm.em.fork(), limit, leaseMs);
+  const claim = async (limit: number, leaseMs = 30_000) =>
+    (await claimPendingStarts(db.orm.em.fork(), limit, leaseMs)).map((claimed) => claimed.id);
 
   beforeEach(async () => {
     form ??= await db.accountWithForm('aclaims000000001');
@@ -115,5 +115,19 @@ describe('claims of pending workflow starts', () => {
       await notices.close();
       await listening.stop();
     }
+  });
+
+  it("hands each claim the ingest request's traceparent, where tracing stored one", async () => {
+    const traced = await ingest();
+    const untraced = await ingest();
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    await db.sql(
+      `update pending_workflow_starts set traceparent = '${traceparent}' where submission_id = ${traced}`,
+    );
+    const claims = await claimPendingStarts(db.orm.em.fork(), 10, 30_000);
+    expect(claims.sort((a, b) => Number(a.id) - Number(b.id))).toEqual([
+      { id: traced, traceparent },
+      { id: untraced, traceparent: null },
+    ]);
   });
 });

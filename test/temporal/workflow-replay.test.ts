@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { workflowInterceptorModules } from '../../src/temporal/workflow-code';
 import { historyFromJSON, type History } from './history-json';
 
 // Every recorded history of every released shape of the submission and recovery workflows
@@ -241,7 +242,11 @@ beforeAll(async () => {
     history: historyFromJSON(entry.json),
   }));
   const replays = Worker.runReplayHistories(
-    { workflowsPath: path.resolve(__dirname, '../../workflows/index.ts') },
+    {
+      workflowsPath: path.resolve(__dirname, '../../workflows/index.ts'),
+      // As the worker runs them: with the bundle's tracing interceptors (docs/tracing.md).
+      interceptors: { workflowModules: workflowInterceptorModules() },
+    },
     histories,
   );
   for await (const result of replays) results.set(result.workflowId, result);

@@ -22,6 +22,7 @@ import { Migration20261212000300FormRetention } from './Migration20261212000300F
 import { Migration20261212000400AutoresponseCaps } from './Migration20261212000400AutoresponseCaps';
 import { Migration20261213000100Memberships } from './Migration20261213000100Memberships';
 import { Migration20261213000200Invitations } from './Migration20261213000200Invitations';
+import { Migration20261214000100TraceContext } from './Migration20261214000100TraceContext';
 import { Migration20261213000400UserIdentities } from './Migration20261213000400UserIdentities';
 import { Migration20261213000300AuditEvents } from './Migration20261213000300AuditEvents';
 
@@ -92,4 +93,5 @@ export const migrationsList = [
     name: 'Migration20261213000400UserIdentities',
     class: Migration20261213000400UserIdentities,
   },
+  { name: 'Migration20261214000100TraceContext', class: Migration20261214000100TraceContext },
 ];

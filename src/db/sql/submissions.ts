@@ -277,6 +277,8 @@ export type NewSubmissionRow = {
   isSpam: boolean;
   spamReason: string | null;
   fillMs: number | null;
+  /** The ingest request's trace, for the workflow start (only while tracing is on). */
+  traceparent?: string | null;
 };
 
 /**
@@ -299,8 +301,8 @@ export async function insertSubmissionOnce(
        on conflict (id) do nothing
        returning id, created_at
      )
-     insert into pending_workflow_starts (submission_id, created_at, claimed_until)
-     select id, created_at, created_at + (? * interval '1 millisecond') from inserted`,
+     insert into pending_workflow_starts (submission_id, created_at, claimed_until, traceparent)
+     select id, created_at, created_at + (? * interval '1 millisecond'), ? from inserted`,
     [
       row.id,
       row.formId,
@@ -314,6 +316,7 @@ export async function insertSubmissionOnce(
       row.spamReason,
       row.fillMs,
       startHeldMs,
+      row.traceparent ?? null,
     ],
   ).catch(asDriverError(em));
   return inserted > 0;

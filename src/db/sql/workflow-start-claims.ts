@@ -13,13 +13,14 @@ export async function notifyPendingStarts(em: EntityManager): Promise<void> {
  * Claims up to `limit` claimable pending starts, oldest first, for `leaseMs`: no other
  * worker takes them meanwhile (rows another transaction is claiming are skipped, not waited
  * for), and a claim whose worker died lapses. The rows stay until their start is marked.
+ * Each comes with the ingest request's trace context, if one was stored.
  */
 export async function claimPendingStarts(
   em: EntityManager,
   limit: number,
   leaseMs: number,
-): Promise<string[]> {
-  const rows = await selectRows<{ id: string }>(
+): Promise<Array<{ id: string; traceparent: string | null }>> {
+  return selectRows<{ id: string; traceparent: string | null }>(
     em,
     `update pending_workflow_starts set claimed_until = now() + (? * interval '1 millisecond')
       where submission_id in (
@@ -27,8 +28,7 @@ export async function claimPendingStarts(
          where claimed_until <= now()
          order by submission_id limit ?
          for update skip locked)
-      returning submission_id::text as id`,
+      returning submission_id::text as id, traceparent`,
     [leaseMs, limit],
   );
-  return rows.map((row) => row.id);
 }

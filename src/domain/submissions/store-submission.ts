@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { insertSubmissionFile } from '../../db/sql/submission-files';
+import { currentTraceparent } from '../../tracing/trace-hooks';
 import {
   insertSubmissionOnce,
   nextSubmissionId,
@@ -109,6 +110,7 @@ export async function insertSubmission(
     isSpam: input.spamReason !== null,
     spamReason: input.spamReason,
     fillMs: input.fillMs,
+    traceparent: currentTraceparent(),
   };
 
   if (input.files.length === 0) {

@@ -17,6 +17,7 @@ import {
   type SubmissionToPrepare,
 } from '../../domain/submissions/prepare-submission';
 import { storeSubmission, type StartHold } from '../../domain/submissions/store-submission';
+import { currentTraceparent, setSpanAttributes } from '../../tracing/trace-hooks';
 import { TEST_RUN_START_HOLD } from '../../domain/submissions/test-submission';
 import { captchaGate } from '../ingest/captcha-gate';
 import { fileStorageUnavailable } from '../file-storage-unavailable';
@@ -128,6 +129,7 @@ async function accept(
       );
     throw error;
   });
+  setSpanAttributes({ 'formward.submission_id': submission.id, 'formward.form_id': form.id });
   return submission.id;
 }
 
@@ -165,9 +167,10 @@ const resultLinks = (ctx: RouteContext, form: IngestForm, submissionId: string) 
  * notification; with WORKFLOW_STARTS=serve this process does. The sweeper backs up both.
  */
 const startWorkflowAfter = (ctx: RouteContext, res: Response, submissionId: string) => {
-  if (ctx.config.workflowStarts === 'serve')
-    res.on('finish', () => ctx.workflows.enqueue(submissionId));
-  else res.on('finish', () => ctx.startNotices.poke());
+  if (ctx.config.workflowStarts === 'serve') {
+    const traceparent = currentTraceparent(); // the answer's callback runs outside the request's trace
+    res.on('finish', () => ctx.workflows.enqueue(submissionId, traceparent));
+  } else res.on('finish', () => ctx.startNotices.poke());
 };
 
 const FORM_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];

@@ -1,0 +1,93 @@
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+import { installTraceHooks, shutdownTracing, tracingEnabled } from './trace-hooks';
+
+/** Requests that are not worth a trace: probes, metrics scrapes and static assets. */
+const UNTRACED_PATHS =
+  /^\/(healthz|readyz|metrics)(\/|$)|^\/(static|assets)\/|\.(css|js|map|png|svg|ico|woff2?)$/;
+
+export const isUntracedRequest = (request: Pick<IncomingMessage, 'url'>): boolean =>
+  UNTRACED_PATHS.test((request.url ?? '/').split('?')[0]!);
+
+/** True when OpenTelemetry is configured: OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set. */
+export const tracingConfigured = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+
+/**
+ * Starts the OpenTelemetry Node SDK when configured (docs/tracing.md): the OTLP http/protobuf
+ * exporter behind a batch processor, server spans for HTTP requests, client spans for undici
+ * (webhook deliveries), and the hooks that carry the trace into Temporal. Unconfigured, nothing
+ * is imported or registered. Call it before the servers and clients are created.
+ */
+export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  if (!tracingConfigured(env) || tracingEnabled()) return tracingEnabled();
+  const [api, sdkNode, base, resources, exporter, http, undici, temporal] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/exporter-trace-otlp-proto'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-undici'),
+    import('@temporalio/interceptors-opentelemetry'),
+  ]);
+  const { workflowSpanProcessor } = await import('./workflow-spans.js');
+
+  const resource = resources
+    .defaultResource()
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }))
+    .merge(
+      resources.resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'formward' }),
+    );
+  const processor = new base.BatchSpanProcessor(new exporter.OTLPTraceExporter());
+  const sdk = new sdkNode.NodeSDK({
+    resource,
+    autoDetectResources: false,
+    spanProcessors: [processor],
+    instrumentations: [
+      new http.HttpInstrumentation({ ignoreIncomingRequestHook: isUntracedRequest }),
+      new undici.UndiciInstrumentation(),
+    ],
+  });
+  sdk.start();
+  // The http instrumentation patches the module when it is next required: require it now, so
+  // that servers of modules loaded before this call (express) get server spans too.
+  createRequire(__filename)('http');
+
+  const { activityAttributes } = await import('./activity-attributes.js');
+  installTraceHooks({
+    currentTraceparent() {
+      const carrier: Record<string, string> = {};
+      api.propagation.inject(api.context.active(), carrier);
+      return carrier.traceparent ?? null;
+    },
+    withTraceparent(traceparent, fn) {
+      const parent = api.propagation.extract(api.ROOT_CONTEXT, { traceparent });
+      return api.context.with(parent, fn);
+    },
+    setSpanAttributes: (attributes) => api.trace.getActiveSpan()?.setAttributes(attributes),
+    clientInterceptors: () => [new temporal.OpenTelemetryWorkflowClientInterceptor()],
+    workerOptions: () => ({
+      interceptors: {
+        activity: [
+          (ctx) => ({
+            inbound: new temporal.OpenTelemetryActivityInboundInterceptor(ctx),
+            outbound: new temporal.OpenTelemetryActivityOutboundInterceptor(ctx),
+          }),
+          activityAttributes,
+        ],
+      },
+      // Temporal's sink is typed against OpenTelemetry JS 1.x; workflowSpanProcessor adapts.
+      sinks: {
+        exporter: temporal.makeWorkflowExporter(
+          workflowSpanProcessor(processor) as never,
+          resource as never,
+        ),
+      },
+    }),
+    shutdown: () => sdk.shutdown(),
+  });
+  return true;
+}
+
+export { shutdownTracing };
