@@ -6,35 +6,12 @@
 set -euo pipefail
 
 VERSION=0.8.0
-HOME="${HOME:-$(echo ~)}"
-CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/formward/kubeconform-$VERSION"
-CACHED="$CACHE_DIR/kubeconform"
-log() { echo "kubeconform: $*" >&2; }
+NAME=kubeconform
+OVERRIDE=KUBECONFORM
+MODULE=github.com/yannh/kubeconform/cmd/kubeconform
 runs() { "$1" -v >/dev/null 2>&1; }
-
-if [[ -n "${KUBECONFORM:-}" && -x "$KUBECONFORM" ]]; then
-  echo "$(cd "$(dirname "$KUBECONFORM")" && pwd -P)/$(basename "$KUBECONFORM")"
-  exit 0
-fi
-if [[ -x "$CACHED" ]] && runs "$CACHED"; then echo "$CACHED"; exit 0; fi
-
-mkdir -p "$CACHE_DIR"
-# One build at a time: a second caller waits, then finds the first one's result.
-if command -v flock >/dev/null 2>&1; then
-  exec 9>"$CACHE_DIR/.lock"
-  flock 9
-  if [[ -x "$CACHED" ]] && runs "$CACHED"; then echo "$CACHED"; exit 0; fi
-fi
-
-GO_BIN="$(command -v go 2>/dev/null || true)"
-if [[ -z "$GO_BIN" && -x /usr/local/go/bin/go ]]; then GO_BIN=/usr/local/go/bin/go; fi
-if [[ -z "$GO_BIN" ]]; then
-  log "no Go toolchain to build github.com/yannh/kubeconform@v$VERSION; install Go, or set"
-  log "KUBECONFORM to a kubeconform binary"
-  exit 1
-fi
-log "building github.com/yannh/kubeconform/cmd/kubeconform@v$VERSION with $GO_BIN ..."
-(cd "$CACHE_DIR" && GOBIN="$CACHE_DIR" "$GO_BIN" install "github.com/yannh/kubeconform/cmd/kubeconform@v$VERSION" >&2)
-runs "$CACHED"
-log "built $CACHED"
-echo "$CACHED"
+build() {
+  (cd "$CACHE_DIR" && GOBIN="$CACHE_DIR" "$GO_BIN" install "github.com/yannh/kubeconform/cmd/kubeconform@v$VERSION" >&2)
+}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cached-go-tool.sh"
+print_cached_tool

@@ -6,35 +6,12 @@
 set -euo pipefail
 
 VERSION=1.8.0
-HOME="${HOME:-$(echo ~)}"
-CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/formward/versitygw-$VERSION"
-CACHED="$CACHE_DIR/versitygw"
-log() { echo "versitygw: $*" >&2; }
+NAME=versitygw
+OVERRIDE=VERSITYGW
+MODULE=github.com/versity/versitygw/cmd/versitygw
 runs() { "$1" --version >/dev/null 2>&1; }
-
-if [[ -n "${VERSITYGW:-}" && -x "$VERSITYGW" ]]; then
-  echo "$(cd "$(dirname "$VERSITYGW")" && pwd -P)/$(basename "$VERSITYGW")"
-  exit 0
-fi
-if [[ -x "$CACHED" ]] && runs "$CACHED"; then echo "$CACHED"; exit 0; fi
-
-mkdir -p "$CACHE_DIR"
-# One build at a time: a second caller waits, then finds the first one's result.
-if command -v flock >/dev/null 2>&1; then
-  exec 9>"$CACHE_DIR/.lock"
-  flock 9
-  if [[ -x "$CACHED" ]] && runs "$CACHED"; then echo "$CACHED"; exit 0; fi
-fi
-
-GO_BIN="$(command -v go 2>/dev/null || true)"
-if [[ -z "$GO_BIN" && -x /usr/local/go/bin/go ]]; then GO_BIN=/usr/local/go/bin/go; fi
-if [[ -z "$GO_BIN" ]]; then
-  log "no Go toolchain to build github.com/versity/versitygw@v$VERSION; install Go, or set"
-  log "VERSITYGW to a versitygw binary (the object-store tests need one)"
-  exit 1
-fi
-log "building github.com/versity/versitygw/cmd/versitygw@v$VERSION with $GO_BIN ..."
-(cd "$CACHE_DIR" && GOBIN="$CACHE_DIR" "$GO_BIN" install "github.com/versity/versitygw/cmd/versitygw@v$VERSION" >&2)
-runs "$CACHED"
-log "built $CACHED"
-echo "$CACHED"
+build() {
+  (cd "$CACHE_DIR" && GOBIN="$CACHE_DIR" "$GO_BIN" install "github.com/versity/versitygw/cmd/versitygw@v$VERSION" >&2)
+}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cached-go-tool.sh"
+print_cached_tool

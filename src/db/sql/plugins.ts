@@ -63,7 +63,7 @@ export async function recordPluginFailure(
   };
 }
 
-/** Where to tell an account that one of its plugins was disabled: the account's first user. */
+/** Where to tell an account that one of its plugins was disabled: the account's owner. */
 export type PluginOwnerRow = {
   email: string;
   form_id: string;
