@@ -59,6 +59,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     instrumentations: [
       new http.HttpInstrumentation({
         ignoreIncomingRequestHook: isUntracedRequest,
+        // Called before the request's context is extracted: a new trace, linked (docs/tracing.md).
         startIncomingSpanHook(request) {
           incoming.markIncomingRequest(request);
           return {};
