@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { takeHourlyMail } from '../../src/db/sql/mail-budget';
+import { InvitationRefused, inviteMember } from '../../src/domain/accounts/invitations';
 import { createOwnAccount } from '../../src/domain/accounts/memberships';
 import { ApiClient, expectError } from '../support/api-client';
 import { useTestStack, type Tenant } from '../support/fixture';
-import { type Part, postMultipart } from '../support/ingest-requests';
+import { type Part, postMultipart, submitJson } from '../support/ingest-requests';
 import { openAppSession, postForm } from './dashboard-support';
 
 // Accounts per user and the budgets per owning user (decisions.md §20, docs/teams.md): a user
@@ -16,6 +17,7 @@ const t = useTestStack({
     MAX_FORMS_PER_ACCOUNT: '3',
     FILE_QUOTA_PER_ACCOUNT: '16KiB',
     ACCOUNT_MAIL_PER_HOUR: '3',
+    REPLAY_RATE: '2',
   },
 });
 
@@ -146,6 +148,42 @@ describe('budgets per owning user, summed over the accounts they own', () => {
       [tenant.accountId, second.accountId],
     );
     expect(files).toBe(15 * KIB);
+  });
+
+  it('replays per minute (REPLAY_RATE) and invitations per hour are counted per owner too', async () => {
+    const tenant = await t.newTenant();
+    const second = await secondAccount(tenant);
+    const inA = await submitJson(await tenant.api.createForm({ name: 'A' }), { n: 1 });
+    const inB = await submitJson(await second.api.createForm({ name: 'B' }), { n: 2 });
+    expect((await tenant.api.post(`/api/submissions/${inA}/replay`)).status).toBe(202);
+    expect((await second.api.post(`/api/submissions/${inB}/replay`)).status).toBe(202);
+    const refused = expectError(
+      await tenant.api.post(`/api/submissions/${inA}/replay`),
+      429,
+      'rate_limited',
+    );
+    expect(refused.message).toContain('REPLAY_RATE of 2 replays a minute (per owner');
+
+    const [{ id: userId }] = await t.stack.sql<{ id: string }>(
+      'select id::text as id from users where email = ?',
+      [tenant.email],
+    );
+    const invite = (accountId: string, n: number) =>
+      inviteMember(
+        t.stack.ctx.orm.em.fork(),
+        { mailing: t.stack.ctx.accounts.mailing, invitationsPerHour: 2, mailPerHour: 100 },
+        {
+          accountId,
+          invitedByUserId: userId,
+          email: `guest-${n}-${userId}@example.com`,
+          role: 'viewer',
+        },
+      );
+    await invite(tenant.accountId, 1);
+    await invite(second.accountId, 2);
+    const capped = await invite(second.accountId, 3).catch((error: unknown) => error);
+    expect(capped).toBeInstanceOf(InvitationRefused);
+    expect((capped as Error).message).toContain('INVITATIONS_PER_HOUR allows no more per owner');
   });
 
   describe('the hourly mail budget (ACCOUNT_MAIL_PER_HOUR)', () => {
