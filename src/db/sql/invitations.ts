@@ -29,13 +29,22 @@ const COLUMNS = `i.id::text as id, i.account_id::text as "accountId", a.name as 
   i.email, i.role, i.expires_at as "expiresAt", i.accepted_at as "acceptedAt",
   i.revoked_at as "revokedAt", i.created_at as "createdAt"`;
 
-/** Invitations created for the account within the last hour (the hourly cap). */
-export async function countRecentInvitations(em: EntityManager, accountId: string) {
+/**
+ * Invitations created within the last hour by the account and every other account of its
+ * owner (the hourly cap holds per owner, decisions.md §20).
+ */
+export async function countRecentInvitationsOfOwner(em: EntityManager, accountId: string) {
   const [row] = await selectRows<{ count: number }>(
     em,
     `select count(*)::int as count from invitations
-      where account_id = ? and created_at > now() - interval '1 hour'`,
-    [accountId],
+      where created_at > now() - interval '1 hour'
+        and account_id in (
+          select ?::bigint
+          union
+          select o.account_id from memberships m
+            join memberships o on o.user_id = m.user_id and o.role = 'owner'
+           where m.account_id = ? and m.role = 'owner')`,
+    [accountId, accountId],
   );
   return row?.count ?? 0;
 }

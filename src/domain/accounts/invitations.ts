@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Membership, User } from '../../db/entities';
 import {
-  countRecentInvitations,
+  countRecentInvitationsOfOwner,
   findInvitationByHash,
   insertInvitation,
   listPendingInvitations,
@@ -54,13 +54,13 @@ export async function inviteMember(
   if (userId && (await em.count(Membership, { accountId: input.accountId, userId })) > 0)
     throw new InvitationRefused(`${email} is already a member of this account.`);
   const cap = deps.invitationsPerHour;
-  if (cap > 0 && (await countRecentInvitations(em, input.accountId)) >= cap)
+  if (cap > 0 && (await countRecentInvitationsOfOwner(em, input.accountId)) >= cap)
     throw new InvitationRefused(
-      `This account sent ${cap} invitations in the last hour; INVITATIONS_PER_HOUR allows no more. Try again later.`,
+      `The accounts of this account’s owner sent ${cap} invitations in the last hour; INVITATIONS_PER_HOUR allows no more per owner. Try again later.`,
     );
   if (!(await takeHourlyMail(em, input.accountId, 1, deps.mailPerHour)))
     throw new InvitationRefused(
-      'This account used its e-mail budget for this hour (ACCOUNT_MAIL_PER_HOUR). Try again later.',
+      'The accounts of this account’s owner used their e-mail budget for this hour (ACCOUNT_MAIL_PER_HOUR, per owner). Try again later.',
     );
   const token = randomToken(32);
   const id = await em.transactional(async (tx) => {

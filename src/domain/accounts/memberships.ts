@@ -9,6 +9,8 @@ import {
   type MemberRow,
   type UserAccountRow,
 } from '../../db/sql/memberships';
+import { countOwnedAccounts, lockOwner } from '../../db/sql/account-owners';
+import { accountLimitReached, withinBudget } from '../budgets/limit-reached';
 
 export { findMemberEmail, listMembers, listUserAccounts, type MemberRow, type UserAccountRow };
 
@@ -66,18 +68,27 @@ export async function removeMember(
 /**
  * Makes another member the owner and the old owner an admin, in one transaction: the old
  * owner's row changes first, so the index that allows one owner per account never sees two.
+ * Refused when the new owner owns `maxOwned` accounts already (MAX_ACCOUNTS_PER_USER; 0: no
+ * limit), counted under their lock like a creation.
  */
 export async function transferOwnership(
   em: EntityManager,
   accountId: string,
   fromUserId: string,
   toUserId: string,
+  maxOwned: number,
 ): Promise<void> {
   if (fromUserId === toUserId) throw new MemberChangeRefused('You are the owner already.');
   await em.transactional(async (tx) => {
     const owner = await lockedMember(tx, accountId, fromUserId);
     if (owner.role !== 'owner') throw new MemberChangeRefused('Only the owner can transfer it.');
     const next = await lockedMember(tx, accountId, toUserId);
+    await lockOwner(tx, toUserId);
+    const owned = await countOwnedAccounts(tx, toUserId);
+    if (!withinBudget(owned, maxOwned))
+      throw new MemberChangeRefused(
+        `That member owns ${owned} accounts already; MAX_ACCOUNTS_PER_USER allows at most ${maxOwned}.`,
+      );
     await tx.nativeUpdate(Membership, { accountId, userId: owner.userId }, { role: 'admin' });
     await tx.nativeUpdate(Membership, { accountId, userId: next.userId }, { role: 'owner' });
   });
@@ -102,13 +113,21 @@ export async function switchSessionAccount(
   });
 }
 
-/** A new account of the user's own, its owner (the header's "new account"). */
+/**
+ * A new account of the user's own, its owner (the header's "new account"), unless the user
+ * owns `maxOwned` already (MAX_ACCOUNTS_PER_USER; 0: no limit; else LimitReachedError):
+ * counted under the user's owner lock, so parallel creations cannot pass it together.
+ */
 export async function createOwnAccount(
   em: EntityManager,
   userId: string,
   name: string,
+  maxOwned: number,
 ): Promise<string> {
   return em.transactional(async (tx) => {
+    await lockOwner(tx, userId);
+    const owned = await countOwnedAccounts(tx, userId);
+    if (!withinBudget(owned, maxOwned)) throw accountLimitReached(owned, maxOwned);
     const account = tx.create(Account, { name });
     await tx.flush();
     tx.create(Membership, { accountId: account.id, userId, role: 'owner' });

@@ -35,7 +35,7 @@ const MESSAGES = {
   replay_spam: { kind: 'error', text: 'Spam is not delivered, so it cannot be replayed.' },
   replay_rate_limited: {
     kind: 'error',
-    text: 'Not replayed: this account started as many replays this minute as REPLAY_RATE allows. Try again in a minute.',
+    text: 'Not replayed: the accounts of this account’s owner started as many replays this minute as REPLAY_RATE allows per owner. Try again in a minute.',
   },
   replay_unavailable: {
     kind: 'error',

@@ -86,7 +86,8 @@ export const deliveryRoutes = [
       'Starts a new workflow that delivers the submission to every enabled plugin of its form ' +
       'again, with the same retry policy; its attempts are recorded with `is_replay`. Spam ' +
       'submissions are not delivered and cannot be replayed. An account may start ' +
-      '`REPLAY_RATE` replays a minute (30 by default): past it, 429 `rate_limited` with `Retry-After`.',
+      '`REPLAY_RATE` replays a minute (30 by default), counted per owner over the accounts ' +
+      'they own: past it, 429 `rate_limited` with `Retry-After`.',
     audit: { action: 'submission.replayed', target: 'submission' },
     access: 'can_create_forms',
     responses: { 202: { description: 'the replay started', body: replayEnvelope } },
@@ -103,7 +104,7 @@ export const deliveryRoutes = [
     }
     if (replayed.outcome === 'rate_limited') {
       throw rateLimited(
-        `This account used its REPLAY_RATE of ${replayed.perMinute} replays a minute; try again in ${replayed.retryAfterSeconds} s.`,
+        `This account’s owner used their REPLAY_RATE of ${replayed.perMinute} replays a minute (per owner, across the accounts they own); try again in ${replayed.retryAfterSeconds} s.`,
         replayed.retryAfterSeconds,
       );
     }

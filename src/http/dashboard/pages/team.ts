@@ -191,7 +191,13 @@ export const teamPages = [
       return showTeam(page, { status: 404, data: { error: 'No such member.' } });
     page.audit.summary = `${await memberEmail(page)} is the owner now`;
     const transfer = () =>
-      transferOwnership(req.em, session.accountId, session.userId, params.userId);
+      transferOwnership(
+        req.em,
+        session.accountId,
+        session.userId,
+        params.userId,
+        ctx.config.budgets.accountsPerUser,
+      );
     if (await change(page, transfer)) done(res, ctx, 'ownership_transferred');
   }),
 
