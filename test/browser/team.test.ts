@@ -107,19 +107,31 @@ describe('a team in the browser', () => {
       await submit(page, 'form[action$="/disable"] button');
       expect(await page.textContent('.flash')).toContain('Webhook disabled');
       await shot(page, '05-admin-changed-webhook');
+      // And create an API key, which the removal lists and revokes.
+      await page.goto(`${t.stack.url}/app/keys`);
+      await page.fill('input[name="name"]', 'Colleague export');
+      await submit(page, 'form[action="/app/keys"] button[type="submit"]');
+      expect(await page.textContent('#new-key')).toMatch(/^frk_/);
 
-      // The owner removes them; their next click lands on sign-in.
+      // The owner removes them, seeing their key first; their next click lands on sign-in.
       await owner.goto(`${t.stack.url}/app/team`);
-      await submit(owner, `${row} form[action$="/remove"] button`);
-      expect(await owner.textContent('.flash')).toContain('Member removed');
+      await submit(owner, `${row} a[href$="/remove"]`);
+      expect(await owner.textContent('table.member-keys')).toContain('Colleague export');
+      expect(await owner.isChecked('input[name="keep_keys"]')).toBe(false);
+      await shot(owner, '06-removal-lists-keys');
+      await submit(owner, 'form[action$="/remove"] button[type="submit"]');
+      expect(await owner.textContent('.flash.flash-ok')).toContain('Member removed');
+      expect(await owner.textContent('.key-change')).toContain(
+        `1 API key that ${colleague} created was revoked`,
+      );
       expect(await owner.locator(row).count()).toBe(0);
-      await shot(owner, '06-removed');
+      await shot(owner, '07-removed');
       await Promise.all([
         page.waitForURL(/\/login\?next=/),
         page.click('nav a[href="/app/forms"]'),
       ]);
       expect(await page.textContent('h1')).toContain('Sign in');
-      await shot(page, '07-signed-out');
+      await shot(page, '08-signed-out');
 
       // The audit log shows each step, newest first, with who did it.
       await owner.goto(`${t.stack.url}/app/audit`);
@@ -127,6 +139,7 @@ describe('a team in the browser', () => {
       const steps = rows.map((text) => text.replace(/\s+/g, ' '));
       const expected: [string, string, string][] = [
         ['member.removed', t.email, `${colleague} removed`],
+        ['api_key.revoked', t.email, 'its creator was removed'],
         ['webhook.disabled', colleague, ''],
         ['member.role_changed', t.email, `${colleague} is now admin`],
         ['invitation.accepted', colleague, 'signed up from the invitation'],
@@ -142,7 +155,7 @@ describe('a team in the browser', () => {
         expect(steps[found[n]!]).toContain(actor);
         expect(steps[found[n]!]).toContain(summary);
       });
-      await shot(owner, '08-audit-log');
+      await shot(owner, '09-audit-log');
       await readmeShot(owner, 'audit-log');
 
       expect([...ownerBrowser.cspViolations, ...colleagueBrowser.cspViolations]).toEqual([]);

@@ -1,8 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, Membership, Session } from '../../db/entities';
+import { Account, Membership, Session, type ApiKey } from '../../db/entities';
 import {
   deleteMemberSessions,
+  findMember,
   findMemberEmail,
   listMembers,
   listUserAccounts,
@@ -11,8 +12,16 @@ import {
 } from '../../db/sql/memberships';
 import { countOwnedAccounts, lockOwner } from '../../db/sql/account-owners';
 import { accountLimitReached, withinBudget } from '../budgets/limit-reached';
+import { revokeMemberKeys, type KeyRevocationAuthor } from './member-keys';
 
-export { findMemberEmail, listMembers, listUserAccounts, type MemberRow, type UserAccountRow };
+export {
+  findMember,
+  findMemberEmail,
+  listMembers,
+  listUserAccounts,
+  type MemberRow,
+  type UserAccountRow,
+};
 
 /** Why a change to the members was refused, in words for the team page. */
 export class MemberChangeRefused extends Error {
@@ -30,38 +39,53 @@ async function lockedMember(tx: EntityManager, accountId: string, userId: string
 }
 
 /**
- * Gives a member (not the owner) another role; a lower one ends their sessions in the
- * account at once (they sign in again with the new role).
+ * Gives a member (not the owner) another role. A lower one ends their sessions in the
+ * account at once (they sign in again with the new role) and revokes the API keys they
+ * created: a viewer may hold no key beyond reading. Returns the keys revoked.
  */
 export async function changeMemberRole(
   em: EntityManager,
-  accountId: string,
-  userId: string,
-  role: 'admin' | 'viewer',
-): Promise<void> {
-  await em.transactional(async (tx) => {
+  change: { accountId: string; userId: string; role: 'admin' | 'viewer'; by: KeyRevocationAuthor },
+): Promise<ApiKey[]> {
+  const { accountId, userId, role } = change;
+  return em.transactional(async (tx) => {
     const member = await lockedMember(tx, accountId, userId);
     if (member.role === 'owner')
       throw new MemberChangeRefused('The owner’s role changes only by transferring ownership.');
     const lowered = member.role === 'admin' && role === 'viewer';
     member.role = role;
     await tx.flush();
-    if (lowered) await deleteMemberSessions(tx, accountId, userId);
+    if (!lowered) return [];
+    await deleteMemberSessions(tx, accountId, userId);
+    return revokeMemberKeys(tx, {
+      accountId,
+      userId,
+      reason: 'its creator is now a viewer',
+      by: change.by,
+    });
   });
 }
 
-/** Removes a member (never the owner) and ends their sessions in the account. */
+/**
+ * Removes a member (never the owner) and ends their sessions in the account. The keys they
+ * created are revoked with them unless `keepKeys` (the owner's choice at removal); returns
+ * the keys revoked.
+ */
 export async function removeMember(
   em: EntityManager,
-  accountId: string,
-  userId: string,
-): Promise<void> {
-  await em.transactional(async (tx) => {
+  removal: { accountId: string; userId: string; keepKeys?: boolean; by: KeyRevocationAuthor },
+): Promise<ApiKey[]> {
+  const { accountId, userId } = removal;
+  return em.transactional(async (tx) => {
     const member = await lockedMember(tx, accountId, userId);
     if (member.role === 'owner')
       throw new MemberChangeRefused('The owner cannot be removed; transfer ownership first.');
     await tx.nativeDelete(Membership, { accountId, userId });
     await deleteMemberSessions(tx, accountId, userId);
+    if (removal.keepKeys) return [];
+    const reason =
+      removal.by.userId === userId ? 'its creator left the account' : 'its creator was removed';
+    return revokeMemberKeys(tx, { accountId, userId, reason, by: removal.by });
   });
 }
 

@@ -55,7 +55,10 @@ const MESSAGES = {
   role_changed: { kind: 'ok', text: 'Role changed; it applies from their next request.' },
   member_removed: { kind: 'ok', text: 'Member removed: their access ended at once.' },
   ownership_transferred: { kind: 'ok', text: 'Ownership transferred. You are an admin now.' },
-  account_left: { kind: 'ok', text: 'You left that account.' },
+  account_left: {
+    kind: 'ok',
+    text: 'You left that account. The API keys you created there are revoked.',
+  },
   account_switched: { kind: 'ok', text: 'Switched account.' },
   account_created: { kind: 'ok', text: 'Account created; you are its owner.' },
   invitation_accepted: { kind: 'ok', text: 'Invitation accepted: welcome to the account.' },

@@ -97,7 +97,10 @@ export type Templates = {
     formatTime: FormatTime;
     form: { email?: string; role?: string };
     error?: string;
+    /** What a removal or a lower role did to the member's API keys (shown once). */
+    keyChange?: { member: string; revoked: number; kept: number };
   };
+  'member-remove': { member: MemberRow; keys: KeyRow[]; formatTime: FormatTime };
   invite: {
     token: string;
     accountName: string;

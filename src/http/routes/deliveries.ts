@@ -1,5 +1,7 @@
 import type { Request } from 'express';
+import { can } from '../../domain/accounts/principal';
 import { findAccountForm } from '../../domain/forms/forms';
+import { pluginConfigAccess, visibleAttempt } from '../../domain/plugins/plugin-config-visibility';
 import { findFormPlugin } from '../../domain/plugins/plugins';
 import { listAttempts } from '../../domain/deliveries/delivery-records';
 import { replaySubmission } from '../../domain/deliveries/replay';
@@ -29,7 +31,8 @@ async function attemptsPage(
   );
   const list = pageMetaAndLinks(self, new URLSearchParams(), page, total);
   list.links.push(...extraLinks);
-  const views = rows.map((row) => deliveryView(row, ctx.urls));
+  const access = pluginConfigAccess((scope) => can(req.principal!, scope));
+  const views = rows.map((row) => deliveryView(visibleAttempt(row, access), ctx.urls));
   return listAnswer('deliveries', views, list);
 }
 

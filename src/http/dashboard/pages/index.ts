@@ -24,6 +24,7 @@ import { statsPages } from './stats';
 import { submissionActionPages } from './submission-actions';
 import { submissionExportPages } from './submission-export';
 import { submissionPages } from './submissions';
+import { memberRemovalPages } from './member-removal';
 import { teamPages } from './team';
 
 /**
@@ -44,6 +45,7 @@ export const PAGES: readonly AnyPage[] = [
   ...settingsPages,
   ...apiKeyPages,
   ...teamPages,
+  ...memberRemovalPages,
   ...accountPages,
   ...accountDeletionPages,
   ...auditPages,
