@@ -9,6 +9,7 @@ import { formActionPages } from './form-actions';
 import { formCaptchaPages } from './form-captcha';
 import { formAutoresponsePages } from './form-autoresponse';
 import { formPages } from './forms';
+import { invitationOfferPages } from './invitation-offers';
 import { invitationPages } from './invitations';
 import { oidcSignInPages } from './oidc-sign-in';
 import { overviewPages } from './overview';
@@ -44,6 +45,7 @@ export const PAGES: readonly AnyPage[] = [
   ...settingsPages,
   ...apiKeyPages,
   ...teamPages,
+  ...invitationOfferPages,
   ...accountPages,
   ...accountDeletionPages,
   ...auditPages,
