@@ -161,4 +161,45 @@ describe('a team in the browser', () => {
       expect([...ownerBrowser.cspViolations, ...colleagueBrowser.cspViolations]).toEqual([]);
     },
   );
+
+  it(
+    'the invite page quotes a hostile account name under its own heading, cut short',
+    { timeout: 120_000 },
+    async () => {
+      const inviter = await t.newTenant();
+      const hostile =
+        'URGENT \u202e<b>Security alert</b>: your PayPal account is suspended, verify now at ' +
+        'https://paypa1.example/login or lose access '.repeat(4);
+      await t.stack.sql('update accounts set name = ? where id = ?', [hostile, inviter.accountId]);
+      const invitee = `hostile-${Date.now()}@example.com`;
+      // Each browser starts signed out (the walk above may have left sessions).
+      await ownerBrowser.context.clearCookies();
+      await colleagueBrowser.context.clearCookies();
+      const owner = await ownerBrowser.context.newPage();
+      ownerBrowser.watch(owner);
+      await signInWith(owner, t.stack.url, { email: inviter.email, password: inviter.password });
+      await owner.goto(`${t.stack.url}/app/team`);
+      await owner.fill('form[action="/app/team/invite"] input[name="email"]', invitee);
+      await submit(owner, 'form[action="/app/team/invite"] button');
+      expect(await owner.textContent('.flash')).toContain('Invitation sent');
+
+      const page = await colleagueBrowser.context.newPage();
+      colleagueBrowser.watch(page);
+      await page.goto(await linkFromMail(sink, invitee, '/invite?token=', 0));
+      await shot(page, '09-invitation-hostile-name');
+      const heading = (await page.textContent('h1'))!;
+      expect(heading).toBe('An invitation to a Formward account');
+      const from = (await page.textContent('.invitation-from'))!.replace(/\s+/g, ' ');
+      expect(from).toContain(`${inviter.email} invited ${invitee} to join the account named “`);
+      // Plain text, one line, cut to 60 characters; the markup is shown, never rendered.
+      const quoted = /named “([^”]*)”/.exec(from)![1]!;
+      expect([...quoted]).toHaveLength(60);
+      expect(quoted.endsWith('…')).toBe(true);
+      expect(quoted).toContain('<b>Security alert</b>');
+      expect(quoted).not.toContain('\u202e');
+      expect(await page.locator('main b').count()).toBe(0);
+      expect(await page.textContent('body')).not.toContain('or lose access');
+      expect([...ownerBrowser.cspViolations, ...colleagueBrowser.cspViolations]).toEqual([]);
+    },
+  );
 });

@@ -25,6 +25,7 @@ import { Migration20261213000200Invitations } from './Migration20261213000200Inv
 import { Migration20261214000100TraceContext } from './Migration20261214000100TraceContext';
 import { Migration20261213000400UserIdentities } from './Migration20261213000400UserIdentities';
 import { Migration20261213000300AuditEvents } from './Migration20261213000300AuditEvents';
+import { Migration20261215000300InvitationDeclines } from './Migration20261215000300InvitationDeclines';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -94,4 +95,8 @@ export const migrationsList = [
     class: Migration20261213000400UserIdentities,
   },
   { name: 'Migration20261214000100TraceContext', class: Migration20261214000100TraceContext },
+  {
+    name: 'Migration20261215000300InvitationDeclines',
+    class: Migration20261215000300InvitationDeclines,
+  },
 ];

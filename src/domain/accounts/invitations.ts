@@ -83,13 +83,14 @@ export async function inviteMember(
 }
 
 export type InvitationState =
-  | { kind: 'unknown' | 'used' | 'revoked' | 'expired' }
+  | { kind: 'unknown' | 'used' | 'revoked' | 'declined' | 'expired' }
   | { kind: 'pending'; invitation: InvitationRow };
 
-function stateOf(invitation: InvitationRow | null): InvitationState {
+export function stateOf(invitation: InvitationRow | null): InvitationState {
   if (!invitation) return { kind: 'unknown' };
   if (invitation.acceptedAt) return { kind: 'used' };
   if (invitation.revokedAt) return { kind: 'revoked' };
+  if (invitation.declinedAt) return { kind: 'declined' };
   if (invitation.expiresAt.getTime() <= Date.now()) return { kind: 'expired' };
   return { kind: 'pending', invitation };
 }
@@ -113,25 +114,30 @@ export async function acceptInvitation(
   token: string,
   user: { id: string; email: string },
 ): Promise<Acceptance> {
-  return em.transactional(async (tx) => {
-    const state = stateOf(await findInvitationByHash(tx, sha256Hex(token), true));
-    if (state.kind !== 'pending') return state;
-    const { invitation } = state;
-    if (invitation.email !== user.email.toLowerCase()) return { kind: 'other_address' };
-    if (!(await markAccepted(tx, invitation.id))) return { kind: 'used' };
-    const existing = await tx.findOne(Membership, {
-      accountId: invitation.accountId,
-      userId: user.id,
-    });
-    if (!existing)
-      tx.create(Membership, {
-        accountId: invitation.accountId,
-        userId: user.id,
-        role: invitation.role,
-      });
-    await tx.flush();
-    return { kind: 'accepted', accountId: invitation.accountId };
-  });
+  return em.transactional(async (tx) =>
+    acceptLocked(tx, await findInvitationByHash(tx, sha256Hex(token), true), user),
+  );
+}
+
+/**
+ * The checks and the membership of every acceptance, by link or by the offer after sign-in
+ * (invitation-offers.ts): `invitation` is locked by the caller's transaction.
+ */
+export async function acceptLocked(
+  tx: EntityManager,
+  invitation: InvitationRow | null,
+  user: { id: string; email: string },
+): Promise<Acceptance> {
+  const state = stateOf(invitation);
+  if (state.kind !== 'pending') return state;
+  const pending = state.invitation;
+  if (pending.email !== user.email.toLowerCase()) return { kind: 'other_address' };
+  if (!(await markAccepted(tx, pending.id))) return { kind: 'used' };
+  const existing = await tx.findOne(Membership, { accountId: pending.accountId, userId: user.id });
+  if (!existing)
+    tx.create(Membership, { accountId: pending.accountId, userId: user.id, role: pending.role });
+  await tx.flush();
+  return { kind: 'accepted', accountId: pending.accountId };
 }
 
 /**

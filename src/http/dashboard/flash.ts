@@ -62,6 +62,7 @@ const MESSAGES = {
   account_switched: { kind: 'ok', text: 'Switched account.' },
   account_created: { kind: 'ok', text: 'Account created; you are its owner.' },
   invitation_accepted: { kind: 'ok', text: 'Invitation accepted: welcome to the account.' },
+  invitation_declined: { kind: 'ok', text: 'Invitation declined: whoever sent it sees that.' },
 } as const;
 
 export type FlashCode = keyof typeof MESSAGES;

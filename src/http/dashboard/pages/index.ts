@@ -9,6 +9,7 @@ import { formActionPages } from './form-actions';
 import { formCaptchaPages } from './form-captcha';
 import { formAutoresponsePages } from './form-autoresponse';
 import { formPages } from './forms';
+import { invitationOfferPages } from './invitation-offers';
 import { invitationPages } from './invitations';
 import { oidcSignInPages } from './oidc-sign-in';
 import { overviewPages } from './overview';
@@ -46,6 +47,7 @@ export const PAGES: readonly AnyPage[] = [
   ...apiKeyPages,
   ...teamPages,
   ...memberRemovalPages,
+  ...invitationOfferPages,
   ...accountPages,
   ...accountDeletionPages,
   ...auditPages,
