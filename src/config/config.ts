@@ -136,6 +136,11 @@ const environmentSchema = z.object({
   MAX_PLUGINS_PER_FORM: z.coerce.number().int().min(0).default(25),
   /** Replays one account may start per minute, across every serve process; 0: no limit. */
   REPLAY_RATE: z.coerce.number().int().min(0).default(30),
+  /**
+   * Changes (POST, PATCH, DELETE under /api) one API key, or one user's dashboard session in
+   * one account, may make per minute, across every serve process; 0: no limit.
+   */
+  API_WRITE_RATE: z.coerce.number().int().min(0).default(120),
   /** Submission mails (one per recipient) an account may send per hour (README, "Recipients and mail"). */
   ACCOUNT_MAIL_PER_HOUR: z.coerce.number().int().min(0).default(1000),
   /** Invitations an account may send per hour (docs/teams.md); 0: no cap. */
@@ -239,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       formsPerAccount: e.MAX_FORMS_PER_ACCOUNT,
       pluginsPerForm: e.MAX_PLUGINS_PER_FORM,
       replaysPerMinute: e.REPLAY_RATE,
+      apiWritesPerMinute: e.API_WRITE_RATE,
     },
     accountMailPerHour: e.ACCOUNT_MAIL_PER_HOUR,
     invitationsPerHour: e.INVITATIONS_PER_HOUR,

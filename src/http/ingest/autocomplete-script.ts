@@ -1,3 +1,4 @@
+import { RECAPTCHA_V3_ACTION } from '../../domain/captcha/captcha-settings';
 import type { CaptchaWidget } from '../views/captcha-widget';
 
 /**
@@ -46,7 +47,7 @@ export function autocompleteScript(
     var v3 = form.querySelector('[data-formward-recaptcha-v3]');
     if (!v3 || v3.value || !window.grecaptcha) return send();
     window.grecaptcha.ready(function () {
-      window.grecaptcha.execute(v3.getAttribute('data-formward-recaptcha-v3'), { action: 'submit' })
+      window.grecaptcha.execute(v3.getAttribute('data-formward-recaptcha-v3'), { action: ${JSON.stringify(RECAPTCHA_V3_ACTION)} })
         .then(function (value) { v3.value = value; send(); });
     });
   }

@@ -28,7 +28,7 @@ export function captchaGate(
       if (exempt) return;
       const verdict = await ctx.captcha.verify(
         req.em,
-        { endpointToken: form.endpointToken, captcha },
+        { endpointToken: form.endpointToken, captcha, allowedDomains: form.allowedDomains },
         taken.response,
         clientAddress(req),
       );
