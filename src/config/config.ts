@@ -142,6 +142,11 @@ const environmentSchema = z.object({
   /** Replays one account may start per minute, counted per owning user, across every serve process; 0: no limit. */
   REPLAY_RATE: z.coerce.number().int().min(0).default(30),
   /**
+   * Changes (POST, PATCH, DELETE under /api) one API key, or one user's dashboard session in
+   * one account, may make per minute, across every serve process; 0: no limit.
+   */
+  API_WRITE_RATE: z.coerce.number().int().min(0).default(120),
+  /**
    * Submission mails (one per recipient) an account may send per hour, counted per owning
    * user over every account they own (README, "Recipients and mail").
    */
@@ -251,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       formsPerAccount: e.MAX_FORMS_PER_ACCOUNT,
       pluginsPerForm: e.MAX_PLUGINS_PER_FORM,
       replaysPerMinute: e.REPLAY_RATE,
+      apiWritesPerMinute: e.API_WRITE_RATE,
     },
     accountMailPerHour: e.ACCOUNT_MAIL_PER_HOUR,
     invitationsPerHour: e.INVITATIONS_PER_HOUR,

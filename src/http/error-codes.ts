@@ -71,7 +71,7 @@ export const ERROR_CODES = {
   },
   rate_limited: {
     status: 429,
-    when: 'too many requests from one address (submissions to a form, domain checks) or replays from one account (`REPLAY_RATE`); see `Retry-After`',
+    when: 'too many requests from one address (submissions to a form, domain checks), replays from one account (`REPLAY_RATE`) or changes through the API from one key or session (`API_WRITE_RATE`); see `Retry-After`',
   },
   internal_error: {
     status: 500,

@@ -25,6 +25,7 @@ import {
 import type { RecoveryStarter } from '../domain/plugins/recovery';
 import { OwnListeners } from '../domain/webhooks/own-listeners';
 import { ReplayBudget } from '../domain/deliveries/replay-budget';
+import { ApiWriteBudget } from '../domain/budgets/api-write-budget';
 import {
   createAdmittedWorkflowStarter,
   type SubmissionWorkflowStarter,
@@ -44,6 +45,8 @@ export type AppContext = {
   startNotices: StartNotices;
   /** Replays per account per minute (REPLAY_RATE), counted in PostgreSQL. */
   replayBudget: ReplayBudget;
+  /** API changes per key (or per user and account) per minute (API_WRITE_RATE), in PostgreSQL. */
+  apiWriteBudget: ApiWriteBudget;
   /** Starts recovery runs of failed deliveries (docs/recovery.md). */
   recoveries: RecoveryStarter;
   resolver: DnsResolver;
@@ -130,6 +133,7 @@ export async function createAppContext(
     allowList: webhookAllowList,
     lookupHost,
     ownListeners,
+    pageHost: () => new URL(urls.ingest).hostname,
   });
   const exposure = devMailboxWarning(accounts.mailing.mailer.kind, config.baseUrl);
   if (exposure) logger.warn(exposure);
@@ -141,6 +145,7 @@ export async function createAppContext(
     workflows,
     startNotices,
     replayBudget: new ReplayBudget(knex, config.budgets.replaysPerMinute),
+    apiWriteBudget: new ApiWriteBudget(knex, config.budgets.apiWritesPerMinute),
     recoveries: createRecoveryStarter({
       temporal,
       taskQueue: config.temporal.taskQueue,

@@ -102,7 +102,7 @@ describe('changes through the API', () => {
     expect(update).toMatchObject({
       actor,
       client_address: '203.0.113.11',
-      summary: 'changed is_active, name',
+      summary: 'changed name', // is_active was true already: not a change
     });
     const plugin = await log(`?target_type=plugin&target_id=${pluginId}`);
     expect(plugin.audit_events.map((e) => [e.action, e.client_address])).toEqual([

@@ -9,7 +9,9 @@ import { countSubmissions, onlySubmission } from '../support/stored-submissions'
 // Turnstile, hCaptcha and reCAPTCHA on forms (docs/captcha.md) against a siteverify-shaped
 // HTTPS server of the test's own (CAPTCHA_VERIFY_URL_*), reached through the guarded connector
 // (WEBHOOK_ALLOW_PRIVATE lets it dial 127.0.0.1). The server decides by the response token:
-// `pass`, `refuse`, `slow` (answers after the 5 s deadline), `score-0.2` / `score-0.9`.
+// `pass`, `refuse`, `slow` (answers after the 5 s deadline), `score-0.2` / `score-0.9` (for
+// the action `submit`, as our v3 widget executes), `score-0.9-action-<name>` and
+// `score-0.9-noaction`, and `host-<hostname>` (solved on that page).
 
 const SECRET = 'turnstile-secret-0123456789';
 let siteverify: HttpsReceiver;
@@ -21,9 +23,16 @@ beforeAll(async () => {
     if (token === 'slow') return { status: 200, body: '{"success":true}', delayMs: 8_000 };
     if (token === 'refuse')
       return { status: 200, body: '{"success":false,"error-codes":["invalid-input-response"]}' };
-    const score = /^score-(.+)$/.exec(token)?.[1];
-    if (score)
-      return { status: 200, body: JSON.stringify({ success: true, score: Number(score) }) };
+    const host = /^host-(.+)$/.exec(token)?.[1];
+    if (host) return { status: 200, body: JSON.stringify({ success: true, hostname: host }) };
+    const scored = /^score-([\d.]+)(?:-action-(.+)|-(noaction))?$/.exec(token);
+    if (scored) {
+      const action = scored[3] ? {} : { action: scored[2] ?? 'submit' };
+      return {
+        status: 200,
+        body: JSON.stringify({ success: true, score: Number(scored[1]), ...action }),
+      };
+    }
     return { status: 200, body: JSON.stringify({ success: token === 'pass' }) };
   });
   // A port nothing listens on: the provider is unreachable.
@@ -237,6 +246,61 @@ describe('a form with a third-party captcha', () => {
     expect(high.status, high.text).toBe(200);
     expect((await onlySubmission(t.stack, form.id)).payload_json).toEqual(contactFields);
     expect(received('/recaptcha/siteverify').at(-1)).toMatchObject({ secret: 'rc-secret' });
+    // The widget executes the action `submit`; a token for another action, or none, is refused.
+    expect(form.embed_html).toContain("{ action: 'submit' }");
+    const script = await t.http.get(form.autocomplete_script_url);
+    expect(script.text).toContain('{ action: "submit" }');
+    const login = await postJson(form.json_url, {
+      ...contactFields,
+      'g-recaptcha-response': 'score-0.9-action-login',
+    });
+    expect(expectError(login, 422, 'captcha_failed').message).toMatch(/"login", not .*"submit"/);
+    const none = await postJson(form.json_url, {
+      ...contactFields,
+      'g-recaptcha-response': 'score-0.9-noaction',
+    });
+    expect(expectError(none, 422, 'captcha_failed').message).toMatch(/no action/);
+    expect(await countSubmissions(t.stack, form.id)).toBe(1);
+  });
+
+  it("with allowed_domains, the answer's hostname must be one of them, a subdomain, or the form's own host", async () => {
+    const form = await formWith(turnstile);
+    const patched = await t.api.patch(`/api/forms/${form.id}`, {
+      allowed_domains: ['customer.example'],
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const post = (token: string) =>
+      postJson(
+        form.json_url,
+        { ...contactFields, 'cf-turnstile-response': token },
+        { origin: 'https://customer.example' },
+      );
+    const ingestHost = new URL(t.stack.url).hostname;
+    for (const token of [
+      'host-customer.example',
+      'host-shop.customer.example',
+      `host-${ingestHost}`,
+    ]) {
+      const res = await post(token);
+      expect(res.status, `${token}: ${res.text}`).toBe(200);
+    }
+    const elsewhere = await post('host-attacker.example');
+    expect(expectError(elsewhere, 422, 'captcha_failed').message).toMatch(
+      /solved on attacker\.example, not on a site this form accepts/,
+    );
+    const lookalike = await post('host-notcustomer.example');
+    expectError(lookalike, 422, 'captcha_failed');
+    const nameless = await post('pass');
+    expect(expectError(nameless, 422, 'captcha_failed').message).toMatch(/names no hostname/);
+    expect(await countSubmissions(t.stack, form.id)).toBe(3);
+
+    // Without allowed_domains, any page may solve it (the origin is not checked either).
+    const open = await formWith(turnstile);
+    const anywhere = await postJson(open.json_url, {
+      ...contactFields,
+      'cf-turnstile-response': 'host-attacker.example',
+    });
+    expect(anywhere.status, anywhere.text).toBe(200);
   });
 
   it("a ?test=true run by the owner's key needs no captcha; captcha null turns it off", async () => {

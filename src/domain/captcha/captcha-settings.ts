@@ -16,10 +16,19 @@ export class CaptchaSecretMissingError extends Error {
   }
 }
 
+/** Whether the sealed secret is `secret`; one that no longer opens (APP_SECRET changed) is not. */
+function opensTo(cipher: SigningSecretCipher, sealed: string, secret: string): boolean {
+  try {
+    return cipher.open(sealed) === secret;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The captcha to store for `input`, sealing a new secret. Without a secret, the stored one is
  * kept when the provider stays the same (a new site key or score, the secret unchanged);
- * otherwise CaptchaSecretMissingError.
+ * otherwise CaptchaSecretMissingError. The stored secret sent again is kept as it is sealed.
  */
 export function captchaToStore(
   input: CaptchaInput | null,
@@ -28,9 +37,12 @@ export function captchaToStore(
 ): StoredCaptcha | null {
   if (input === null) return null;
   if (input.provider === 'altcha') return { provider: 'altcha' };
+  const keeps = current !== null && current !== undefined && current.provider === input.provider;
   let sealedSecret: string;
-  if (input.secret !== undefined) sealedSecret = cipher.seal(input.secret);
-  else if (current && current.provider === input.provider) sealedSecret = current.sealedSecret;
+  // The same secret sent again keeps its sealed form, so an unchanged captcha compares equal.
+  if (keeps && (input.secret === undefined || opensTo(cipher, current.sealedSecret, input.secret)))
+    sealedSecret = current.sealedSecret;
+  else if (input.secret !== undefined) sealedSecret = cipher.seal(input.secret);
   else throw new CaptchaSecretMissingError(input.provider);
   return {
     provider: input.provider,
@@ -57,6 +69,16 @@ export function captchaView(stored: StoredCaptcha | null | undefined): CaptchaVi
     ...(stored.minScore !== undefined ? { min_score: stored.minScore } : {}),
   };
 }
+
+/**
+ * The action our reCAPTCHA v3 widget executes (`grecaptcha.execute(key, {action})`); an answer
+ * for any other action is refused (docs/captcha.md).
+ */
+export const RECAPTCHA_V3_ACTION = 'submit';
+
+/** reCAPTCHA with a least score is v3: no checkbox, a token fetched when the form is sent. */
+export const isRecaptchaV3 = (captcha: StoredCaptcha) =>
+  captcha.provider === 'recaptcha' && captcha.minScore !== undefined;
 
 /** The body field each provider's widget fills in. */
 export const RESPONSE_FIELDS: Record<StoredCaptcha['provider'], string> = {

@@ -2,10 +2,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StoredCaptcha } from '../../db/entities/form-captcha';
 import type { SigningSecretCipher } from '../plugins/signing-secret';
 import type { AltchaGuard } from './altcha';
+import { isRecaptchaV3, RECAPTCHA_V3_ACTION } from './captcha-settings';
 import type { SiteVerdict, SiteVerifier } from './siteverify';
 
-/** The form as the check needs it: its token (ALTCHA challenges are bound to it) and captcha. */
-export type CaptchaForm = { endpointToken: string; captcha: StoredCaptcha };
+/**
+ * The form as the check needs it: its token (ALTCHA challenges are bound to it), its captcha,
+ * and the domains it accepts posts from (a third-party answer must come from one of them).
+ */
+export type CaptchaForm = {
+  endpointToken: string;
+  captcha: StoredCaptcha;
+  allowedDomains: readonly string[];
+};
 
 /**
  * The CAPTCHA check of a submission (docs/captcha.md): ALTCHA here (a solved challenge of
@@ -19,6 +27,8 @@ export class CaptchaVerifier {
       altcha: AltchaGuard;
       siteVerifier: SiteVerifier;
       secrets: SigningSecretCipher;
+      /** The host of the ingest server (INGEST_URL), where the form's own pages are. */
+      pageHost: () => string;
     },
   ) {}
 
@@ -46,6 +56,10 @@ export class CaptchaVerifier {
       response,
       remoteIp,
       minScore: captcha.minScore,
+      // With allowed_domains, the widget must have been solved on one of them (or our pages).
+      hostnames:
+        form.allowedDomains.length > 0 ? [...form.allowedDomains, this.deps.pageHost()] : [],
+      action: isRecaptchaV3(captcha) ? RECAPTCHA_V3_ACTION : undefined,
     });
   }
 

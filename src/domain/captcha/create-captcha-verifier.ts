@@ -15,6 +15,8 @@ export function createCaptchaVerifier(options: {
   allowList: AllowList;
   lookupHost: (host: string) => Promise<string[]>;
   ownListeners?: OwnListeners;
+  /** The ingest server's host (INGEST_URL): answers from the form's own pages pass. */
+  pageHost: () => string;
 }): CaptchaVerifier {
   const urls = { ...DEFAULT_VERIFY_URLS };
   for (const [provider, url] of Object.entries(options.verifyUrls))
@@ -28,5 +30,6 @@ export function createCaptchaVerifier(options: {
       ownListeners: options.ownListeners,
     }),
     secrets: options.secrets,
+    pageHost: options.pageHost,
   });
 }

@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import type { ThirdPartyCaptcha } from '../../db/entities/form-captcha';
+import { hostInDomains } from '../forms/allowed-domains';
 import type { AllowList } from '../plugins/address-policy';
 import { guardedConnector } from '../webhooks/guarded-connector';
 import type { OwnListeners } from '../webhooks/own-listeners';
@@ -27,6 +28,13 @@ export type SiteVerifyRequest = {
   remoteIp: string | null;
   /** reCAPTCHA v3: a `score` below this is refused. */
   minScore?: number;
+  /**
+   * Where the widget may have been solved: the answer's `hostname` must be one of these or a
+   * subdomain of one. Empty: any host (a form without `allowed_domains`).
+   */
+  hostnames: readonly string[];
+  /** reCAPTCHA v3: the `action` the answer must name (the one our widget executes). */
+  action?: string;
 };
 
 const ANSWER_BYTES = 16_384;
@@ -89,15 +97,27 @@ export type SiteVerifier = ReturnType<typeof createSiteVerifier>;
 
 const unverified = (reason: string): SiteVerdict => ({ outcome: 'unverified', reason });
 
-/** The provider's JSON: `success`, `error-codes`, and reCAPTCHA v3's `score`. */
+const refused = (reason: string): SiteVerdict => ({ outcome: 'refused', reason });
+
+/**
+ * The provider's JSON: `success`, `error-codes`, `hostname` (where the widget was solved), and
+ * reCAPTCHA v3's `score` and `action`. A solved answer from another site's page, or for
+ * another action, is refused: a token is only worth something on the form it was made for.
+ */
 function judge(input: SiteVerifyRequest, answer: unknown): SiteVerdict {
   if (typeof answer !== 'object' || answer === null || !('success' in answer))
     return unverified(`${input.provider} answered without a "success" field`);
-  const body = answer as { success: unknown; score?: unknown; 'error-codes'?: unknown };
+  const body = answer as {
+    success: unknown;
+    score?: unknown;
+    hostname?: unknown;
+    action?: unknown;
+    'error-codes'?: unknown;
+  };
   if (body.success !== true) {
     const codes = Array.isArray(body['error-codes']) ? body['error-codes'].map(String) : [];
     const why = codes.length > 0 ? ` (${codes.join(', ').slice(0, 200)})` : '';
-    return { outcome: 'refused', reason: `the CAPTCHA was not solved${why}` };
+    return refused(`the CAPTCHA was not solved${why}`);
   }
   if (input.minScore !== undefined) {
     const score = typeof body.score === 'number' ? body.score : null;
@@ -109,6 +129,19 @@ function judge(input: SiteVerifyRequest, answer: unknown): SiteVerdict {
             ? 'the CAPTCHA answer has no score'
             : `the CAPTCHA score ${score} is below ${input.minScore}`,
       };
+  }
+  if (input.hostnames.length > 0) {
+    const host = typeof body.hostname === 'string' ? body.hostname : '';
+    if (!host || !hostInDomains(input.hostnames, host))
+      return refused(
+        host
+          ? `the CAPTCHA was solved on ${host.slice(0, 100)}, not on a site this form accepts (allowed_domains)`
+          : 'the CAPTCHA answer names no hostname, and this form accepts only its allowed_domains',
+      );
+  }
+  if (input.action !== undefined && body.action !== input.action) {
+    const named = typeof body.action === 'string' ? `"${body.action.slice(0, 100)}"` : 'no action';
+    return refused(`the CAPTCHA answer is for ${named}, not the form's "${input.action}"`);
   }
   return { outcome: 'passed' };
 }

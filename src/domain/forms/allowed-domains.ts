@@ -10,8 +10,13 @@ export function originAllowed(
 ): boolean {
   if (allowedDomains.length === 0) return true;
   const host = hostOf(origin && origin !== 'null' ? origin : referer);
-  if (!host) return false;
-  return allowedDomains.some((domain) => host === domain || host.endsWith(`.${domain}`));
+  return host !== null && hostInDomains(allowedDomains, host);
+}
+
+/** Whether `host` is one of the domains or a subdomain of one (a trailing dot and case aside). */
+export function hostInDomains(domains: readonly string[], host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return domains.some((domain) => name === domain || name.endsWith(`.${domain}`));
 }
 
 function hostOf(url: string | undefined): string | null {

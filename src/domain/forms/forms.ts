@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Form } from '../../db/entities';
 import type { StoredCaptcha } from '../../db/entities/form-captcha';
@@ -87,14 +88,27 @@ export async function createForm(
   });
 }
 
+/** The names of the changes that would alter the form: a value it does not have already. */
+export function changedFields(form: Form, changes: FormChanges): (keyof FormChanges)[] {
+  return (Object.keys(changes) as (keyof FormChanges)[]).filter(
+    (name) => changes[name] !== undefined && !isDeepStrictEqual(changes[name], form[name]),
+  );
+}
+
+/**
+ * Applies the changes that alter the form and returns their names. When none does, nothing
+ * is written: `updated_at` stays, and the caller writes no audit entry (docs/audit-log.md).
+ */
 export async function updateForm(
   em: EntityManager,
   form: Form,
   changes: FormChanges,
-): Promise<Form> {
-  em.assign(form, changes);
+): Promise<(keyof FormChanges)[]> {
+  const changed = changedFields(form, changes);
+  if (changed.length === 0) return changed;
+  em.assign(form, Object.fromEntries(changed.map((name) => [name, changes[name]])));
   await em.flush();
-  return form;
+  return changed;
 }
 
 /**

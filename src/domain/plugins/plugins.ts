@@ -120,12 +120,14 @@ export const DISABLED_BY_ACCOUNT = 'disabled by the account';
  * Turns a plugin on or off (the API's PATCH and the dashboard's button). A disabled plugin
  * gets no deliveries: workflows plan only enabled plugins, and each attempt checks again, so
  * pending retries stop too. Enabling starts its health afresh (docs/endpoint-health.md).
+ * Whether anything changed: enabling a healthy enabled plugin, or disabling a disabled one,
+ * writes nothing (and is not an event for the audit log).
  */
 export async function setPluginEnabled(
   em: EntityManager,
   plugin: Plugin,
   enabled: boolean,
-): Promise<void> {
+): Promise<boolean> {
   // Written as given, not as a diff against the loaded row: deliveries change the counters
   // concurrently, and enabling must reset them whatever they are by now.
   const now = new Date();
@@ -138,13 +140,26 @@ export async function setPluginEnabled(
         disabledAt: null,
       }
     : { enabled, disabledReason: DISABLED_BY_ACCOUNT, disabledAt: now };
-  await em.nativeUpdate(
+  const updated = await em.nativeUpdate(
     Plugin,
-    // Disabling a disabled plugin keeps its reason (e.g. sustained failure).
-    enabled ? { id: plugin.id } : { id: plugin.id, enabled: true },
+    // Disabling a disabled plugin keeps its reason (e.g. sustained failure); enabling touches
+    // only a plugin that is off or has health to reset.
+    enabled
+      ? {
+          id: plugin.id,
+          $or: [
+            { enabled: false },
+            { consecutiveFailures: { $ne: 0 } },
+            { failingSince: { $ne: null } },
+            { disabledReason: { $ne: null } },
+            { disabledAt: { $ne: null } },
+          ],
+        }
+      : { id: plugin.id, enabled: true },
     { ...change, updatedAt: now },
   );
   await em.refresh(plugin);
+  return updated > 0;
 }
 
 /** The old secret stops working at once: deliveries read the secret at attempt time. */

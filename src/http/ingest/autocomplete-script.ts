@@ -1,3 +1,4 @@
+import { RECAPTCHA_V3_ACTION, RESPONSE_FIELDS } from '../../domain/captcha/captcha-settings';
 import type { CaptchaWidget } from '../views/captcha-widget';
 
 /**
@@ -22,8 +23,10 @@ export function autocompleteScript(
     if (!captcha || form.querySelector('altcha-widget, .cf-turnstile, .h-captcha, .g-recaptcha, [data-formward-recaptcha-v3]')) return;
     var holder = document.createElement('div');
     holder.innerHTML = captcha.element;
-    var button = form.querySelector('[type=submit]');
-    form.insertBefore(holder.firstChild, button || null);
+    // Before any file input (ingest checks the CAPTCHA before it writes a file), else the button.
+    var before = form.querySelector('input[type=file]') || form.querySelector('[type=submit]');
+    if (before) before.parentNode.insertBefore(holder.firstChild, before);
+    else form.appendChild(holder.firstChild);
     if (!document.querySelector('script[src="' + captcha.scriptUrl + '"]')) {
       var script = document.createElement('script');
       script.src = captcha.scriptUrl;
@@ -46,7 +49,7 @@ export function autocompleteScript(
     var v3 = form.querySelector('[data-formward-recaptcha-v3]');
     if (!v3 || v3.value || !window.grecaptcha) return send();
     window.grecaptcha.ready(function () {
-      window.grecaptcha.execute(v3.getAttribute('data-formward-recaptcha-v3'), { action: 'submit' })
+      window.grecaptcha.execute(v3.getAttribute('data-formward-recaptcha-v3'), { action: ${JSON.stringify(RECAPTCHA_V3_ACTION)} })
         .then(function (value) { v3.value = value; send(); });
     });
   }
@@ -74,8 +77,17 @@ export function autocompleteScript(
       withV3Token(form, function () { send(form, status, button); });
     });
   }
+  // The CAPTCHA's fields first, wherever the widget sits: files after it are written only
+  // once it passed, and one before it would be refused.
+  var CAPTCHA_FIELDS = ${JSON.stringify(Object.values(RESPONSE_FIELDS))};
+  function captchaFirst(data) {
+    var ordered = new FormData();
+    data.forEach(function (value, name) { if (CAPTCHA_FIELDS.indexOf(name) >= 0) ordered.append(name, value); });
+    data.forEach(function (value, name) { if (CAPTCHA_FIELDS.indexOf(name) < 0) ordered.append(name, value); });
+    return ordered;
+  }
   function send(form, status, button) {
-      fetch(action, { method: 'POST', body: new FormData(form), headers: { Accept: 'application/json' } })
+      fetch(action, { method: 'POST', body: captchaFirst(new FormData(form)), headers: { Accept: 'application/json' } })
         .then(function (res) { return res.json(); })
         .then(function (body) {
           if (body.ok) {

@@ -1,46 +1,69 @@
 import type { Request } from 'express';
 import { takeCaptchaResponse } from '../../domain/captcha/captcha-settings';
+import type { SiteVerdict } from '../../domain/captcha/siteverify';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import type { NewSubmission } from '../../domain/submissions/store-submission';
 import type { RouteContext } from '../routing/define-route';
 import { clientAddress } from './client-address';
 import { captchaFailed } from './ingest-refusals';
+import type { FileAdmission } from './parse-form-body';
+
+/** Said when a file part comes before the CAPTCHA's field: no file is written unchecked. */
+export const CAPTCHA_BEFORE_FILES =
+  'the CAPTCHA must come before the files (put the CAPTCHA widget above the file inputs of the form)';
+
+export type CaptchaGate = ReturnType<typeof captchaGate>;
 
 /**
- * A form's CAPTCHA at ingest (docs/captcha.md): the widgets' fields taken out of the payload
- * (never stored), and `check`, run before the insert, which throws captcha_failed on a missing
- * or refused answer and marks the submission spam (`captcha_unverified`) when the provider
- * could not be reached in time. A form without a captcha, or an exempt test run, passes as is.
+ * A form's CAPTCHA at ingest (docs/captcha.md). `beforeFiles` runs at a multipart body's first
+ * file, with the fields read so far: it checks the CAPTCHA there, so no file is written
+ * before it passed (refused or missing: captcha_failed; the provider out of reach: the files
+ * are read to nowhere, as spam keeps none). `take` takes the widgets' fields out of the
+ * payload (never stored), and its `check`, run before the insert, checks the CAPTCHA unless
+ * `beforeFiles` did: it throws captcha_failed on a missing or refused answer and marks the
+ * submission spam (`captcha_unverified`) when the provider could not be reached in time.
+ * A form without a captcha, or an exempt test run, passes as is.
  */
-export function captchaGate(
-  req: Request,
-  ctx: RouteContext,
-  form: IngestForm,
-  fields: Record<string, unknown>,
-  exempt: boolean,
-) {
-  const captcha = form.captcha;
-  if (!captcha) return { fields, check: async (_submission: NewSubmission) => {} };
-  const taken = takeCaptchaResponse(captcha, fields);
+export function captchaGate(req: Request, ctx: RouteContext, form: IngestForm, exempt: boolean) {
+  const captcha = exempt ? null : form.captcha;
+  let verdict: Promise<SiteVerdict> | undefined;
+  const verify = (response: string | undefined) =>
+    ctx.captcha.verify(
+      req.em,
+      { endpointToken: form.endpointToken, captcha: captcha!, allowedDomains: form.allowedDomains },
+      response,
+      clientAddress(req),
+    );
   return {
-    fields: taken.fields,
-    async check(submission: NewSubmission): Promise<void> {
-      if (exempt) return;
-      const verdict = await ctx.captcha.verify(
-        req.em,
-        { endpointToken: form.endpointToken, captcha },
-        taken.response,
-        clientAddress(req),
-      );
-      if (verdict.outcome === 'refused') throw captchaFailed(verdict.reason);
-      if (verdict.outcome === 'unverified') {
-        ctx.logger.warn(
-          { formId: form.id, reason: verdict.reason },
-          'CAPTCHA not verified: the submission is kept as spam for review',
-        );
-        submission.spamReason ??= 'captcha_unverified';
-        submission.files = []; // spam keeps no file bytes
-      }
+    async beforeFiles(fields: Record<string, unknown>): Promise<FileAdmission> {
+      if (!captcha) return 'write';
+      const { response } = takeCaptchaResponse(captcha, fields);
+      if (response === undefined) throw captchaFailed(CAPTCHA_BEFORE_FILES);
+      verdict = verify(response);
+      const outcome = await verdict;
+      if (outcome.outcome === 'refused') throw captchaFailed(outcome.reason);
+      return outcome.outcome === 'passed' ? 'write' : 'drain';
+    },
+    take(fields: Record<string, unknown>) {
+      if (!form.captcha) return { fields, check: async (_submission: NewSubmission) => {} };
+      const taken = takeCaptchaResponse(form.captcha, fields);
+      return {
+        fields: taken.fields,
+        async check(submission: NewSubmission): Promise<void> {
+          if (!captcha) return;
+          // An answer is good once: the one checked at the first file stands.
+          const outcome = await (verdict ?? verify(taken.response));
+          if (outcome.outcome === 'refused') throw captchaFailed(outcome.reason);
+          if (outcome.outcome === 'unverified') {
+            ctx.logger.warn(
+              { formId: form.id, reason: outcome.reason },
+              'CAPTCHA not verified: the submission is kept as spam for review',
+            );
+            submission.spamReason ??= 'captcha_unverified';
+            submission.files = []; // spam keeps no file bytes
+          }
+        },
+      };
     },
   };
 }

@@ -14,6 +14,9 @@ export type ParsedFormBody = {
   discard(): Promise<void>;
 };
 
+/** What becomes of a body's files: written to the spool, or read to nowhere. */
+export type FileAdmission = 'write' | 'drain';
+
 const removeFile = (file: string) => void fs.promises.rm(file, { force: true });
 
 const tooLarge = (message: string) => new HttpError(413, 'payload_too_large', message);
@@ -23,6 +26,10 @@ const tooLarge = (message: string) => new HttpError(413, 'payload_too_large', me
  * file size and count, field count, name length, value size and the fields' total. Repeated
  * names become arrays. Without `acceptFiles`, a file part that carries a name or bytes fails.
  * File parts are written to `spoolDir` while they arrive; on failure they are removed.
+ * `beforeFiles`, when given, is asked once, at the first file part that has a file name, with
+ * the fields read so far: until it answers nothing is written (the part waits, and the body
+ * with it); it may refuse (the read fails with its error) or have the files drained unwritten.
+ * A nameless part with bytes before it said yes fails with `beforeFilesRefusal`.
  */
 export function parseFormBody(
   req: Request,
@@ -31,6 +38,9 @@ export function parseFormBody(
     spoolDir: string;
     /** Called with each chunk's size as it arrives; throwing ends the read with that error. */
     onReceived?: (bytes: number) => void;
+    beforeFiles?: (fields: Record<string, string | string[]>) => Promise<FileAdmission>;
+    /** Why a nameless file part with bytes is refused before `beforeFiles` admitted files. */
+    beforeFilesRefusal?: () => Error;
   },
 ): Promise<ParsedFormBody> {
   const multipart = req.is('multipart/form-data') !== false;
@@ -81,6 +91,7 @@ export function parseFormBody(
     let fieldBytes = 0;
     let pendingFiles = 0;
     let parserClosed = false;
+    let admission: Promise<FileAdmission> | undefined;
 
     const fail = (error: Error) => {
       if (failure) return;
@@ -151,39 +162,66 @@ export function parseFormBody(
       }
       const fileTooLarge = () =>
         fail(tooLarge(`${name}: file larger than ${INGEST_LIMITS.fileBytes / 1024 / 1024} MiB`));
-      // The bytes go to a file as they arrive: a slow or large upload holds disk, not memory.
-      fs.mkdirSync(options.spoolDir, { recursive: true, mode: 0o700 });
-      const spoolPath = path.join(options.spoolDir, randomUUID());
-      const sink = fs.createWriteStream(spoolPath, { flags: 'wx', mode: 0o600 });
-      sinks.push(sink);
       pendingFiles++;
       const slot = fileSlots.push(undefined) - 1;
-      let size = 0;
-      stream.on('data', (chunk: Buffer) => {
-        if (!options.acceptFiles) return refuseFiles();
-        size += chunk.length;
-        if (size > INGEST_LIMITS.fileBytes) fileTooLarge();
-      });
-      stream.on('limit', fileTooLarge);
-      sink.on('error', (error) => fail(error));
-      sink.on('close', () => {
-        pendingFiles--;
-        // An empty file input sends a part with no name and no bytes: nothing was uploaded.
-        if (!failure && !stream.truncated && (info.filename || size > 0)) {
-          fileSlots[slot] = {
-            fieldName: name,
-            filename: (info.filename || 'upload').slice(0, 255),
-            contentType: info.mimeType || 'application/octet-stream',
-            size,
-            open: () => fs.createReadStream(spoolPath),
-          };
-          spooled.push(spoolPath);
-        } else {
-          removeFile(spoolPath);
-        }
-        finish();
-      });
-      stream.pipe(sink);
+      const spool = () => {
+        // The bytes go to a file as they arrive: a slow or large upload holds disk, not memory.
+        fs.mkdirSync(options.spoolDir, { recursive: true, mode: 0o700 });
+        const spoolPath = path.join(options.spoolDir, randomUUID());
+        const sink = fs.createWriteStream(spoolPath, { flags: 'wx', mode: 0o600 });
+        sinks.push(sink);
+        let size = 0;
+        stream.on('data', (chunk: Buffer) => {
+          if (!options.acceptFiles) return refuseFiles();
+          size += chunk.length;
+          if (size > INGEST_LIMITS.fileBytes) fileTooLarge();
+        });
+        stream.on('limit', fileTooLarge);
+        sink.on('error', (error) => fail(error));
+        sink.on('close', () => {
+          pendingFiles--;
+          // An empty file input sends a part with no name and no bytes: nothing was uploaded.
+          if (!failure && !stream.truncated && (info.filename || size > 0)) {
+            fileSlots[slot] = {
+              fieldName: name,
+              filename: (info.filename || 'upload').slice(0, 255),
+              contentType: info.mimeType || 'application/octet-stream',
+              size,
+              open: () => fs.createReadStream(spoolPath),
+            };
+            spooled.push(spoolPath);
+          } else {
+            removeFile(spoolPath);
+          }
+          finish();
+        });
+        stream.pipe(sink);
+      };
+      // Read to nowhere: nothing written, nothing handed on.
+      const drain = () => {
+        stream.on('end', () => {
+          pendingFiles--;
+          finish();
+        });
+        stream.resume();
+      };
+      if (!options.beforeFiles) return spool();
+      if (!admission && !info.filename) {
+        // An empty file input (no name, no bytes) is no file; bytes here wait for nobody.
+        const refusal =
+          options.beforeFilesRefusal ?? (() => validationFailed([`${name}: refused`]));
+        stream.on('data', () => fail(refusal()));
+        return drain();
+      }
+      // Until the fields before it pass, the part is not read, and the body waits with it.
+      admission ??= options.beforeFiles({ ...fields });
+      admission.then(
+        (decision) => (failure ? stream.resume() : decision === 'write' ? spool() : drain()),
+        (error: Error) => {
+          fail(error);
+          stream.resume();
+        },
+      );
     });
     parser.on('fieldsLimit', () =>
       fail(tooLarge(`too many fields (limit ${INGEST_LIMITS.fields})`)),

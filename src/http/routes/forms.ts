@@ -21,6 +21,9 @@ import { createFormBody, updateFormBody } from '../schemas/forms';
 import { LIST_HEADERS } from '../schemas/headers';
 import { formEnvelope, formListEnvelope, formView } from '../views/form-view';
 
+/** A form's field as the API names it: `allowedDomains` is `allowed_domains`. */
+const apiFieldName = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 /**
  * The form's addresses were given: each one not confirmed for the account is asked to confirm
  * (README, "Recipients and mail"); then where each one stands.
@@ -160,11 +163,13 @@ export const formRoutes = [
   }).handle(async ({ req, params, body, principal, audit }, ctx) => {
     const form = await findAccountForm(req.em, principal.accountId, params.id);
     if (!form) throw notFound('form');
-    audit.summary = `changed ${Object.keys(body).sort().join(', ') || 'nothing'}`;
-    await updateForm(req.em, form, {
+    const changed = await updateForm(req.em, form, {
       ...formChanges(body),
       ...captchaChanges(body.captcha, form.captcha, ctx.captchaSecrets),
     });
+    // A change that changes nothing is not an event (docs/audit-log.md).
+    audit.skip = changed.length === 0;
+    audit.summary = `changed ${changed.map(apiFieldName).sort().join(', ')}`;
     ctx.forms.forget(form.endpointToken);
     const counts = await countSubmissionsByForm(req.em, [form.id]);
     const recipients = body.notification_email_addresses

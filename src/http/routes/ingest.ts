@@ -19,7 +19,8 @@ import {
 import { storeSubmission, type StartHold } from '../../domain/submissions/store-submission';
 import { currentTraceparent, setSpanAttributes } from '../../tracing/trace-hooks';
 import { TEST_RUN_START_HOLD } from '../../domain/submissions/test-submission';
-import { captchaGate } from '../ingest/captcha-gate';
+import { CAPTCHA_BEFORE_FILES, captchaGate, type CaptchaGate } from '../ingest/captcha-gate';
+import { captchaFailed } from '../ingest/ingest-refusals';
 import { fileStorageUnavailable } from '../file-storage-unavailable';
 import { formUrls } from '../form-urls';
 import { HttpError } from '../http-error';
@@ -89,9 +90,10 @@ async function accept(
   ctx: RouteContext,
   form: IngestForm,
   body: Pick<SubmissionToPrepare, 'fields' | 'files' | 'limits'>,
-  options: { captchaExempt?: boolean; start?: StartHold } = {},
+  options: { captchaExempt?: boolean; start?: StartHold; captcha?: CaptchaGate } = {},
 ) {
-  const captcha = captchaGate(req, ctx, form, body.fields, options.captchaExempt ?? false);
+  const gate = options.captcha ?? captchaGate(req, ctx, form, options.captchaExempt ?? false);
+  const captcha = gate.take(body.fields);
   const prepared = prepareSubmission({
     ...body,
     fields: captcha.fields,
@@ -250,16 +252,26 @@ export const ingestRoutes = [
         'post the form as application/x-www-form-urlencoded or multipart/form-data',
       );
     }
+    // With a CAPTCHA, no file is written before it passed (docs/captcha.md).
+    const captcha = captchaGate(req, ctx, form, false);
     const body = await parseFormBody(req, {
       acceptFiles: form.acceptFiles,
       spoolDir: spoolDirOf(ctx),
       onReceived: meterBody,
+      ...(form.captcha && form.acceptFiles
+        ? {
+            beforeFiles: captcha.beforeFiles,
+            beforeFilesRefusal: () => captchaFailed(CAPTCHA_BEFORE_FILES),
+          }
+        : {}),
     });
-    const id = await accept(req, ctx, form, {
-      fields: body.fields,
-      files: body.files,
-      limits: 'checked-while-reading',
-    })
+    const id = await accept(
+      req,
+      ctx,
+      form,
+      { fields: body.fields, files: body.files, limits: 'checked-while-reading' },
+      { captcha },
+    )
       .catch((error: unknown) => unavailableWithResend(req, ctx, error, body))
       .finally(() => body.discard());
     startWorkflowAfter(ctx, res, id);

@@ -162,7 +162,7 @@ export const pluginRoutes = [
     errors: ['not_found'],
   }).handle(async ({ req, params, body, principal, audit }, ctx) => {
     const plugin = await pluginOf(req, params);
-    await setPluginEnabled(req.em, plugin, body.enabled);
+    audit.skip = !(await setPluginEnabled(req.em, plugin, body.enabled));
     audit.summary = `${body.enabled ? 'enabled' : 'disabled'} ${plugin.pluginType} plugin`;
     const recipients = await pluginRecipientLookup(req.em, principal.accountId, [plugin]);
     const view = pluginView(plugin, ctx.urls, principal, { recipients: recipients(plugin) });

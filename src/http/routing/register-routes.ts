@@ -3,7 +3,7 @@ import type { RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { can } from '../../domain/accounts/principal';
 import { actorOfPrincipal, recordAuditEvent } from '../../domain/audit/audit-log';
-import { HttpError } from '../http-error';
+import { HttpError, rateLimited } from '../http-error';
 import { jsonBody } from '../middleware/json-body';
 import { parseOrThrow } from '../validate';
 import { auditEntryOf, type AuditNote } from './audit-declaration';
@@ -70,6 +70,7 @@ function handlersOf(route: AnyRoute, ctx: RouteContext): RequestHandler[] {
     },
   ];
   if (route.access !== 'public') handlers.push(checkAccess(route));
+  if (route.access !== 'public' && isChange(route)) handlers.push(countWrite(ctx));
   if (route.body && !route.body.readByHandler) {
     if (route.body.mediaTypes.join() !== 'application/json')
       throw new Error(`${route.operationId}: only JSON bodies are read before the handler`);
@@ -99,6 +100,27 @@ function handlersOf(route: AnyRoute, ctx: RouteContext): RequestHandler[] {
     sendAnswer(res, route, answer);
   });
   return handlers;
+}
+
+/** A post, patch or delete: what API_WRITE_RATE counts (reads are free). */
+export const isChange = (route: { method: string }) =>
+  route.method !== 'get' && route.method !== 'options';
+
+/**
+ * Counts the change against its credential's API_WRITE_RATE, after authentication and the
+ * access check and before the body is read: past it, 429 `rate_limited` with `Retry-After`.
+ */
+function countWrite(ctx: RouteContext): RequestHandler {
+  return async (req, _res, next) => {
+    const wait = await ctx.apiWriteBudget.consumeFor(req.principal!);
+    if (wait > 0) {
+      throw rateLimited(
+        `This ${req.principal!.kind === 'api_key' ? 'API key' : 'session'} made API_WRITE_RATE's ${ctx.apiWriteBudget.perMinute} changes this minute; try again in ${wait} s.`,
+        wait,
+      );
+    }
+    next();
+  };
 }
 
 function checkAccess(route: AnyRoute): RequestHandler {

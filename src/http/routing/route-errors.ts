@@ -13,6 +13,8 @@ function impliedErrors(route: AnyOperation): ErrorRef[] {
   // A scope check, or the CSRF check of a session-authenticated change (docs/api-conventions.md, Authentication and scopes).
   if (SCOPES.includes(route.access as Scope) || (changes && route.access !== 'public'))
     codes.push('forbidden');
+  // A change counts against API_WRITE_RATE (docs/api-conventions.md, Limits).
+  if (changes && route.access !== 'public') codes.push('rate_limited');
   if (route.body && !route.body.readByHandler)
     codes.push('invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_failed');
   if (route.query) codes.push('validation_failed');

@@ -1,5 +1,5 @@
 import escapeHtml from 'escape-html';
-import type { StoredCaptcha } from '../../domain/captcha/captcha-settings';
+import { RECAPTCHA_V3_ACTION, type StoredCaptcha } from '../../domain/captcha/captcha-settings';
 
 /** The pieces of a CAPTCHA widget: the script to load and the element that shows it. */
 export type CaptchaWidget = {
@@ -43,15 +43,15 @@ export function captchaWidget(
   };
 }
 
-// reCAPTCHA v3 without the form script: on the first submit, fetch a token into the hidden
-// field, then send the form again. Registered before the form script's own handler, it stops
+// reCAPTCHA v3 without the form script: on the first submit, fetch a token (for the action
+// ingest expects) into the hidden field, then send the form again. Registered before the form script's own handler, it stops
 // that one until the token is there.
 const RECAPTCHA_V3_SCRIPT =
   `<script>(function (s) { var f = s && s.closest && s.closest('form'); if (!f) return; ` +
   `var t = f.querySelector('input[data-formward-recaptcha-v3]'); ` +
   `f.addEventListener('submit', function (e) { if (t.value || !window.grecaptcha) return; ` +
   `e.preventDefault(); e.stopImmediatePropagation(); ` +
-  `grecaptcha.ready(function () { grecaptcha.execute(t.getAttribute('data-formward-recaptcha-v3'), { action: 'submit' })` +
+  `grecaptcha.ready(function () { grecaptcha.execute(t.getAttribute('data-formward-recaptcha-v3'), { action: ${JSON.stringify(RECAPTCHA_V3_ACTION).replaceAll('"', "'")} })` +
   `.then(function (token) { t.value = token; if (f.requestSubmit) f.requestSubmit(); else f.submit(); }); }); }); })(document.currentScript);</script>`;
 
 /** The widget's lines of the embed markup: its script tag and element (and v3's helper). */

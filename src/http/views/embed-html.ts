@@ -11,20 +11,20 @@ const FILL_STAMP_SCRIPT =
 const FILE_INPUT_NOTE =
   `<!-- Files: turn uploads on first (PATCH /api/forms/{id} with {"accept_files": true}, or ` +
   `"Accept file uploads" in the form's settings on the dashboard), then add e.g. ` +
-  `<input type="file" name="attachment"> -->`;
+  `<input type="file" name="attachment"> here, below any CAPTCHA widget -->`;
 
 /**
  * Ready-to-paste markup: a plain HTML form posting to the ingest URL, with the hidden `_hp`
  * honeypot that people never see or fill and the hidden `_ts` page-load stamp. It works
  * without JavaScript; the optional autocomplete script (see the form's
  * `autocomplete_script_url`) upgrades it to inline results. A form with a CAPTCHA gets its
- * widget before the button.
+ * widget after the text fields and before where file inputs go.
  */
 export function embedHtml(form: {
   name: string;
   token: string;
   submissionUrl: string;
-  /** The form's CAPTCHA widget (docs/captcha.md), placed before the button. */
+  /** The form's CAPTCHA widget (docs/captcha.md), placed before any file input. */
   captcha?: CaptchaWidget | null;
 }): string {
   const action = escapeHtml(form.submissionUrl);
@@ -33,11 +33,13 @@ export function embedHtml(form: {
     `  <label>Name <input type="text" name="name" autocomplete="name"></label>`,
     `  <label>Email <input type="email" name="email" autocomplete="email" required></label>`,
     `  <label>Message <textarea name="message" rows="5" required></textarea></label>`,
+    // Browsers send fields in page order, and ingest checks the CAPTCHA before it writes a
+    // file: its widget goes before any file input.
+    ...captchaEmbedLines(form.captcha ?? null).map((line) => `  ${line}`),
     `  ${FILE_INPUT_NOTE}`,
     `  <div style="position:absolute;left:-10000px" aria-hidden="true"><label>Leave this empty <input type="text" name="_hp" value="" tabindex="-1" autocomplete="off"></label></div>`,
     `  <input type="hidden" name="_ts" value="">`,
     `  ${FILL_STAMP_SCRIPT}`,
-    ...captchaEmbedLines(form.captcha ?? null).map((line) => `  ${line}`),
     `  <button type="submit">Send</button>`,
     `</form>`,
   ].join('\n');

@@ -35,7 +35,8 @@ export const formAutoresponsePages = [
       const section = autoresponseSection(form.name, input, errors);
       return showForm(page, ctx, form, undefined, { section, status: valid.ok ? 200 : 422 });
     }
-    await updateForm(req.em, form, { autoresponse: valid.autoresponse });
+    const changed = await updateForm(req.em, form, { autoresponse: valid.autoresponse });
+    page.audit.skip = changed.length === 0;
     setFlash(res, ctx.urls.base, 'autoresponse_saved');
     res.redirect(303, `/app/forms/${form.id}#autoresponse`);
   }),

@@ -57,7 +57,7 @@ export const formCaptchaPages = [
     method: 'post',
     path: '/app/forms/:id/captcha',
     audit: { action: 'form.captcha_updated', target: 'form' },
-  }).handle(async ({ req, res, render }, ctx) => {
+  }).handle(async ({ req, res, render, audit }, ctx) => {
     const form = await formOr404(req, res);
     if (!form) return;
     const { input, result } = readCaptchaSettings(req.body);
@@ -69,7 +69,7 @@ export const formCaptchaPages = [
       if (!(error instanceof HttpError)) throw error;
       return show(render, form, { input, error: error.errors?.[0] ?? error.message });
     }
-    await updateForm(req.em, form, changes);
+    audit.skip = (await updateForm(req.em, form, changes)).length === 0;
     ctx.forms.forget(form.endpointToken);
     setFlash(res, ctx.urls.base, 'captcha_saved');
     res.redirect(303, `/app/forms/${form.id}`);

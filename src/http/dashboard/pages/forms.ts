@@ -177,7 +177,8 @@ export const formPages = [
     const input = readFormSettings(req.body);
     const valid = validateFormSettings(input, 'update');
     if (!valid.ok) return showForm(page, ctx, form, { input, errors: valid.errors });
-    await updateForm(req.em, form, valid.changes);
+    // Saved without a change: nothing for the audit log (docs/audit-log.md).
+    page.audit.skip = (await updateForm(req.em, form, valid.changes)).length === 0;
     ctx.forms.forget(form.endpointToken);
     await askToConfirm(req.em, ctx, form);
     setFlash(res, ctx.urls.base, 'form_updated');

@@ -38,7 +38,7 @@ function pluginAction(action: 'enable' | 'disable' | 'delete') {
     path: `/app/forms/:formId/plugins/:pluginId/${action}`,
     audit: { action: `plugin.${action}d`, target: 'plugin' },
     access: 'session',
-  }).handle(async ({ req, res, params }, ctx) => {
+  }).handle(async ({ req, res, params, audit }, ctx) => {
     const owned = await ownedPlugin(req, res, params);
     if (!owned) return;
     const { form, plugin } = owned;
@@ -46,7 +46,7 @@ function pluginAction(action: 'enable' | 'disable' | 'delete') {
       await deletePlugin(req.em, plugin);
       setFlash(res, ctx.urls.base, 'plugin_deleted');
     } else {
-      await setPluginEnabled(req.em, plugin, action === 'enable');
+      audit.skip = !(await setPluginEnabled(req.em, plugin, action === 'enable'));
       setFlash(res, ctx.urls.base, plugin.enabled ? 'plugin_enabled' : 'plugin_disabled');
     }
     return res.redirect(303, back(form));

@@ -25,10 +25,17 @@ const WEBHOOK_ACTIONS = {
   rotate: 'webhook.secret_rotated',
 } as const;
 
-/** A webhook's action (`/app/forms/{id}/webhooks/{pluginId}/<action>`): it redirects back. */
+/**
+ * A webhook's action (`/app/forms/{id}/webhooks/{pluginId}/<action>`): it redirects back.
+ * `run` answers false when the action changed nothing (no audit entry).
+ */
 function webhookAction(
   action: keyof typeof WEBHOOK_ACTIONS,
-  run: (res: Response, owned: { form: Form; plugin: Plugin }, ctx: AppContext) => Promise<void>,
+  run: (
+    res: Response,
+    owned: { form: Form; plugin: Plugin },
+    ctx: AppContext,
+  ) => Promise<boolean | void>,
 ) {
   return definePage({
     need: 'can_create_forms',
@@ -36,18 +43,19 @@ function webhookAction(
     path: `/app/forms/:formId/webhooks/:pluginId/${action}`,
     audit: { action: WEBHOOK_ACTIONS[action], target: 'plugin' },
     access: 'session',
-  }).handle(async ({ req, res, params }, ctx) => {
+  }).handle(async ({ req, res, params, audit }, ctx) => {
     const owned = await ownedWebhook(req, res, params);
     if (!owned) return;
-    await run(res, owned, ctx);
+    audit.skip = (await run(res, owned, ctx)) === false;
     res.redirect(303, pluginsPath(owned.form));
   });
 }
 
 const toggle = (enabled: boolean) =>
   webhookAction(enabled ? 'enable' : 'disable', async (res, { plugin }, ctx) => {
-    await setPluginEnabled(res.req.em, plugin, enabled);
+    const changed = await setPluginEnabled(res.req.em, plugin, enabled);
     setFlash(res, ctx.urls.base, plugin.enabled ? 'webhook_enabled' : 'webhook_disabled');
+    return changed;
   });
 
 /**
