@@ -227,6 +227,31 @@ describe('members', () => {
     expect(gone.headers.get('location')).toMatch(/^\/login/);
   });
 
+  it('setting the role a member has already changes nothing and writes no audit entry', async () => {
+    const session = await owner();
+    const viewer = await t.stack.addMember(t.accountId, 'viewer');
+    const changes = () =>
+      t.stack.sql<{ id: string }>(
+        `select id from audit_events
+          where account_id = ? and action = 'member.role_changed' and target_id = ?`,
+        [t.accountId, viewer.userId],
+      );
+    const same = await appPost(t.stack.url, session, `/app/team/members/${viewer.userId}/role`, {
+      role: 'viewer',
+    });
+    expect(same.status, same.text).toBe(303);
+    expect(await changes()).toHaveLength(0);
+    // The member's session goes on: nothing was lowered.
+    expect((await request('GET', `${t.stack.url}/app`, { cookie: viewer.cookie })).status).toBe(
+      200,
+    );
+    const raised = await appPost(t.stack.url, session, `/app/team/members/${viewer.userId}/role`, {
+      role: 'admin',
+    });
+    expect(raised.status, raised.text).toBe(303);
+    expect(await changes()).toHaveLength(1);
+  });
+
   it('the owner cannot remove themselves; a member may leave', async () => {
     const session = await owner();
     const [self] = await t.stack.sql<{ user_id: string }>(

@@ -46,23 +46,26 @@ async function lockedMember(tx: EntityManager, accountId: string, userId: string
 export async function changeMemberRole(
   em: EntityManager,
   change: { accountId: string; userId: string; role: 'admin' | 'viewer'; by: KeyRevocationAuthor },
-): Promise<ApiKey[]> {
+): Promise<{ changed: boolean; revoked: ApiKey[] }> {
   const { accountId, userId, role } = change;
   return em.transactional(async (tx) => {
     const member = await lockedMember(tx, accountId, userId);
     if (member.role === 'owner')
       throw new MemberChangeRefused('The owner’s role changes only by transferring ownership.');
+    // The role they have already: nothing to write, nothing for the audit log.
+    if (member.role === role) return { changed: false, revoked: [] };
     const lowered = member.role === 'admin' && role === 'viewer';
     member.role = role;
     await tx.flush();
-    if (!lowered) return [];
+    if (!lowered) return { changed: true, revoked: [] };
     await deleteMemberSessions(tx, accountId, userId);
-    return revokeMemberKeys(tx, {
+    const revoked = await revokeMemberKeys(tx, {
       accountId,
       userId,
       reason: 'its creator is now a viewer',
       by: change.by,
     });
+    return { changed: true, revoked };
   });
 }
 

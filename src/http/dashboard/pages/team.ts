@@ -189,7 +189,7 @@ export const teamPages = [
     const role = parsed.data.role;
     const email = await memberEmail(page);
     page.audit.summary = `${email} is now ${role}`;
-    const revoked = await change(page, () =>
+    const outcome = await change(page, () =>
       changeMemberRole(req.em, {
         accountId: session.accountId,
         userId: params.userId,
@@ -197,8 +197,9 @@ export const teamPages = [
         by: changedBy(page),
       }),
     );
-    if (!revoked) return;
-    tellKeyChange(res, ctx, { member: email, revoked: revoked.length, kept: 0 });
+    if (!outcome) return;
+    page.audit.skip = !outcome.changed;
+    tellKeyChange(res, ctx, { member: email, revoked: outcome.revoked.length, kept: 0 });
     done(res, ctx, 'role_changed');
   }),
 
