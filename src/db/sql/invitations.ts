@@ -29,17 +29,6 @@ const COLUMNS = `i.id::text as id, i.account_id::text as "accountId", a.name as 
   i.email, i.role, i.expires_at as "expiresAt", i.accepted_at as "acceptedAt",
   i.revoked_at as "revokedAt", i.created_at as "createdAt"`;
 
-/** Invitations created for the account within the last hour (the hourly cap). */
-export async function countRecentInvitations(em: EntityManager, accountId: string) {
-  const [row] = await selectRows<{ count: number }>(
-    em,
-    `select count(*)::int as count from invitations
-      where account_id = ? and created_at > now() - interval '1 hour'`,
-    [accountId],
-  );
-  return row?.count ?? 0;
-}
-
 /** Revokes the address's pending invitation to the account (a new one replaces it). */
 export function revokePendingFor(em: EntityManager, accountId: string, email: string) {
   return runStatement(

@@ -10,6 +10,7 @@ import { formCaptchaPages } from './form-captcha';
 import { formAutoresponsePages } from './form-autoresponse';
 import { formPages } from './forms';
 import { invitationPages } from './invitations';
+import { invitationUnsubscribePages } from './invitation-unsubscribe';
 import { oidcSignInPages } from './oidc-sign-in';
 import { overviewPages } from './overview';
 import { passwordResetPages } from './password-reset';
@@ -40,6 +41,7 @@ export const PAGES: readonly AnyPage[] = [
   ...passwordResetPages,
   ...recipientPages,
   ...invitationPages,
+  ...invitationUnsubscribePages,
   ...overviewPages,
   ...settingsPages,
   ...apiKeyPages,
