@@ -53,11 +53,12 @@ function refusal(claim: Exclude<InvitationMailClaim, 'claimed'>, email: string, 
     return `This account sent ${deps.invitationsPerHour} invitations in the last hour; INVITATIONS_PER_HOUR allows no more. Try again later.`;
   // One answer for both: the inviter learns neither that the person opted out nor that
   // other accounts invited them.
-  return (
-    `${email} cannot be invited now: an address gets at most ${deps.invitationsPerAddressPerDay} ` +
-    'invitations a day from all accounts (INVITATIONS_PER_ADDRESS_PER_DAY), and none once it ' +
-    'unsubscribed from them. Try again tomorrow, or ask the person to sign up and tell you.'
-  );
+  const perDay = deps.invitationsPerAddressPerDay;
+  const cap =
+    perDay > 0
+      ? `an address gets at most ${perDay} invitations a day from all accounts (INVITATIONS_PER_ADDRESS_PER_DAY), and none once it unsubscribed from them`
+      : 'an address that unsubscribed from invitations gets none';
+  return `${email} cannot be invited now: ${cap}. Try again tomorrow.`;
 }
 
 /**
