@@ -48,6 +48,7 @@ const UNIT_TESTS = [
   'test/temporal/workflow-code.test.ts',
   // Worker.runReplayHistories replays the recorded histories in process: no server.
   'test/temporal/workflow-replay.test.ts',
+  'test/tracing/span-redaction.test.ts',
   'workflows/first-attempt.test.ts',
 ];
 

@@ -30,6 +30,7 @@ type Parts = { http: boolean; worker: boolean };
  */
 export async function runStack(config: Config, parts: Parts): Promise<void> {
   const stops: Array<() => Promise<void>> = [];
+  const startedAt = new Date().toISOString();
   const shutdown = async () => {
     for (const stop of stops.reverse())
       await stop().catch((error: Error) => say(`shutdown: ${error.message}`));
@@ -68,6 +69,23 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
     if (applied.length > 0) ctx.logger.info({ applied }, 'migrations applied');
     const sealed = await sealPlainSigningSecrets(ctx.orm.em.fork(), ctx.signingSecrets);
     if (sealed > 0) ctx.logger.info({ sealed }, 'plain-text webhook signing secrets sealed');
+
+    // Before the HTTP server listens: a CLI command run the moment it answers finds the
+    // embedded services here instead of trying to start a second PostgreSQL on DATA_DIR.
+    const publishesRuntime = database.embedded || temporal.embedded;
+    const runtimeInfo = () => ({
+      pid: process.pid,
+      databaseUrl: database.url,
+      temporalAddress: temporal.address,
+      temporalUiUrl: temporal.uiUrl,
+      baseUrl: ctx.urls.base,
+      ingestUrl: ctx.urls.ingest,
+      startedAt,
+    });
+    if (publishesRuntime) {
+      writeRuntimeFile(config.dataDir, runtimeInfo());
+      stops.push(async () => removeRuntimeFile(config.dataDir));
+    }
 
     let http: RunningHttpServer | null = null;
     if (parts.http) {
@@ -113,18 +131,8 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
         stops.push(() => health.close());
       }
     }
-    if (database.embedded || temporal.embedded) {
-      writeRuntimeFile(config.dataDir, {
-        pid: process.pid,
-        databaseUrl: database.url,
-        temporalAddress: temporal.address,
-        temporalUiUrl: temporal.uiUrl,
-        baseUrl: ctx.urls.base,
-        ingestUrl: ctx.urls.ingest,
-        startedAt: new Date().toISOString(),
-      });
-      stops.push(async () => removeRuntimeFile(config.dataDir));
-    }
+    // The bound port may have changed the URLs: the file says the final ones.
+    if (publishesRuntime) writeRuntimeFile(config.dataDir, runtimeInfo());
 
     if (supervisor) reportReady();
     else printRunning(config, { ctx, http, worker, workerProcess, database, temporal });

@@ -130,15 +130,23 @@ const environmentSchema = z.object({
   PLUGIN_DISABLE_AFTER: duration('24h'),
   /** Re-deliveries a recovery run starts per second at most (docs/recovery.md). */
   RECOVERY_RATE: z.coerce.number().int().min(1).max(1000).default(10),
-  /** Forms one account may have (docs: README, Budgets against amplification); 0: no limit. */
+  /** Accounts one user may own (docs/teams.md); 0: no limit. */
+  MAX_ACCOUNTS_PER_USER: z.coerce.number().int().min(0).default(5),
+  /**
+   * Forms one account may have, counted per owning user over every account they own (docs:
+   * README, Budgets against amplification); 0: no limit.
+   */
   MAX_FORMS_PER_ACCOUNT: z.coerce.number().int().min(0).default(500),
   /** Plugins of every type one form may have, deleted ones aside; 0: no limit. */
   MAX_PLUGINS_PER_FORM: z.coerce.number().int().min(0).default(25),
-  /** Replays one account may start per minute, across every serve process; 0: no limit. */
+  /** Replays one account may start per minute, counted per owning user, across every serve process; 0: no limit. */
   REPLAY_RATE: z.coerce.number().int().min(0).default(30),
-  /** Submission mails (one per recipient) an account may send per hour (README, "Recipients and mail"). */
+  /**
+   * Submission mails (one per recipient) an account may send per hour, counted per owning
+   * user over every account they own (README, "Recipients and mail").
+   */
   ACCOUNT_MAIL_PER_HOUR: z.coerce.number().int().min(0).default(1000),
-  /** Invitations an account may send per hour (docs/teams.md); 0: no cap. */
+  /** Invitations an account may send per hour, counted per owning user (docs/teams.md); 0: no cap. */
   INVITATIONS_PER_HOUR: z.coerce.number().int().min(0).default(20),
   /**
    * Invitation mails one address may get per day from all accounts together, re-invitations
@@ -161,7 +169,10 @@ const environmentSchema = z.object({
   LIST_MAX_BYTES: byteSize('4MiB'),
   /** Bytes of uploaded files one form may keep; 0 turns the quota off. */
   FILE_QUOTA_PER_FORM: byteSize('1GiB'),
-  /** Bytes of uploaded files one account may keep across its forms; 0 turns the quota off. */
+  /**
+   * Bytes of uploaded files one account may keep across its forms, counted per owning user
+   * over every account they own; 0 turns the quota off.
+   */
   FILE_QUOTA_PER_ACCOUNT: byteSize('5GiB'),
   /** Submissions with files one process writes into PostgreSQL at once (docs/running.md). */
   UPLOAD_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
@@ -241,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     recoveryRatePerSecond: e.RECOVERY_RATE,
     budgets: {
+      accountsPerUser: e.MAX_ACCOUNTS_PER_USER,
       formsPerAccount: e.MAX_FORMS_PER_ACCOUNT,
       pluginsPerForm: e.MAX_PLUGINS_PER_FORM,
       replaysPerMinute: e.REPLAY_RATE,

@@ -15,8 +15,9 @@ export const tracingConfigured = (env: NodeJS.ProcessEnv = process.env): boolean
 
 /**
  * Starts the OpenTelemetry Node SDK when configured (docs/tracing.md): the OTLP http/protobuf
- * exporter behind a batch processor, server spans for HTTP requests, client spans for undici
- * (webhook deliveries), and the hooks that carry the trace into Temporal. Unconfigured, nothing
+ * exporter behind a batch processor and the redaction, server spans for HTTP requests (each a
+ * new trace, linked to the one a request names), client spans for undici (webhook
+ * deliveries), and the hooks that carry the trace into Temporal. Unconfigured, nothing
  * is imported or registered. Call it before the servers and clients are created.
  */
 export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
@@ -32,6 +33,8 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     import('@temporalio/interceptors-opentelemetry'),
   ]);
   const { workflowSpanProcessor } = await import('./workflow-spans.js');
+  const { redactingSpanProcessor } = await import('./span-redaction.js');
+  const incoming = await import('./incoming-trace-links.js');
 
   const resource = resources
     .defaultResource()
@@ -39,13 +42,30 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     .merge(
       resources.resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'formward' }),
     );
-  const processor = new base.BatchSpanProcessor(new exporter.OTLPTraceExporter());
+  // Every span, workflow spans too, is redacted before the exporter sees it (span-redaction.ts).
+  const processor = redactingSpanProcessor(
+    new base.BatchSpanProcessor(new exporter.OTLPTraceExporter()),
+  );
+  const { W3CTraceContextPropagator, W3CBaggagePropagator, CompositePropagator } = sdkNode.core;
   const sdk = new sdkNode.NodeSDK({
     resource,
     autoDetectResources: false,
     spanProcessors: [processor],
+    textMapPropagator: incoming.withoutIncomingParents(
+      new CompositePropagator({
+        propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+      }),
+    ),
     instrumentations: [
-      new http.HttpInstrumentation({ ignoreIncomingRequestHook: isUntracedRequest }),
+      new http.HttpInstrumentation({
+        ignoreIncomingRequestHook: isUntracedRequest,
+        // Called before the request's context is extracted: a new trace, linked (docs/tracing.md).
+        startIncomingSpanHook(request) {
+          incoming.markIncomingRequest(request);
+          return {};
+        },
+        requestHook: incoming.linkIncomingTraceparent(new W3CTraceContextPropagator()),
+      }),
       new undici.UndiciInstrumentation(),
     ],
   });

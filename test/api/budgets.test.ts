@@ -98,9 +98,10 @@ describe('replays per account per minute (REPLAY_RATE)', () => {
     const { ReplayBudget } = await import('../../src/domain/deliveries/replay-budget');
     const knex = t.stack.ctx.orm.em.getConnection().getKnex();
     const otherProcess = new ReplayBudget(knex, 3);
-    expect(await otherProcess.consume(tenant.accountId)).toBeGreaterThan(0);
+    const em = t.stack.ctx.orm.em.fork();
+    expect(await otherProcess.consume(em, tenant.accountId)).toBeGreaterThan(0);
     const fresh = await t.newTenant();
-    expect(await otherProcess.consume(fresh.accountId)).toBe(0);
+    expect(await otherProcess.consume(em, fresh.accountId)).toBe(0);
   });
 });
 

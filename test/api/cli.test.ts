@@ -1,13 +1,13 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiClient, expectAnswer, expectError, type Json } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { signIn } from '../support/sign-in';
+import { buildOnce } from '../support/build-once';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'bin/formward.js');
@@ -18,7 +18,7 @@ vi.setConfig({ testTimeout: 120_000 });
 let dataDir: string;
 
 beforeAll(async () => {
-  await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 170_000 });
+  await buildOnce();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-cli-'));
 });
 

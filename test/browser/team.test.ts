@@ -107,19 +107,31 @@ describe('a team in the browser', () => {
       await submit(page, 'form[action$="/disable"] button');
       expect(await page.textContent('.flash')).toContain('Webhook disabled');
       await shot(page, '05-admin-changed-webhook');
+      // And create an API key, which the removal lists and revokes.
+      await page.goto(`${t.stack.url}/app/keys`);
+      await page.fill('input[name="name"]', 'Colleague export');
+      await submit(page, 'form[action="/app/keys"] button[type="submit"]');
+      expect(await page.textContent('#new-key')).toMatch(/^frk_/);
 
-      // The owner removes them; their next click lands on sign-in.
+      // The owner removes them, seeing their key first; their next click lands on sign-in.
       await owner.goto(`${t.stack.url}/app/team`);
-      await submit(owner, `${row} form[action$="/remove"] button`);
-      expect(await owner.textContent('.flash')).toContain('Member removed');
+      await submit(owner, `${row} a[href$="/remove"]`);
+      expect(await owner.textContent('table.member-keys')).toContain('Colleague export');
+      expect(await owner.isChecked('input[name="keep_keys"]')).toBe(false);
+      await shot(owner, '06-removal-lists-keys');
+      await submit(owner, 'form[action$="/remove"] button[type="submit"]');
+      expect(await owner.textContent('.flash.flash-ok')).toContain('Member removed');
+      expect(await owner.textContent('.key-change')).toContain(
+        `1 API key that ${colleague} created was revoked`,
+      );
       expect(await owner.locator(row).count()).toBe(0);
-      await shot(owner, '06-removed');
+      await shot(owner, '07-removed');
       await Promise.all([
         page.waitForURL(/\/login\?next=/),
         page.click('nav a[href="/app/forms"]'),
       ]);
       expect(await page.textContent('h1')).toContain('Sign in');
-      await shot(page, '07-signed-out');
+      await shot(page, '08-signed-out');
 
       // The audit log shows each step, newest first, with who did it.
       await owner.goto(`${t.stack.url}/app/audit`);
@@ -127,6 +139,7 @@ describe('a team in the browser', () => {
       const steps = rows.map((text) => text.replace(/\s+/g, ' '));
       const expected: [string, string, string][] = [
         ['member.removed', t.email, `${colleague} removed`],
+        ['api_key.revoked', t.email, 'its creator was removed'],
         ['webhook.disabled', colleague, ''],
         ['member.role_changed', t.email, `${colleague} is now admin`],
         ['invitation.accepted', colleague, 'signed up from the invitation'],
@@ -142,9 +155,50 @@ describe('a team in the browser', () => {
         expect(steps[found[n]!]).toContain(actor);
         expect(steps[found[n]!]).toContain(summary);
       });
-      await shot(owner, '08-audit-log');
+      await shot(owner, '09-audit-log');
       await readmeShot(owner, 'audit-log');
 
+      expect([...ownerBrowser.cspViolations, ...colleagueBrowser.cspViolations]).toEqual([]);
+    },
+  );
+
+  it(
+    'the invite page quotes a hostile account name under its own heading, cut short',
+    { timeout: 120_000 },
+    async () => {
+      const inviter = await t.newTenant();
+      const hostile =
+        'URGENT \u202e<b>Security alert</b>: your PayPal account is suspended, verify now at ' +
+        'https://paypa1.example/login or lose access '.repeat(4);
+      await t.stack.sql('update accounts set name = ? where id = ?', [hostile, inviter.accountId]);
+      const invitee = `hostile-${Date.now()}@example.com`;
+      // Each browser starts signed out (the walk above may have left sessions).
+      await ownerBrowser.context.clearCookies();
+      await colleagueBrowser.context.clearCookies();
+      const owner = await ownerBrowser.context.newPage();
+      ownerBrowser.watch(owner);
+      await signInWith(owner, t.stack.url, { email: inviter.email, password: inviter.password });
+      await owner.goto(`${t.stack.url}/app/team`);
+      await owner.fill('form[action="/app/team/invite"] input[name="email"]', invitee);
+      await submit(owner, 'form[action="/app/team/invite"] button');
+      expect(await owner.textContent('.flash')).toContain('Invitation sent');
+
+      const page = await colleagueBrowser.context.newPage();
+      colleagueBrowser.watch(page);
+      await page.goto(await linkFromMail(sink, invitee, '/invite?token=', 0));
+      await shot(page, '09-invitation-hostile-name');
+      const heading = (await page.textContent('h1'))!;
+      expect(heading).toBe('An invitation to a Formward account');
+      const from = (await page.textContent('.invitation-from'))!.replace(/\s+/g, ' ');
+      expect(from).toContain(`${inviter.email} invited ${invitee} to join the account named “`);
+      // Plain text, one line, cut to 60 characters; the markup is shown, never rendered.
+      const quoted = /named “([^”]*)”/.exec(from)![1]!;
+      expect([...quoted]).toHaveLength(60);
+      expect(quoted.endsWith('…')).toBe(true);
+      expect(quoted).toContain('<b>Security alert</b>');
+      expect(quoted).not.toContain('\u202e');
+      expect(await page.locator('main b').count()).toBe(0);
+      expect(await page.textContent('body')).not.toContain('or lose access');
       expect([...ownerBrowser.cspViolations, ...colleagueBrowser.cspViolations]).toEqual([]);
     },
   );

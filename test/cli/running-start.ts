@@ -24,6 +24,13 @@ export type RunningStart = {
 
 /** Starts `formward start` in its own process group; resolves once it says it is running. */
 export async function startFormward(env: NodeJS.ProcessEnv): Promise<RunningStart> {
+  const stack = spawnFormward(env);
+  await stack.waitForOutput(/Press Ctrl-C to stop/, 0, 150_000);
+  return stack;
+}
+
+/** Starts `formward start` in its own process group, without waiting for anything. */
+export function spawnFormward(env: NodeJS.ProcessEnv): RunningStart {
   const child = spawn(process.execPath, [BIN, 'start'], {
     cwd: ROOT,
     env,
@@ -45,7 +52,6 @@ export async function startFormward(env: NodeJS.ProcessEnv): Promise<RunningStar
       await sleep(100);
     }
   };
-  await waitForOutput(/Press Ctrl-C to stop/, 0, 150_000);
   return {
     child,
     pid: child.pid!,

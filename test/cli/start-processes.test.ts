@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { freePort, isPortFree } from '../../src/embedded/free-port';
@@ -19,11 +17,11 @@ import {
   nicesOf,
   parentOf,
   processesOf,
-  ROOT,
   startFormward,
   waitUntilGone,
   type RunningStart,
 } from './running-start';
+import { buildOnce } from '../support/build-once';
 
 // `formward start` answers first (README, "Performance"; docs/running.md): its worker is a
 // supervised child process at nice 10, like the embedded Temporal dev server; the HTTP
@@ -42,7 +40,7 @@ let webhook: CreatedWebhook;
 let endpointToken: string;
 
 beforeAll(async () => {
-  await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 170_000 });
+  await buildOnce();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-start-'));
   // As root, PostgreSQL runs as `postgres`, which must enter it.
   fs.chmodSync(dataDir, 0o755);

@@ -33,7 +33,9 @@ describe('budgets in the dashboard', () => {
 
     const second = await s.post('/app/forms', { name: 'One too many' });
     expect(second.status).toBe(409);
-    expect(second.text).toMatch(/This account has 1 forms; MAX_FORMS_PER_ACCOUNT allows at most 1/);
+    expect(second.text).toMatch(
+      /This account’s owner has 1 forms across the accounts they own; MAX_FORMS_PER_ACCOUNT allows at most 1 per owner/,
+    );
 
     const webhook = await s.post(`${formPath}/webhooks`, { url: 'https://93.184.216.34/hook' });
     expect(webhook.status, webhook.text).toBe(303);

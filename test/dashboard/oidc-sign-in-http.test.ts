@@ -7,8 +7,6 @@ import { freePort, startOidcProvider, type TestOidcProvider } from '../support/o
 import { eventually } from '../support/eventually';
 import { browse, CookieJar, signInAtProvider } from '../support/oidc-flow';
 import { signIn } from '../support/sign-in';
-import { openAppSession } from './dashboard-support';
-import { appPost } from './team-support';
 
 // Single sign-on against a real OpenID Connect provider (oidc-provider), over plain HTTP.
 
@@ -111,33 +109,6 @@ describe('a verified address', () => {
     await signIn(t.stack.url, t.email, t.password);
   });
 
-  it('pending invitations to the address apply: the member acts in the invited account', async () => {
-    const someone = person();
-    const ownerSession = await openAppSession(t.stack.url, t.email, t.password);
-    const invited = await appPost(t.stack.url, ownerSession, '/app/team/invite', {
-      email: someone.email,
-      role: 'viewer',
-    });
-    expect(invited.status, invited.text).toBe(303);
-    const jar = new CookieJar();
-    const res = await browse(jar, await signInAtProvider(jar, t.stack.url, someone.login));
-    expect(res.status, await res.text()).toBe(303);
-    const session = await sessionOf(sessionToken(jar)!);
-    expect(session.account_id).toBe(t.accountId);
-    const memberships = await t.stack.sql<{ account_id: string; role: string }>(
-      'select account_id::text, role from memberships where user_id = ? order by role',
-      [session.user_id],
-    );
-    expect(memberships).toHaveLength(2);
-    expect(memberships).toContainEqual({ account_id: t.accountId, role: 'viewer' });
-    const [pending] = await t.stack.sql<{ n: string }>(
-      `select count(*) as n from invitations
-        where email = lower(?) and accepted_at is null`,
-      [someone.email],
-    );
-    expect(Number(pending!.n)).toBe(0);
-  });
-
   it('a linked subject whose address changed at the provider signs in the same user', async () => {
     const someone = person();
     const first = new CookieJar();
@@ -217,6 +188,43 @@ describe('refusals create nothing', () => {
     expect(sessionToken(jar)).toBeUndefined();
     expect(await countUsers(someone.email)).toBe(0);
     expect(await countIdentities()).toBe(identities);
+  });
+
+  it('a second subject with the address of a linked user: 403, never re-linked, recorded', async () => {
+    const first = person();
+    const jar = new CookieJar();
+    expect((await browse(jar, await signInAtProvider(jar, t.stack.url, first.login))).status).toBe(
+      303,
+    );
+    const owner = await sessionOf(sessionToken(jar)!);
+    // The provider gave the address to someone else (a recycled address): a new subject.
+    const second = person(true, first.email);
+    const identities = await countIdentities();
+    const other = new CookieJar();
+    const res = await browse(other, await signInAtProvider(other, t.stack.url, second.login));
+    const html = await res.text();
+    expect(res.status, html).toBe(403);
+    expect(html).toContain(`linked to another account at ${provider.issuer}`);
+    expect(sessionToken(other)).toBeUndefined();
+    expect(await countIdentities()).toBe(identities);
+    const links = await t.stack.sql<{ subject: string }>(
+      'select subject from user_identities where user_id = ?',
+      [owner.user_id],
+    );
+    expect(links).toEqual([{ subject: first.login }]);
+    const [entry] = await t.stack.sql<{ action: string; summary: string }>(
+      `select action, summary from audit_events where account_id = ? and target_id = ?
+        order by id desc limit 1`,
+      [owner.account_id, owner.user_id],
+    );
+    expect(entry).toMatchObject({ action: 'session.sign_in_refused' });
+    expect(entry!.summary).toContain(provider.issuer);
+    // The linked subject still signs in.
+    const again = new CookieJar();
+    expect(
+      (await browse(again, await signInAtProvider(again, t.stack.url, first.login))).status,
+    ).toBe(303);
+    expect((await sessionOf(sessionToken(again)!)).user_id).toBe(owner.user_id);
   });
 
   it('a tampered state: 400, nothing created', async () => {

@@ -201,6 +201,7 @@ describe.skipIf(!helm)('the Helm chart', () => {
       'PodDisruptionBudget',
       'Service',
       'Service',
+      'Service',
     ]);
   });
 
@@ -227,5 +228,82 @@ describe.skipIf(!helm)('the Helm chart', () => {
       return (service.spec.selector as Record<string, string>)['app.kubernetes.io/component'];
     });
     expect(components.sort()).toEqual(['serve', 'worker']);
+  });
+
+  // docs/running.md (Kubernetes): the metrics port is never on the public Service.
+  it.each(['ClusterIP', 'NodePort', 'LoadBalancer'])(
+    'keeps the metrics port off the public Service (service.type=%s)',
+    (type) => {
+      const manifests = render(
+        '-f',
+        everythingValues,
+        '--set',
+        `service.type=${type}`,
+        '--set-string',
+        'config.trustProxy=10.0.12.0/24',
+        '--set',
+        'service.port=9464',
+      );
+      const services = manifests.filter((m) => m.kind === 'Service');
+      const publicService = one(manifests, 'Service', 'forms-formward');
+      expect(publicService.spec.type).toBe(type);
+      expect(publicService.spec.ports).toEqual([
+        { name: 'http', port: 9464, targetPort: 'http', protocol: 'TCP' },
+      ]);
+      for (const component of ['serve', 'worker']) {
+        const metrics = one(manifests, 'Service', `forms-formward-${component}-metrics`);
+        expect(metrics.spec).toMatchObject({ type: 'ClusterIP', clusterIP: 'None' });
+        expect(metrics.spec.ports).toEqual([
+          { name: 'metrics', port: 9464, targetPort: 'metrics', protocol: 'TCP' },
+        ]);
+      }
+      // Only ClusterIP Services carry it.
+      const exposing = services.filter(
+        (service) =>
+          service.spec.type !== 'ClusterIP' &&
+          (service.spec.ports as { targetPort: string }[]).some((p) => p.targetPort === 'metrics'),
+      );
+      expect(exposing).toEqual([]);
+    },
+  );
+
+  const renderFailure = (...args: string[]) =>
+    spawnSync(
+      helm!,
+      ['template', 'forms', chart, '--set', 'baseUrl=https://forms.example.com', ...args],
+      { encoding: 'utf8' },
+    );
+
+  it.each(['NodePort', 'LoadBalancer'])(
+    'refuses a hop count or `true` in trustProxy with service.type=%s',
+    (type) => {
+      for (const trust of ['1', '2', 'true']) {
+        const result = renderFailure(
+          '--set',
+          `service.type=${type}`,
+          '--set-string',
+          `config.trustProxy=${trust}`,
+        );
+        expect(result.status, `trustProxy=${trust}`).not.toBe(0);
+        expect(result.stderr).toContain('config.trustProxy');
+        expect(result.stderr).toContain('CIDR');
+      }
+      for (const trust of ['10.0.12.0/24', '', 'false'])
+        expect(
+          renderFailure(
+            '--set',
+            `service.type=${type}`,
+            '--set-string',
+            `config.trustProxy=${trust}`,
+          ).status,
+          `trustProxy=${trust}`,
+        ).toBe(0);
+    },
+  );
+
+  it('refuses a metrics port that is the public port', () => {
+    const result = renderFailure('--set', 'metrics.port=3000');
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('metrics.port must differ from containerPort');
   });
 });

@@ -105,6 +105,10 @@ function received(span: JaegerSpan, trace: JaegerTrace): ReceivedSpan {
     kind: KINDS[attributes['span.kind'] ?? 'internal'] ?? 0,
     service: trace.processes[span.processID]?.serviceName ?? '',
     attributes,
+    // Jaeger keeps an OTLP link as a FOLLOWS_FROM reference.
+    links: (span.references ?? [])
+      .filter((reference) => reference.refType === 'FOLLOWS_FROM')
+      .map((reference) => ({ traceId: reference.traceID, spanId: reference.spanID })),
   };
 }
 

@@ -13,8 +13,12 @@ message ScopeSpans { Scope scope = 1; repeated Span spans = 2; }
 message Scope { string name = 1; }
 message Span {
   bytes trace_id = 1; bytes span_id = 2; bytes parent_span_id = 4; string name = 5;
-  int32 kind = 6; repeated KeyValue attributes = 9;
+  int32 kind = 6; repeated KeyValue attributes = 9; repeated Event events = 11;
+  repeated Link links = 13; Status status = 15;
 }
+message Event { string name = 2; repeated KeyValue attributes = 3; }
+message Link { bytes trace_id = 1; bytes span_id = 2; repeated KeyValue attributes = 4; }
+message Status { string message = 2; int32 code = 3; }
 message KeyValue { string key = 1; AnyValue value = 2; }
 message AnyValue {
   oneof value { string string_value = 1; bool bool_value = 2; int64 int_value = 3; double double_value = 4; }
@@ -33,6 +37,11 @@ export type ReceivedSpan = {
   kind: number;
   service: string;
   attributes: Record<string, string>;
+  /** The spans this one links to (a request's own trace context, docs/tracing.md). */
+  links: Array<{ traceId: string; spanId: string }>;
+  /** Events and the status message: read by this receiver only. */
+  events?: Array<{ name: string; attributes: Record<string, string> }>;
+  statusMessage?: string;
 };
 
 type KeyValue = { key: string; value?: Record<string, unknown> };
@@ -43,6 +52,9 @@ type DecodedSpan = {
   name: string;
   kind?: number;
   attributes?: KeyValue[];
+  events?: Array<{ name?: string; attributes?: KeyValue[] }>;
+  links?: Array<{ traceId?: Uint8Array; spanId?: Uint8Array }>;
+  status?: { message?: string };
 };
 type DecodedRequest = {
   resourceSpans?: Array<{
@@ -84,6 +96,15 @@ export async function startOtlpReceiver() {
               kind: span.kind ?? 0,
               service,
               attributes: attributesOf(span.attributes),
+              events: (span.events ?? []).map((event) => ({
+                name: event.name ?? '',
+                attributes: attributesOf(event.attributes),
+              })),
+              links: (span.links ?? []).map((link) => ({
+                traceId: hex(link.traceId),
+                spanId: hex(link.spanId),
+              })),
+              statusMessage: span.status?.message ?? '',
             });
       }
       res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();

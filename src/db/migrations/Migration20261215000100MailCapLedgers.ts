@@ -10,7 +10,7 @@ import { Migration } from '@mikro-orm/migrations';
  * autoresponse_sends loses its cascade from forms and holds keys from now on. Its rows hold
  * addresses in clear, which SQL cannot key (the key comes from APP_SECRET), so they go: the
  * caps count afresh from the upgrade. invitation_mails records every invitation mailed (per
- * address a day, per account an hour); invitation_opt_outs the addresses that asked for none.
+ * address a day, per owning user an hour); invitation_opt_outs the addresses that asked for none.
  */
 export class Migration20261215000100MailCapLedgers extends Migration {
   override up(): void {
@@ -23,10 +23,11 @@ export class Migration20261215000100MailCapLedgers extends Migration {
       create table invitation_mails (
         address_key text not null,
         account_id bigint not null,
+        owner_user_id bigint,
         sent_at timestamptz not null default now()
       );
       create index invitation_mails_address_idx on invitation_mails (address_key, sent_at);
-      create index invitation_mails_account_idx on invitation_mails (account_id, sent_at);
+      create index invitation_mails_owner_idx on invitation_mails (owner_user_id, sent_at);
 
       create table invitation_opt_outs (
         address_key text primary key,

@@ -26,6 +26,7 @@ import { Migration20261214000100TraceContext } from './Migration20261214000100Tr
 import { Migration20261215000100MailCapLedgers } from './Migration20261215000100MailCapLedgers';
 import { Migration20261213000400UserIdentities } from './Migration20261213000400UserIdentities';
 import { Migration20261213000300AuditEvents } from './Migration20261213000300AuditEvents';
+import { Migration20261215000300InvitationDeclines } from './Migration20261215000300InvitationDeclines';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -96,4 +97,8 @@ export const migrationsList = [
   },
   { name: 'Migration20261214000100TraceContext', class: Migration20261214000100TraceContext },
   { name: 'Migration20261215000100MailCapLedgers', class: Migration20261215000100MailCapLedgers },
+  {
+    name: 'Migration20261215000300InvitationDeclines',
+    class: Migration20261215000300InvitationDeclines,
+  },
 ];

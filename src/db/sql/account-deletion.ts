@@ -28,7 +28,10 @@ export async function countAccountContents(
        (select count(*)::int from api_keys where account_id = ?1 and revoked_at is null) as keys,
        (select count(*)::int from memberships where account_id = ?1) as members,
        (select count(*)::int from invitations where account_id = ?1 and accepted_at is null
-         and revoked_at is null and expires_at > now()) as invitations`.replaceAll('?1', '?'),
+         and revoked_at is null and declined_at is null and expires_at > now()) as invitations`.replaceAll(
+      '?1',
+      '?',
+    ),
     Array(7).fill(accountId),
   );
   return row!;

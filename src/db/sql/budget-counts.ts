@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { countOwnerForms, lockAccountOwner } from './account-owners';
 import { runStatement, selectRows } from './execute';
 
 /*
@@ -10,9 +11,15 @@ import { runStatement, selectRows } from './execute';
  * previous holder inserted.
  */
 
-/** Locks the account's row, then counts its forms. */
+/**
+ * Locks the account's row and its owner, then counts the forms of every account that owner
+ * owns (the budget holds per owner, decisions.md §20); the account's own forms are among
+ * them, so this count is the tighter of the two.
+ */
 export async function countFormsUnderLock(em: EntityManager, accountId: string): Promise<number> {
   await runStatement(em, 'select id from accounts where id = ? for no key update', [accountId]);
+  const owner = await lockAccountOwner(em, accountId);
+  if (owner !== null) return countOwnerForms(em, owner);
   const [row] = await selectRows<{ total: string }>(
     em,
     'select count(*) as total from forms where account_id = ?',

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockAccountOwner } from './account-owners';
 import { runStatement, selectRows } from './execute';
 
 /** The two counters of uploaded bytes: one row per form, one per account. */
@@ -15,7 +16,9 @@ const TABLES: Record<UsageScope, { table: string; key: string }> = {
  * reserved bytes are forgotten at the next reservation instead of shrinking the quota.
  */
 const STALE_RESERVATION = `interval '1 hour'`;
-const LIVE_RESERVED = `case when u.reserved_at < now() - ${STALE_RESERVATION} then 0 else u.reserved_bytes end`;
+const liveReserved = (row: string) =>
+  `case when ${row}.reserved_at < now() - ${STALE_RESERVATION} then 0 else ${row}.reserved_bytes end`;
+const LIVE_RESERVED = liveReserved('u');
 
 /**
  * Reserves `bytes` on one counter when what is kept, what is reserved and `bytes` stay
@@ -43,6 +46,41 @@ export async function reserveUsage(
     [ownerId, bytes, limitBytes, limitBytes],
   );
   return rows.length > 0;
+}
+
+/**
+ * Reserves `bytes` on the account's counter when they fit within `limitBytes` (0: no limit)
+ * both for the account and summed over every account of its owner (decisions.md §20: a
+ * second account never doubles the quota). The sum spans rows of several accounts, so it is
+ * taken under the owner's lock (account-owners.ts) in a short transaction of its own, ended
+ * before any file is written; the conditional upsert keeps the account's own check atomic.
+ * Run it outside a transaction. False: refused, nothing reserved.
+ */
+export async function reserveAccountUsage(
+  em: EntityManager,
+  accountId: string,
+  bytes: number,
+  limitBytes: number,
+): Promise<boolean> {
+  if (limitBytes <= 0) return reserveUsage(em, 'account', accountId, bytes, limitBytes);
+  if (bytes > limitBytes) return false;
+  return em.transactional(async (tx) => {
+    const owner = await lockAccountOwner(tx, accountId);
+    const rows = await selectRows<{ owner: string }>(
+      tx,
+      `insert into account_file_usage as u (account_id, reserved_bytes)
+       select ?, ? where ?::bigint + (
+         select coalesce(sum(o.used_bytes + ${liveReserved('o')}), 0) from account_file_usage o
+           join memberships m on m.account_id = o.account_id and m.role = 'owner'
+          where m.user_id = ?) <= ?::bigint
+       on conflict (account_id) do update
+         set reserved_bytes = ${LIVE_RESERVED} + excluded.reserved_bytes, reserved_at = now()
+         where u.used_bytes + ${LIVE_RESERVED} + excluded.reserved_bytes <= ?::bigint
+       returning u.account_id as owner`,
+      [accountId, bytes, bytes, owner, limitBytes, limitBytes],
+    );
+    return rows.length > 0;
+  });
 }
 
 /** Gives back reserved bytes that were not stored (a refused or failed upload). */

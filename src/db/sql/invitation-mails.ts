@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockAccountOwner } from './account-owners';
 import { runStatement, selectRows } from './execute';
 
 /**
@@ -9,51 +10,52 @@ import { runStatement, selectRows } from './execute';
  */
 
 /** INVITATIONS_PER_HOUR and INVITATIONS_PER_ADDRESS_PER_DAY; 0 turns one off. */
-export type InvitationCaps = { perAccountHour: number; perAddressDay: number };
+export type InvitationCaps = { perOwnerHour: number; perAddressDay: number };
 
-export type InvitationMailClaim = 'claimed' | 'opted_out' | 'account_hour' | 'address_day';
+export type InvitationMailClaim = 'claimed' | 'opted_out' | 'owner_hour' | 'address_day';
 
 /**
  * Records one invitation mail from the account to the address, when the address did not opt
- * out and both caps have room. Counted and recorded under transaction-scoped advisory locks on
- * the account and then the address, so invitations at once (one account, or many accounts to
- * one address) are decided one after the other: none passes a count another is about to
- * raise. Run it in the transaction that stores the invitation: a rollback takes it back.
+ * out and both caps have room: the invitations of the account's owning user an hour (summed
+ * over the accounts they own, decisions.md §20) and those to the address a day. Counted and
+ * recorded under transaction-scoped advisory locks on the owner (account-owners.ts) and then
+ * the address, so invitations at once (one owner, or many accounts to one address) are
+ * decided one after the other: none passes a count another is about to raise. Run it in the
+ * transaction that stores the invitation: a rollback takes it back.
  */
 export async function claimInvitationMail(
   tx: EntityManager,
   mail: { accountId: string; addressKey: string },
   caps: InvitationCaps,
 ): Promise<InvitationMailClaim> {
-  await selectRows(tx, 'select pg_advisory_xact_lock(?, hashtext(?))', [
-    LOCK_ACCOUNT,
-    mail.accountId,
-  ]);
+  const owner = await lockAccountOwner(tx, mail.accountId);
   await selectRows(tx, 'select pg_advisory_xact_lock(?, hashtext(?))', [
     LOCK_ADDRESS,
     mail.addressKey,
   ]);
   const [counts] = await selectRows<{
     opted_out: boolean;
-    from_account: number;
+    from_owner: number;
     to_address: number;
   }>(
     tx,
     `select
        exists (select 1 from invitation_opt_outs where address_key = ?) as opted_out,
        (select count(*)::int from invitation_mails
-         where account_id = ? and sent_at > now() - interval '1 hour') as from_account,
+         where (owner_user_id = ?::bigint or account_id = ?)
+           and sent_at > now() - interval '1 hour') as from_owner,
        (select count(*)::int from invitation_mails
          where address_key = ? and sent_at > now() - interval '1 day') as to_address`,
-    [mail.addressKey, mail.accountId, mail.addressKey],
+    [mail.addressKey, owner, mail.accountId, mail.addressKey],
   );
   if (counts!.opted_out) return 'opted_out';
-  if (caps.perAccountHour > 0 && counts!.from_account >= caps.perAccountHour) return 'account_hour';
+  if (caps.perOwnerHour > 0 && counts!.from_owner >= caps.perOwnerHour) return 'owner_hour';
   if (caps.perAddressDay > 0 && counts!.to_address >= caps.perAddressDay) return 'address_day';
-  await runStatement(tx, 'insert into invitation_mails (address_key, account_id) values (?, ?)', [
-    mail.addressKey,
-    mail.accountId,
-  ]);
+  await runStatement(
+    tx,
+    'insert into invitation_mails (address_key, account_id, owner_user_id) values (?, ?, ?)',
+    [mail.addressKey, mail.accountId, owner],
+  );
   return 'claimed';
 }
 
@@ -66,6 +68,6 @@ export async function optOutOfInvitations(em: EntityManager, addressKey: string)
   );
 }
 
-// Advisory lock classes (the first key), apart from the autoresponse caps' ones.
-const LOCK_ACCOUNT = 0x6961; // "ia"
+// The advisory lock class (the first key) of invited addresses, apart from the autoresponse
+// caps' and the owners' ones.
 const LOCK_ADDRESS = 0x6964; // "id"

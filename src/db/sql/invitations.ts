@@ -10,7 +10,10 @@ export type InvitationRow = {
   expiresAt: Date;
   acceptedAt: Date | null;
   revokedAt: Date | null;
+  declinedAt: Date | null;
   createdAt: Date;
+  /** The address of who sent it; null once that user is deleted. */
+  inviterEmail: string | null;
 };
 
 /** Raw statements give timestamps as strings. */
@@ -21,20 +24,28 @@ function withDates(row: InvitationRow): InvitationRow {
     expiresAt: asDate(row.expiresAt)!,
     acceptedAt: asDate(row.acceptedAt),
     revokedAt: asDate(row.revokedAt),
+    declinedAt: asDate(row.declinedAt),
     createdAt: asDate(row.createdAt)!,
   };
 }
 
 const COLUMNS = `i.id::text as id, i.account_id::text as "accountId", a.name as "accountName",
   i.email, i.role, i.expires_at as "expiresAt", i.accepted_at as "acceptedAt",
-  i.revoked_at as "revokedAt", i.created_at as "createdAt"`;
+  i.revoked_at as "revokedAt", i.declined_at as "declinedAt", i.created_at as "createdAt",
+  inviter.email as "inviterEmail"`;
+const FROM = `invitations i join accounts a on a.id = i.account_id
+  left join users inviter on inviter.id = i.invited_by_user_id`;
+/** Neither accepted, revoked, declined nor expired. */
+const OPEN = `i.accepted_at is null and i.revoked_at is null and i.declined_at is null
+  and i.expires_at > now()`;
 
 /** Revokes the address's pending invitation to the account (a new one replaces it). */
 export function revokePendingFor(em: EntityManager, accountId: string, email: string) {
   return runStatement(
     em,
     `update invitations set revoked_at = now()
-      where account_id = ? and email = ? and accepted_at is null and revoked_at is null`,
+      where account_id = ? and email = ? and accepted_at is null and revoked_at is null
+        and declined_at is null`,
     [accountId, email],
   );
 }
@@ -66,18 +77,34 @@ export async function insertInvitation(
   return row!.id;
 }
 
-/** The account's invitations not accepted, revoked or expired, newest first. */
+/**
+ * The account's invitations still open, and those declined and not yet purged (the team
+ * page shows both), newest first.
+ */
 export async function listPendingInvitations(
   em: EntityManager,
   accountId: string,
 ): Promise<InvitationRow[]> {
   const rows = await selectRows<InvitationRow>(
     em,
-    `select ${COLUMNS} from invitations i join accounts a on a.id = i.account_id
-      where i.account_id = ? and i.accepted_at is null and i.revoked_at is null
-        and i.expires_at > now()
+    `select ${COLUMNS} from ${FROM}
+      where i.account_id = ? and ((${OPEN}) or i.declined_at is not null)
       order by i.created_at desc`,
     [accountId],
+  );
+  return rows.map(withDates);
+}
+
+/** The open invitations to an address (any case), from every account, newest first. */
+export async function listOpenInvitationsTo(
+  em: EntityManager,
+  email: string,
+): Promise<InvitationRow[]> {
+  const rows = await selectRows<InvitationRow>(
+    em,
+    `select ${COLUMNS} from ${FROM} where i.email = lower(?) and ${OPEN}
+      order by i.created_at desc`,
+    [email],
   );
   return rows.map(withDates);
 }
@@ -86,7 +113,8 @@ export function revokeInvitation(em: EntityManager, accountId: string, id: strin
   return runStatement(
     em,
     `update invitations set revoked_at = now()
-      where account_id = ? and id = ? and accepted_at is null and revoked_at is null`,
+      where account_id = ? and id = ? and accepted_at is null and revoked_at is null
+        and declined_at is null`,
     [accountId, id],
   );
 }
@@ -99,9 +127,22 @@ export async function findInvitationByHash(
 ): Promise<InvitationRow | null> {
   const [row] = await selectRows<InvitationRow>(
     em,
-    `select ${COLUMNS} from invitations i join accounts a on a.id = i.account_id
-      where i.token_hash = ?${lock ? ' for update of i' : ''}`,
+    `select ${COLUMNS} from ${FROM} where i.token_hash = ?${lock ? ' for update of i' : ''}`,
     [tokenHash],
+  );
+  return row ? withDates(row) : null;
+}
+
+/** The invitation with this id; `lock` holds its row until the transaction ends. */
+export async function findInvitationById(
+  em: EntityManager,
+  id: string,
+  lock = false,
+): Promise<InvitationRow | null> {
+  const [row] = await selectRows<InvitationRow>(
+    em,
+    `select ${COLUMNS} from ${FROM} where i.id = ?${lock ? ' for update of i' : ''}`,
+    [id],
   );
   return row ? withDates(row) : null;
 }
@@ -111,35 +152,21 @@ export async function markAccepted(em: EntityManager, id: string): Promise<boole
   const changed = await runStatement(
     em,
     `update invitations set accepted_at = now()
-      where id = ? and accepted_at is null and revoked_at is null and expires_at > now()`,
+      where id = ? and accepted_at is null and revoked_at is null and declined_at is null
+        and expires_at > now()`,
     [id],
   );
   return changed === 1;
 }
 
-/**
- * Accepts every pending invitation to the address at once (a provider verified it) and
- * makes the memberships, keeping a membership the user has already; the accounts joined,
- * newest invitation first.
- */
-export async function acceptPendingInvitationsFor(
-  em: EntityManager,
-  user: { id: string; email: string },
-): Promise<string[]> {
-  const rows = await selectRows<{ account_id: string }>(
+/** Marks it declined, once: false when it was no longer open. */
+export async function markDeclined(em: EntityManager, id: string): Promise<boolean> {
+  const changed = await runStatement(
     em,
-    `with accepted as (
-       update invitations set accepted_at = now()
-        where email = lower(?) and accepted_at is null and revoked_at is null
-          and expires_at > now()
-       returning account_id, role, created_at
-     ), joined as (
-       insert into memberships (account_id, user_id, role)
-       select account_id, ?, role from accepted
-       on conflict (account_id, user_id) do nothing
-     )
-     select account_id::text as account_id from accepted order by created_at desc`,
-    [user.email, user.id],
+    `update invitations set declined_at = now()
+      where id = ? and accepted_at is null and revoked_at is null and declined_at is null
+        and expires_at > now()`,
+    [id],
   );
-  return rows.map((row) => row.account_id);
+  return changed === 1;
 }

@@ -1,9 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockAccountOwner } from './account-owners';
 import { selectRows } from './execute';
 
 /**
- * Takes `count` messages from the account's budget for the current hour, all or none, in
- * one statement (atomic across processes): true when they fit within `perHour`.
+ * Takes `count` messages from the account's budget for the current hour, all or none: true
+ * when they fit within `perHour`, both for the account and summed over every account of its
+ * owner (decisions.md §20). Under the owner's lock (account-owners.ts), so spends in two of
+ * the owner's accounts are decided one after the other; the conditional upsert keeps the
+ * account's own count atomic as before.
  */
 export async function takeHourlyMail(
   em: EntityManager,
@@ -11,16 +15,22 @@ export async function takeHourlyMail(
   count: number,
   perHour: number,
 ): Promise<boolean> {
-  const rows = await selectRows<{ sent: number }>(
-    em,
-    `insert into account_mail_hours as h (account_id, hour, sent)
-     select ?, date_trunc('hour', now()), ? where ? <= ?
-     on conflict (account_id, hour) do update set sent = h.sent + excluded.sent
-      where h.sent + excluded.sent <= ?
-     returning h.sent`,
-    [accountId, count, count, perHour, perHour],
-  );
-  return rows.length > 0;
+  return em.transactional(async (tx) => {
+    const owner = await lockAccountOwner(tx, accountId);
+    const rows = await selectRows<{ sent: number }>(
+      tx,
+      `insert into account_mail_hours as h (account_id, hour, sent)
+       select ?, date_trunc('hour', now()), ? where ? <= ?
+          and ? + (select coalesce(sum(o.sent), 0) from account_mail_hours o
+                     join memberships m on m.account_id = o.account_id and m.role = 'owner'
+                    where m.user_id = ? and o.hour = date_trunc('hour', now())) <= ?
+       on conflict (account_id, hour) do update set sent = h.sent + excluded.sent
+        where h.sent + excluded.sent <= ?
+       returning h.sent`,
+      [accountId, count, count, perHour, count, owner, perHour, perHour],
+    );
+    return rows.length > 0;
+  });
 }
 
 /** True for the first caller of the hour whose budget ran out: that one tells the owner. */

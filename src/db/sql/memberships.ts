@@ -18,6 +18,22 @@ export async function listMembers(em: EntityManager, accountId: string): Promise
   return rows.map((row) => ({ ...row, since: new Date(row.since) }));
 }
 
+/** One member of the account, or null. */
+export async function findMember(
+  em: EntityManager,
+  accountId: string,
+  userId: string,
+): Promise<MemberRow | null> {
+  const [row] = await selectRows<MemberRow>(
+    em,
+    `select m.user_id::text as "userId", u.email, m.role, m.created_at as since
+       from memberships m join users u on u.id = m.user_id
+      where m.account_id = ? and m.user_id = ?`,
+    [accountId, userId],
+  );
+  return row ? { ...row, since: new Date(row.since) } : null;
+}
+
 /** The address of a member of the account (for the audit log's summaries), or null. */
 export async function findMemberEmail(
   em: EntityManager,

@@ -157,10 +157,9 @@ export type HousekeepingCounts = {
  * one is allowed anyway), an account's mail counts of hours before the last two, and kept
  * attempts of purged submissions older than every stats window, and autoresponse sends older
  * than `autoresponseKeepMs` (the longest window their rules count: the interval, or the hour
- * of the per-client cap), and invitations settled (accepted, revoked or expired) a month ago:
- * their links have said so long enough, and the hourly cap counts only the last hour's; and
- * invitation mails older than the day the per-address cap counts. Opt-outs stay: they are
- * the address's own wish.
+ * of the per-client cap), and invitations settled (accepted, revoked, declined or expired) a
+ * month ago: their links have said so long enough; and invitation mails older than the day
+ * the per-address cap counts. Opt-outs stay: they are the address's own wish.
  */
 export async function deleteStaleRows(
   em: EntityManager,
@@ -189,8 +188,9 @@ export async function deleteStaleRows(
     invitations: await runStatement(
       em,
       `delete from invitations
-        where greatest(accepted_at, revoked_at, expires_at) < now() - interval '30 days'
-          and (accepted_at is not null or revoked_at is not null or expires_at < now())`,
+        where greatest(accepted_at, revoked_at, declined_at, expires_at) < now() - interval '30 days'
+          and (accepted_at is not null or revoked_at is not null or declined_at is not null
+            or expires_at < now())`,
     ),
     invitationMails: await runStatement(
       em,

@@ -30,3 +30,17 @@ export async function linkIdentity(
     [link.userId, link.issuer, link.subject],
   );
 }
+
+/** The subjects at the issuer the user is linked to (one, unless linked before this rule). */
+export async function subjectsOfUserAt(
+  em: EntityManager,
+  userId: string,
+  issuer: string,
+): Promise<string[]> {
+  const rows = await selectRows<{ subject: string }>(
+    em,
+    'select subject from user_identities where user_id = ? and issuer = ?',
+    [userId, issuer],
+  );
+  return rows.map((row) => row.subject);
+}

@@ -3,12 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../db/entities';
 import { deleteAccountTokens } from '../../db/sql/account-tokens';
 import { findUserIdByEmail } from '../../db/sql/users';
-import { findLinkedUserId, linkIdentity } from '../../db/sql/user-identities';
+import { findLinkedUserId, linkIdentity, subjectsOfUserAt } from '../../db/sql/user-identities';
 import { createAccount, EmailTakenError } from './accounts';
 import { hashPassword } from './passwords';
 import { randomToken } from './secrets';
 import { openSession, type OpenedSession } from './sessions';
-import { afterExternalSignIn } from './sign-in-hooks';
 
 /** Who a provider says signed in: its subject, and an e-mail address it has verified. */
 export type VerifiedIdentity = { issuer: string; subject: string; email: string };
@@ -16,30 +15,54 @@ export type VerifiedIdentity = { issuer: string; subject: string; email: string 
 export type ExternalSignInResult =
   | ({ kind: 'signed_in'; userId: string; created: boolean } & OpenedSession)
   /** The user belongs to no account any more (every one was deleted). */
-  | { kind: 'no_account' };
+  | { kind: 'no_account' }
+  /**
+   * The address's user is linked to another subject at this issuer (the provider gave the
+   * address to someone else since): never re-linked by e-mail, nobody signed in.
+   */
+  | { kind: 'linked_to_other_subject'; userId: string };
 
 /**
  * Signs in whoever the provider vouches for (docs/single-sign-on.md): the user its subject
- * is linked to; else the user with that verified address, which gets linked; else a new
- * user with an account of their own. Then what waits for that address applies
- * (afterExternalSignIn: pending invitations are accepted) and a session opens in the
- * account they were just invited to, else the one they used last.
+ * is linked to; else the user with that verified address, which gets linked unless it is
+ * linked to another subject at this issuer already (refused); else a new user with an
+ * account of their own. The session opens in the account they used last: invitations to the
+ * address are only offered afterwards (invitation-offers.ts), never accepted here.
  */
 export async function signInExternal(
   em: EntityManager,
   identity: VerifiedIdentity,
 ): Promise<ExternalSignInResult> {
   const { user, created } = await findOrCreateUser(em, identity);
-  await linkIdentity(em, { userId: user.id, ...identity });
+  if (!(await linkUnlessLinkedElsewhere(em, user.id, identity)))
+    return { kind: 'linked_to_other_subject', userId: user.id };
   // A concurrent first sign-in of the same subject may have linked it first: follow that one.
   const linkedId = (await findLinkedUserId(em, identity.issuer, identity.subject))!;
   const signedIn = linkedId === user.id ? user : await em.findOneOrFail(User, { id: linkedId });
   if (!signedIn.emailConfirmedAt) await confirmThroughProvider(em, signedIn.id);
-  const invitedTo = await afterExternalSignIn(em, signedIn);
-  const opened = await openSession(em, signedIn, invitedTo);
+  const opened = await openSession(em, signedIn);
   return opened
     ? { kind: 'signed_in', userId: signedIn.id, created: created && signedIn === user, ...opened }
     : { kind: 'no_account' };
+}
+
+/**
+ * Links the subject to the user, unless the user is linked to another subject at the same
+ * issuer: a recycled address must not hand its old holder's user to the new one. The user's
+ * row is locked so two new subjects cannot both pass the check.
+ */
+async function linkUnlessLinkedElsewhere(
+  em: EntityManager,
+  userId: string,
+  identity: VerifiedIdentity,
+): Promise<boolean> {
+  return em.transactional(async (tx) => {
+    await tx.findOneOrFail(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const subjects = await subjectsOfUserAt(tx, userId, identity.issuer);
+    if (subjects.some((subject) => subject !== identity.subject)) return false;
+    await linkIdentity(tx, { userId, ...identity });
+    return true;
+  });
 }
 
 async function findOrCreateUser(

@@ -49,8 +49,8 @@ export type InviteDeps = {
 
 /** Why an invitation was not mailed, as the team page says it. */
 function refusal(claim: Exclude<InvitationMailClaim, 'claimed'>, email: string, deps: InviteDeps) {
-  if (claim === 'account_hour')
-    return `This account sent ${deps.invitationsPerHour} invitations in the last hour; INVITATIONS_PER_HOUR allows no more. Try again later.`;
+  if (claim === 'owner_hour')
+    return `The accounts of this account’s owner sent ${deps.invitationsPerHour} invitations in the last hour; INVITATIONS_PER_HOUR allows no more per owner. Try again later.`;
   // One answer for both: the inviter learns neither that the person opted out nor that
   // other accounts invited them.
   const perDay = deps.invitationsPerAddressPerDay;
@@ -64,9 +64,9 @@ function refusal(claim: Exclude<InvitationMailClaim, 'claimed'>, email: string, 
 /**
  * Invites an address to the account with a role and mails the link, with a one-click
  * unsubscribe from every invitation. Refused for a member already, for an address that
- * unsubscribed, and beyond the caps: the account's invitations an hour, the invitations to the
- * address a day from all accounts, and the account's mail budget, so free accounts cannot use
- * invitations to flood an inbox. The caps count from a ledger no owner action lowers, under
+ * unsubscribed, and beyond the caps: the invitations of the account's owner an hour (all their
+ * accounts), those to the address a day from all accounts, and the mail budget, so free
+ * accounts cannot use invitations to flood an inbox. The caps count from a ledger no owner action lowers, under
  * locks (claimInvitationMail), in the transaction that stores the invitation. A pending
  * invitation of the same address is revoked: the new one replaces it (and counts). Returns
  * the invitation's id.
@@ -85,13 +85,13 @@ export async function inviteMember(
     const claim = await claimInvitationMail(
       tx,
       { accountId: input.accountId, addressKey: deps.addressKeys.address(email) },
-      { perAccountHour: deps.invitationsPerHour, perAddressDay: deps.invitationsPerAddressPerDay },
+      { perOwnerHour: deps.invitationsPerHour, perAddressDay: deps.invitationsPerAddressPerDay },
     );
     if (claim !== 'claimed') throw new InvitationRefused(refusal(claim, email, deps));
     // In the transaction too: a refusal above or here takes the claim back.
     if (!(await takeHourlyMail(tx, input.accountId, 1, deps.mailPerHour)))
       throw new InvitationRefused(
-        'This account used its e-mail budget for this hour (ACCOUNT_MAIL_PER_HOUR). Try again later.',
+        'The accounts of this account’s owner used their e-mail budget for this hour (ACCOUNT_MAIL_PER_HOUR, per owner). Try again later.',
       );
     await revokePendingFor(tx, input.accountId, email);
     return insertInvitation(tx, {
@@ -118,13 +118,14 @@ export async function inviteMember(
 }
 
 export type InvitationState =
-  | { kind: 'unknown' | 'used' | 'revoked' | 'expired' }
+  | { kind: 'unknown' | 'used' | 'revoked' | 'declined' | 'expired' }
   | { kind: 'pending'; invitation: InvitationRow };
 
-function stateOf(invitation: InvitationRow | null): InvitationState {
+export function stateOf(invitation: InvitationRow | null): InvitationState {
   if (!invitation) return { kind: 'unknown' };
   if (invitation.acceptedAt) return { kind: 'used' };
   if (invitation.revokedAt) return { kind: 'revoked' };
+  if (invitation.declinedAt) return { kind: 'declined' };
   if (invitation.expiresAt.getTime() <= Date.now()) return { kind: 'expired' };
   return { kind: 'pending', invitation };
 }
@@ -148,25 +149,30 @@ export async function acceptInvitation(
   token: string,
   user: { id: string; email: string },
 ): Promise<Acceptance> {
-  return em.transactional(async (tx) => {
-    const state = stateOf(await findInvitationByHash(tx, sha256Hex(token), true));
-    if (state.kind !== 'pending') return state;
-    const { invitation } = state;
-    if (invitation.email !== user.email.toLowerCase()) return { kind: 'other_address' };
-    if (!(await markAccepted(tx, invitation.id))) return { kind: 'used' };
-    const existing = await tx.findOne(Membership, {
-      accountId: invitation.accountId,
-      userId: user.id,
-    });
-    if (!existing)
-      tx.create(Membership, {
-        accountId: invitation.accountId,
-        userId: user.id,
-        role: invitation.role,
-      });
-    await tx.flush();
-    return { kind: 'accepted', accountId: invitation.accountId };
-  });
+  return em.transactional(async (tx) =>
+    acceptLocked(tx, await findInvitationByHash(tx, sha256Hex(token), true), user),
+  );
+}
+
+/**
+ * The checks and the membership of every acceptance, by link or by the offer after sign-in
+ * (invitation-offers.ts): `invitation` is locked by the caller's transaction.
+ */
+export async function acceptLocked(
+  tx: EntityManager,
+  invitation: InvitationRow | null,
+  user: { id: string; email: string },
+): Promise<Acceptance> {
+  const state = stateOf(invitation);
+  if (state.kind !== 'pending') return state;
+  const pending = state.invitation;
+  if (pending.email !== user.email.toLowerCase()) return { kind: 'other_address' };
+  if (!(await markAccepted(tx, pending.id))) return { kind: 'used' };
+  const existing = await tx.findOne(Membership, { accountId: pending.accountId, userId: user.id });
+  if (!existing)
+    tx.create(Membership, { accountId: pending.accountId, userId: user.id, role: pending.role });
+  await tx.flush();
+  return { kind: 'accepted', accountId: pending.accountId };
 }
 
 /**

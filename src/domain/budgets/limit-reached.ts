@@ -28,7 +28,7 @@ export function formLimitReached(count: number, max: number): LimitReachedError 
   return new LimitReachedError(
     'MAX_FORMS_PER_ACCOUNT',
     max,
-    `This account has ${count} forms; MAX_FORMS_PER_ACCOUNT allows at most ${max}. Delete a form to create another.`,
+    `This account’s owner has ${count} forms across the accounts they own; MAX_FORMS_PER_ACCOUNT allows at most ${max} per owner. Delete a form to create another.`,
   );
 }
 
@@ -37,5 +37,13 @@ export function pluginLimitReached(count: number, max: number): LimitReachedErro
     'MAX_PLUGINS_PER_FORM',
     max,
     `This form has ${count} plugins; MAX_PLUGINS_PER_FORM allows at most ${max}. Delete a plugin to add another.`,
+  );
+}
+
+export function accountLimitReached(count: number, max: number): LimitReachedError {
+  return new LimitReachedError(
+    'MAX_ACCOUNTS_PER_USER',
+    max,
+    `You own ${count} accounts; MAX_ACCOUNTS_PER_USER allows at most ${max}. Delete an account or transfer one to another member to create another.`,
   );
 }

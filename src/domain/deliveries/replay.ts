@@ -17,7 +17,8 @@ export type ReplayOutcome =
 /**
  * Delivers a submission of the account to its form's enabled plugins again, in a new workflow
  * (docs/webhook-delivery.md). Spam is never delivered, so it cannot be replayed;
- * `rate_limited`: the account used its replays of this minute (REPLAY_RATE);
+ * `rate_limited`: the account's owner used their replays of this minute (REPLAY_RATE, summed
+ * over the accounts they own);
  * `unavailable`: Temporal could not be reached.
  */
 export async function replaySubmission(
@@ -30,7 +31,7 @@ export async function replaySubmission(
   const submission = await findAccountSubmission(em, accountId, id);
   if (!submission) return { outcome: 'not_found' };
   if (submission.is_spam) return { outcome: 'spam' };
-  const wait = await replayBudget.consume(accountId);
+  const wait = await replayBudget.consume(em, accountId);
   if (wait > 0)
     return { outcome: 'rate_limited', retryAfterSeconds: wait, perMinute: replayBudget.perMinute };
   const submissionId = String(submission.id);

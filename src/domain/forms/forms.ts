@@ -55,8 +55,9 @@ export async function listAccountForms(
 }
 
 /**
- * Creates a form unless the account already has `maxForms` (MAX_FORMS_PER_ACCOUNT; 0: no
- * limit), counted under a lock on the account so parallel creations cannot pass it together.
+ * Creates a form unless the account's owner already has `maxForms` across the accounts they
+ * own (MAX_FORMS_PER_ACCOUNT, per owner; 0: no limit), counted under locks on the account and
+ * its owner so parallel creations cannot pass it together.
  */
 export async function createForm(
   em: EntityManager,

@@ -12,7 +12,7 @@ export type MailBudgetDeps = { mailer: Mailer; logger: Logger; baseUrl: string; 
 
 /**
  * Takes `messages` (one per recipient) from the account's budget of submission mail for this
- * hour (ACCOUNT_MAIL_PER_HOUR), all or none. When they do not fit, the account's owner is told,
+ * hour (ACCOUNT_MAIL_PER_HOUR, held per owner summed over the accounts they own), all or none. When they do not fit, the account's owner is told,
  * at most once an hour, and false is returned: the caller records the send as skipped.
  */
 export async function spendMailBudget(
@@ -33,7 +33,7 @@ export async function spendMailBudget(
 function sendBudgetNotice(deps: MailBudgetDeps, owner: string): void {
   const page = `${deps.baseUrl}/app`;
   const lines = [
-    `Your Formward account reached its limit of ${deps.perHour} submission e-mails this hour.`,
+    `Your Formward account reached its limit of ${deps.perHour} submission e-mails this hour (ACCOUNT_MAIL_PER_HOUR, counted over every account you own).`,
     'Notification and e-mail plugin messages beyond it are not sent until the next hour; each one is recorded as skipped (mail_budget_exhausted) in the delivery log, and the submissions themselves are kept.',
     'E-mail plugin deliveries can be sent again later with "Recover" on the plugin page.',
   ];

@@ -1,8 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { formatBytes } from '../../config/byte-size';
-import { releaseUsage, reserveUsage, settleUsage } from '../../db/sql/file-usage';
+import {
+  releaseUsage,
+  reserveAccountUsage,
+  reserveUsage,
+  settleUsage,
+} from '../../db/sql/file-usage';
 
-/** Bytes of uploaded files a form and an account may keep; 0: no limit. */
+/**
+ * Bytes of uploaded files a form and an account may keep; 0: no limit. The account's quota
+ * holds per owning user, summed over the accounts they own.
+ */
 export type FileQuota = { perFormBytes: number; perAccountBytes: number };
 
 /** The upload would take a form or an account past its storage quota. */
@@ -12,7 +20,9 @@ export class FileQuotaExceededError extends Error {
     readonly limitBytes: number,
   ) {
     super(
-      `the files of this submission would take the ${scope} past its storage quota for uploaded files (${formatBytes(limitBytes)})`,
+      scope === 'form'
+        ? `the files of this submission would take the form past its storage quota for uploaded files (${formatBytes(limitBytes)})`
+        : `the files of this submission would take the accounts of this account’s owner past their storage quota for uploaded files (${formatBytes(limitBytes)} per owner, FILE_QUOTA_PER_ACCOUNT)`,
     );
   }
 }
@@ -23,8 +33,9 @@ export type FileReservation = { accountId: string; formId: string; bytes: number
 /**
  * Reserves `bytes` against both quotas before any file is written (else
  * FileQuotaExceededError, nothing reserved). Each counter takes one atomic conditional
- * statement outside any transaction, so no lock or pooled connection is held while the
- * files are written, and concurrent uploads never pass a quota together. The reservation
+ * statement (the account's under its owner's lock, in a short transaction), so no lock or
+ * pooled connection is held while the files are written, and concurrent uploads never pass
+ * a quota together. The reservation
  * ends in `settleFileReservation` (stored) or `releaseFileReservation` (not stored).
  */
 export async function reserveFileBytes(
@@ -35,7 +46,7 @@ export async function reserveFileBytes(
 ): Promise<FileReservation> {
   if (!(await reserveUsage(em, 'form', owner.formId, bytes, quota.perFormBytes)))
     throw new FileQuotaExceededError('form', quota.perFormBytes);
-  if (!(await reserveUsage(em, 'account', owner.accountId, bytes, quota.perAccountBytes))) {
+  if (!(await reserveAccountUsage(em, owner.accountId, bytes, quota.perAccountBytes))) {
     await releaseUsage(em, 'form', owner.formId, bytes);
     throw new FileQuotaExceededError('account', quota.perAccountBytes);
   }

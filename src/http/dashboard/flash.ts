@@ -35,7 +35,7 @@ const MESSAGES = {
   replay_spam: { kind: 'error', text: 'Spam is not delivered, so it cannot be replayed.' },
   replay_rate_limited: {
     kind: 'error',
-    text: 'Not replayed: this account started as many replays this minute as REPLAY_RATE allows. Try again in a minute.',
+    text: 'Not replayed: the accounts of this account’s owner started as many replays this minute as REPLAY_RATE allows per owner. Try again in a minute.',
   },
   replay_unavailable: {
     kind: 'error',
@@ -55,10 +55,14 @@ const MESSAGES = {
   role_changed: { kind: 'ok', text: 'Role changed; it applies from their next request.' },
   member_removed: { kind: 'ok', text: 'Member removed: their access ended at once.' },
   ownership_transferred: { kind: 'ok', text: 'Ownership transferred. You are an admin now.' },
-  account_left: { kind: 'ok', text: 'You left that account.' },
+  account_left: {
+    kind: 'ok',
+    text: 'You left that account. The API keys you created there are revoked.',
+  },
   account_switched: { kind: 'ok', text: 'Switched account.' },
   account_created: { kind: 'ok', text: 'Account created; you are its owner.' },
   invitation_accepted: { kind: 'ok', text: 'Invitation accepted: welcome to the account.' },
+  invitation_declined: { kind: 'ok', text: 'Invitation declined: whoever sent it sees that.' },
 } as const;
 
 export type FlashCode = keyof typeof MESSAGES;

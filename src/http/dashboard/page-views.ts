@@ -1,4 +1,10 @@
+import type { Scope } from '../../domain/accounts/scopes';
 import type { Form, Plugin } from '../../domain/entities';
+import {
+  maskedUrl,
+  pluginConfigAccess,
+  visiblePluginConfig,
+} from '../../domain/plugins/plugin-config-visibility';
 
 /*
  * What the dashboard's templates see of a form and of a plugin: plain objects with the fields
@@ -15,8 +21,14 @@ export const formRef = (form: Form): FormRef => ({
   createdAt: form.createdAt,
 });
 
-/** The config fields a page shows: the URL (webhook, Slack, Discord), an e-mail's subject and recipients. */
+/**
+ * The config fields a page shows: the URL (webhook, Slack, Discord; `https://host/…` for a
+ * member who may not manage plugins), an e-mail's subject and recipients.
+ */
 export type PluginConfigView = { url?: unknown; subject?: unknown; recipients?: unknown };
+
+/** Who is looking: the session's scopes decide what of a config they see. */
+export type PluginViewer = { scopes: ReadonlySet<Scope> };
 
 export type PluginRow = {
   id: string;
@@ -30,10 +42,11 @@ export type PluginRow = {
   disabledReason: string | null;
 };
 
-export function pluginRow(plugin: Plugin): PluginRow {
-  const { url, subject, recipients } = plugin.config;
+export function pluginRow(plugin: Plugin, viewer: PluginViewer): PluginRow {
+  const access = pluginConfigAccess((scope) => viewer.scopes.has(scope));
+  const { url, subject, recipients } = visiblePluginConfig(plugin.config, access);
   const config: PluginConfigView = {};
-  if (url !== undefined) config.url = url;
+  if (url !== undefined) config.url = access === 'full' ? url : maskedUrl(url as string | null);
   if (subject !== undefined) config.subject = subject;
   if (recipients !== undefined) config.recipients = recipients;
   return {

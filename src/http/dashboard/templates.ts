@@ -63,6 +63,16 @@ export type AuditRowView = {
   summary: string;
 };
 
+/** An invitation offered to the signed-in user (invitation-offer-list.eta). */
+export type InvitationOfferView = {
+  id: string;
+  /** Cut and on one line (shownAccountName), quoted as the inviter's words. */
+  accountName: string;
+  inviterEmail: string | null;
+  role: string;
+  expiresAt: Date;
+};
+
 /** One API key as the keys page lists it. */
 export type KeyRow = {
   createdBy: string;
@@ -86,7 +96,14 @@ export type TypedPluginDraft = {
 
 export type Templates = {
   message: { lines: readonly string[]; link?: Link; error?: boolean; heading?: string };
-  overview: { stats: AccountStatsView; accountName: string; accountId: string };
+  overview: {
+    stats: AccountStatsView;
+    accountName: string;
+    accountId: string;
+    offers: InvitationOfferView[];
+    formatTime: FormatTime;
+  };
+  invitations: { offers: InvitationOfferView[]; formatTime: FormatTime; error?: string };
   settings: { minPasswordLength: number; error?: string };
   team: {
     members: MemberRow[];
@@ -97,10 +114,15 @@ export type Templates = {
     formatTime: FormatTime;
     form: { email?: string; role?: string };
     error?: string;
+    /** What a removal or a lower role did to the member's API keys (shown once). */
+    keyChange?: { member: string; revoked: number; kept: number };
   };
+  'member-remove': { member: MemberRow; keys: KeyRow[]; formatTime: FormatTime };
   invite: {
     token: string;
+    /** Cut and on one line (shownAccountName); quoted as the inviter's words, never a heading. */
     accountName: string;
+    inviterEmail: string | null;
     email: string;
     role: string;
     minPasswordLength: number;

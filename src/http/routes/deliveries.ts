@@ -1,5 +1,7 @@
 import type { Request } from 'express';
+import { can } from '../../domain/accounts/principal';
 import { findAccountForm } from '../../domain/forms/forms';
+import { pluginConfigAccess, visibleAttempt } from '../../domain/plugins/plugin-config-visibility';
 import { findFormPlugin } from '../../domain/plugins/plugins';
 import { listAttempts } from '../../domain/deliveries/delivery-records';
 import { replaySubmission } from '../../domain/deliveries/replay';
@@ -29,7 +31,8 @@ async function attemptsPage(
   );
   const list = pageMetaAndLinks(self, new URLSearchParams(), page, total);
   list.links.push(...extraLinks);
-  const views = rows.map((row) => deliveryView(row, ctx.urls));
+  const access = pluginConfigAccess((scope) => can(req.principal!, scope));
+  const views = rows.map((row) => deliveryView(visibleAttempt(row, access), ctx.urls));
   return listAnswer('deliveries', views, list);
 }
 
@@ -86,7 +89,8 @@ export const deliveryRoutes = [
       'Starts a new workflow that delivers the submission to every enabled plugin of its form ' +
       'again, with the same retry policy; its attempts are recorded with `is_replay`. Spam ' +
       'submissions are not delivered and cannot be replayed. An account may start ' +
-      '`REPLAY_RATE` replays a minute (30 by default): past it, 429 `rate_limited` with `Retry-After`.',
+      '`REPLAY_RATE` replays a minute (30 by default), counted per owner over the accounts ' +
+      'they own: past it, 429 `rate_limited` with `Retry-After`.',
     audit: { action: 'submission.replayed', target: 'submission' },
     access: 'can_create_forms',
     responses: { 202: { description: 'the replay started', body: replayEnvelope } },
@@ -103,7 +107,7 @@ export const deliveryRoutes = [
     }
     if (replayed.outcome === 'rate_limited') {
       throw rateLimited(
-        `This account used its REPLAY_RATE of ${replayed.perMinute} replays a minute; try again in ${replayed.retryAfterSeconds} s.`,
+        `This account’s owner used their REPLAY_RATE of ${replayed.perMinute} replays a minute (per owner, across the accounts they own); try again in ${replayed.retryAfterSeconds} s.`,
         replayed.retryAfterSeconds,
       );
     }

@@ -80,7 +80,8 @@ export const formRoutes = [
     description:
       'Only `name` is required. The answer includes the endpoint_token, the ingest URLs and ' +
       'ready-to-paste `embed_html`. An account has at most `MAX_FORMS_PER_ACCOUNT` forms ' +
-      '(500 by default): past it, 409 `limit_reached`.',
+      '(500 by default), counted per owner over the accounts they own: past it, 409 ' +
+      '`limit_reached`.',
     audit: { action: 'form.created', target: 'form' },
     access: 'can_create_forms',
     body: { schema: createFormBody, mediaTypes: ['application/json'], required: true },

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { Plugin } from '../../domain/entities';
 import { can, type Principal } from '../../domain/accounts/principal';
+import {
+  pluginConfigAccess,
+  visiblePluginConfig,
+} from '../../domain/plugins/plugin-config-visibility';
 import { DISABLED_BY_ACCOUNT } from '../../domain/plugins/plugins';
 import type { RecipientStatus } from '../../domain/recipients/recipient-states';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
@@ -79,20 +83,6 @@ export const pluginDeletedSchema = z
   })
   .meta({ id: 'PluginDeleted' });
 
-/**
- * Webhook URLs are often capability URLs (a token in the path or query): a key that cannot
- * manage plugins sees only their scheme and host.
- */
-function redactedConfig(config: Record<string, unknown>): Record<string, unknown> {
-  if (typeof config.url !== 'string') return config;
-  try {
-    const url = new URL(config.url);
-    return { ...config, url: `${url.protocol}//${url.host}` };
-  } catch {
-    return { ...config, url: null };
-  }
-}
-
 /** The Plugin resource; the signing secret (in the clear) only when just issued: create, rotate. */
 export function pluginView(
   plugin: Plugin,
@@ -118,7 +108,10 @@ export function pluginView(
     disabled_reason: plugin.enabled ? null : (plugin.disabledReason ?? DISABLED_BY_ACCOUNT),
     consecutive_failures: plugin.consecutiveFailures,
     last_success_at: plugin.lastSuccessAt?.toISOString() ?? null,
-    config: can(principal, 'can_create_forms') ? plugin.config : redactedConfig(plugin.config),
+    config: visiblePluginConfig(
+      plugin.config,
+      pluginConfigAccess((scope) => can(principal, scope)),
+    ),
     ...(options.recipients ? { recipients: options.recipients } : {}),
     ...(options.signingSecret ? { signing_secret: options.signingSecret } : {}),
     created_at: plugin.createdAt.toISOString(),

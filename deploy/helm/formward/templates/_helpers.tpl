@@ -29,6 +29,27 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/part-of: formward
 {{- end }}
 
+{{/* The label of the metrics Services, which the ServiceMonitor selects them by. */}}
+{{- define "formward.metricsServiceLabel" -}}
+formward/metrics: "true"
+{{- end }}
+
+{{/*
+Values that would open what must stay closed fail the render (docs/running.md, Kubernetes):
+a hop count or `true` in config.trustProxy with a Service reachable from outside the cluster
+lets every client choose its own address (X-Forwarded-For), and with it every per-client
+limit; the metrics port never shares the public port.
+*/}}
+{{- define "formward.checkExposure" -}}
+{{- $trust := toString .Values.config.trustProxy | trim | lower -}}
+{{- if and (ne .Values.service.type "ClusterIP") (or (eq $trust "true") (regexMatch "^[0-9]+$" $trust)) (not (eq $trust "0")) -}}
+{{- fail (printf "config.trustProxy=%q with service.type=%s: clients reach serve without a proxy that sets X-Forwarded-For, so a hop count or true would let each of them pick the address that every per-client limit counts. Set config.trustProxy to the addresses or CIDRs of the load balancer in front (e.g. 10.0.12.0/24; never the node or pod network), or to the empty string when nothing is in front." .Values.config.trustProxy .Values.service.type) -}}
+{{- end -}}
+{{- if and .Values.metrics.enabled (eq (int .Values.metrics.port) (int .Values.containerPort)) -}}
+{{- fail "metrics.port must differ from containerPort: metrics are never served on the public listener" -}}
+{{- end -}}
+{{- end }}
+
 {{- define "formward.image" -}}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
 {{- end }}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
 import { createOwnAccount, switchSessionAccount } from '../../../domain/accounts/memberships';
 import { definePage } from '../define-page';
 import { setFlash } from '../flash';
@@ -48,7 +49,14 @@ export const accountPages = [
   }).handle(async ({ req, res, session, render, audit }, ctx) => {
     const parsed = createForm.safeParse(req.body ?? {});
     if (!parsed.success) return render(refusal(['Give the account a name.']), { status: 422 });
-    const accountId = await createOwnAccount(req.em, session.userId, parsed.data.name);
+    const accountId = await createOwnAccount(
+      req.em,
+      session.userId,
+      parsed.data.name,
+      ctx.config.budgets.accountsPerUser,
+    ).catch(limitReachedOrThrow);
+    if (accountId instanceof LimitReachedError)
+      return render(refusal([accountId.message]), { status: 409 });
     Object.assign(audit, { actor: { accountId, userId: session.userId }, targetId: accountId });
     audit.summary = parsed.data.name;
     await switchSessionAccount(req.em, session, accountId);

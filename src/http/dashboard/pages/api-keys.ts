@@ -38,7 +38,7 @@ const newKeyForm = z.object({
 });
 
 /** One row of the list: the key's role (or its scopes), who created it and its last use. */
-function keyRow(key: ApiKey, creator: string | undefined): KeyRow {
+export function keyRow(key: ApiKey, creator: string | undefined): KeyRow {
   return {
     // Keys made with the CLI, and those made before creators were recorded, have none.
     createdBy: creator ?? 'not recorded (CLI or older key)',

@@ -2,6 +2,10 @@ import type { Request } from 'express';
 import { findAccountSubmission } from '../../../domain/submissions/submission-queries';
 import { listAttempts } from '../../../domain/deliveries/delivery-records';
 import { replaySubmission } from '../../../domain/deliveries/replay';
+import {
+  pluginConfigAccess,
+  visibleAttempt,
+} from '../../../domain/plugins/plugin-config-visibility';
 import type { AppContext } from '../../../runtime/app-context';
 import { definePage } from '../define-page';
 import { setFlash } from '../flash';
@@ -25,7 +29,13 @@ async function logPage(
     { accountId: session.accountId, ...filter },
     { page, perPage: PER_PAGE },
   );
-  return { rows, total, page, pages: Math.max(1, Math.ceil(total / PER_PAGE)) };
+  const access = pluginConfigAccess((scope) => session.scopes.has(scope));
+  return {
+    rows: rows.map((row) => visibleAttempt(row, access)),
+    total,
+    page,
+    pages: Math.max(1, Math.ceil(total / PER_PAGE)),
+  };
 }
 
 const temporalOf = (ctx: AppContext) =>
@@ -98,7 +108,7 @@ export const deliveryPages = [
     if (!owned) return;
     await render({
       form: formRef(owned.form),
-      plugin: pluginRow(owned.plugin),
+      plugin: pluginRow(owned.plugin, session),
       log: await logPage(req, session, { pluginId: owned.plugin.id }),
       temporal: temporalOf(ctx),
     });

@@ -9,6 +9,7 @@ import { formActionPages } from './form-actions';
 import { formCaptchaPages } from './form-captcha';
 import { formAutoresponsePages } from './form-autoresponse';
 import { formPages } from './forms';
+import { invitationOfferPages } from './invitation-offers';
 import { invitationPages } from './invitations';
 import { invitationUnsubscribePages } from './invitation-unsubscribe';
 import { oidcSignInPages } from './oidc-sign-in';
@@ -25,6 +26,7 @@ import { statsPages } from './stats';
 import { submissionActionPages } from './submission-actions';
 import { submissionExportPages } from './submission-export';
 import { submissionPages } from './submissions';
+import { memberRemovalPages } from './member-removal';
 import { teamPages } from './team';
 
 /**
@@ -46,6 +48,8 @@ export const PAGES: readonly AnyPage[] = [
   ...settingsPages,
   ...apiKeyPages,
   ...teamPages,
+  ...memberRemovalPages,
+  ...invitationOfferPages,
   ...accountPages,
   ...accountDeletionPages,
   ...auditPages,

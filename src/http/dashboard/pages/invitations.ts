@@ -11,6 +11,7 @@ import { switchSessionAccount } from '../../../domain/accounts/memberships';
 import { MIN_PASSWORD_LENGTH, newPasswordProblem } from '../../../domain/accounts/password-changes';
 import type { AppContext } from '../../../runtime/app-context';
 import { setSessionCookie } from '../../cookies';
+import { shownAccountName } from '../../views/shown-account-name';
 import { definePage } from '../define-page';
 import { setFlash } from '../flash';
 import { sendGuestPage } from '../guest-page';
@@ -26,10 +27,11 @@ const signUpBody = z.object({
   _csrf: csrfField,
 });
 
-const NOT_VALID: Record<Exclude<Acceptance['kind'], 'accepted'>, string> = {
+export const NOT_VALID: Record<Exclude<Acceptance['kind'], 'accepted'>, string> = {
   unknown: 'This invitation link is unknown. Check that you copied all of it.',
   used: 'This invitation was already accepted; it works once.',
   revoked: 'This invitation was revoked (or replaced by a newer one). Ask for a new one.',
+  declined: 'This invitation was declined. Ask for a new one if that was a mistake.',
   expired: 'This invitation expired (links work for 7 days). Ask for a new one.',
   other_address: 'This invitation is for another e-mail address.',
 };
@@ -59,7 +61,8 @@ async function showInvite(
   const session = await currentSession(req, ctx);
   const base = {
     token,
-    accountName: invitation.accountName,
+    accountName: shownAccountName(invitation.accountName),
+    inviterEmail: invitation.inviterEmail,
     email: invitation.email,
     role: invitation.role,
     minPasswordLength: MIN_PASSWORD_LENGTH,

@@ -1,14 +1,18 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { signInExternal } from '../../../domain/accounts/external-sign-in';
+import { invitationsOfferedTo } from '../../../domain/accounts/invitation-offers';
 import {
   OidcCallbackError,
   type OidcClient,
   type PendingSignIn,
 } from '../../../domain/accounts/oidc-client';
+import { listUserAccounts } from '../../../domain/accounts/memberships';
+import { recordAuditEvent } from '../../../domain/audit/audit-log';
 import { SigningSecretCipher } from '../../../domain/plugins/signing-secret';
 import type { AppContext } from '../../../runtime/app-context';
 import { clearCookieOptions, cookieOptions, readCookie, setSessionCookie } from '../../cookies';
+import { clientAddress } from '../../ingest/client-address';
 import { definePage, type Render } from '../define-page';
 import { sameSitePath } from '../next-path';
 import { htmlPage } from '../page-operations';
@@ -98,6 +102,24 @@ function refuse(
   return render({ next, error: answer.error, sso: oidc.name }, { status: answer.status });
 }
 
+/**
+ * A sign-in refused because the address's user is linked to another subject at the issuer
+ * goes into each account of that user (the answer is a 403, which the page's own entry never
+ * records): its owners see that someone else at the provider now gives that address.
+ */
+async function recordRefusedLink(req: Request, userId: string, issuer: string): Promise<void> {
+  for (const { accountId } of await listUserAccounts(req.em, userId))
+    await recordAuditEvent(req.em, {
+      accountId,
+      actor: { type: 'user', userId, label: `single sign-on at ${issuer}` },
+      clientAddress: clientAddress(req),
+      action: 'session.sign_in_refused',
+      targetType: 'user',
+      targetId: userId,
+      summary: `single sign-on refused: another subject at ${issuer} gave this user's address`,
+    });
+}
+
 /** The pages exist only with OIDC_ISSUER (and the client's id and secret). */
 const ssoConfigured = (ctx: AppContext) => ctx.accounts.oidc !== null;
 
@@ -167,9 +189,11 @@ export const oidcSignInPages = [
         'Where the provider sends the browser back. The sign-in started in this browser is ' +
         'checked (state, PKCE, the ID token and its nonce) and used up; the provider must ' +
         'vouch for the e-mail address (`email_verified`). The user linked to the provider’s ' +
-        'subject, else the user with that address, else a new user with an account of their ' +
-        'own, is signed in (the session cookie, as `POST /login` sets it) and redirected to ' +
-        'the sign-in’s `next`, else `/`.',
+        'subject, else the user with that address (refused, 403, when that user is linked to ' +
+        'another subject at the issuer), else a new user with an account of their own, is ' +
+        'signed in (the session cookie, as `POST /login` sets it) in the account they used ' +
+        'last, and redirected to the sign-in’s `next`, else `/app/invitations` when ' +
+        'invitations to the address are open (offered, never accepted by the sign-in), else `/`.',
       responses: {
         303: {
           description: 'signed in',
@@ -177,7 +201,10 @@ export const oidcSignInPages = [
           headers: { Location: '`next`, or /', 'Set-Cookie': 'the session' },
         },
         400: htmlPage('no sign-in pending, a wrong state, a used code: the sign-in page'),
-        403: htmlPage('cancelled at the provider, or an unverified e-mail: the sign-in page'),
+        403: htmlPage(
+          'cancelled at the provider, an unverified e-mail, or an address linked to another ' +
+            'subject: the sign-in page',
+        ),
         503: htmlPage('the provider cannot be reached: the sign-in page'),
       },
       errors: [],
@@ -200,6 +227,16 @@ export const oidcSignInPages = [
       return refuse(render, oidc, pending.next, REFUSALS[error.reason]);
     }
     const result = await signInExternal(req.em, identity);
+    if (result.kind === 'linked_to_other_subject') {
+      await recordRefusedLink(req, result.userId, identity.issuer);
+      return refuse(render, oidc, pending.next, {
+        status: 403,
+        error:
+          `This e-mail address is linked to another account at ${identity.issuer}, so this ` +
+          'sign-in cannot use it. Sign in with the account you used there before, or with your ' +
+          'password.',
+      });
+    }
     if (result.kind === 'no_account') {
       return refuse(render, oidc, pending.next, {
         status: 403,
@@ -210,6 +247,9 @@ export const oidcSignInPages = [
     Object.assign(audit, { actor: { userId, accountId }, targetId: userId });
     audit.summary = `single sign-on${result.created ? ', a new user' : ''}`;
     setSessionCookie(res, ctx.urls.base, result.token);
-    res.redirect(303, sameSitePath(pending.next, ctx.urls.base) ?? '/');
+    // Invitations to the address wait for a click there; nothing was joined.
+    const offered = await invitationsOfferedTo(req.em, identity);
+    const landing = offered.length > 0 ? '/app/invitations' : '/';
+    res.redirect(303, sameSitePath(pending.next, ctx.urls.base) ?? landing);
   }),
 ];

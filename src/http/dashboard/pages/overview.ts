@@ -1,7 +1,12 @@
 import { accountStats } from '../../../domain/stats/account-stats';
 import { definePage } from '../define-page';
+import { formatTime } from '../format-time';
+import { offerViews } from '../invitation-offer-views';
 
-/** `/app`: the account at a glance, and where the API is documented. */
+/**
+ * `/app`: the account at a glance, invitations waiting for the user (to accept or decline),
+ * and where the API is documented.
+ */
 export const overviewPages = [
   definePage({
     need: 'member',
@@ -11,7 +16,11 @@ export const overviewPages = [
     template: 'overview',
     title: 'Overview',
   }).handle(async ({ req, session, render }) => {
-    const stats = await accountStats(req.em, session.accountId);
-    await render({ stats, accountName: session.accountName, accountId: session.accountId });
+    const [stats, offers] = await Promise.all([
+      accountStats(req.em, session.accountId),
+      offerViews(req.em, session),
+    ]);
+    const { accountName, accountId } = session;
+    await render({ stats, accountName, accountId, offers, formatTime });
   }),
 ];

@@ -4,7 +4,7 @@ import { listFormPlugins } from '../../../domain/plugins/plugins';
 import { pluginRecipientLookup } from '../../../domain/recipients/recipient-states';
 import { SIGNATURE_HEADERS } from '../../../domain/webhooks/signatures';
 import { formatTime } from '../format-time';
-import { formRef, pluginRow } from '../page-views';
+import { formRef, pluginRow, type PluginViewer } from '../page-views';
 import type { Templates, TypedPluginDraft } from '../templates';
 
 /*
@@ -42,11 +42,12 @@ export type PluginsPageDrafts = {
 
 export async function pluginsPageData(
   req: Request,
+  viewer: PluginViewer,
   form: Form,
   drafts: PluginsPageDrafts = {},
 ): Promise<Templates['plugins']> {
   const { rows } = await listFormPlugins(req.em, form.id, { page: 1, perPage: MAX_PLUGINS_SHOWN });
-  const plugins = rows.map(pluginRow);
+  const plugins = rows.map((plugin) => pluginRow(plugin, viewer));
   const recipientsOf = await pluginRecipientLookup(req.em, form.accountId, plugins);
   return {
     form: formRef(form),

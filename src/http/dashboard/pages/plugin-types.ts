@@ -65,7 +65,7 @@ export const pluginTypePages = [
     method: 'post',
     path: '/app/forms/:formId/plugins',
     audit: { action: 'plugin.created', target: 'plugin' },
-  }).handle(async ({ req, res, params, render, audit }, ctx) => {
+  }).handle(async ({ req, res, params, session, render, audit }, ctx) => {
     const form = await ownedForm(req, res, params.formId);
     if (!form) return;
     const type = bodyField(req, 'type');
@@ -82,7 +82,7 @@ export const pluginTypePages = [
     if (!checked.ok || draft.errors.type) {
       const errors = checked.ok ? draft.errors : { ...draft.errors, ...byField(checked.errors) };
       const typed = { ...draft, errors };
-      return render(await pluginsPageData(req, form, { typed }), { status: 422 });
+      return render(await pluginsPageData(req, session, form, { typed }), { status: 422 });
     }
     const created = await createTypedPlugin(
       req.em,
@@ -96,7 +96,7 @@ export const pluginTypePages = [
     ).catch(limitReachedOrThrow);
     if (created instanceof LimitReachedError) {
       const typed = { ...draft, errors: { config: [created.message] } };
-      return render(await pluginsPageData(req, form, { typed }), { status: 409 });
+      return render(await pluginsPageData(req, session, form, { typed }), { status: 409 });
     }
     if ('recipients' in checked.config) {
       await requestConfirmations(req.em, ctx.accounts.mailing, {

@@ -62,9 +62,9 @@ export const pluginPages = [
     ...PLUGINS_PAGE,
     method: 'get',
     path: '/app/forms/:formId/webhooks',
-  }).handle(async ({ req, res, params, render }) => {
+  }).handle(async ({ req, res, params, session, render }) => {
     const form = await ownedForm(req, res, params.formId);
-    if (form) await render(await pluginsPageData(req, form));
+    if (form) await render(await pluginsPageData(req, session, form));
   }),
 
   definePage({
@@ -73,7 +73,7 @@ export const pluginPages = [
     method: 'post',
     path: '/app/forms/:formId/webhooks',
     audit: { action: 'webhook.created', target: 'plugin' },
-  }).handle(async ({ req, res, params, render, audit }, ctx) => {
+  }).handle(async ({ req, res, params, session, render, audit }, ctx) => {
     const form = await ownedForm(req, res, params.formId);
     if (!form) return;
     const draft = {
@@ -82,7 +82,7 @@ export const pluginPages = [
     };
     const checked = await checkWebhookUrl(draft.url, ctx);
     if (!checked.ok)
-      return render(await pluginsPageData(req, form, { error: checked.errors, draft }), {
+      return render(await pluginsPageData(req, session, form, { error: checked.errors, draft }), {
         status: 422,
       });
     const created = await createWebhookPlugin(
@@ -92,9 +92,12 @@ export const pluginPages = [
       ctx.config.budgets.pluginsPerForm,
     ).catch(limitReachedOrThrow);
     if (created instanceof LimitReachedError)
-      return render(await pluginsPageData(req, form, { error: [created.message], draft }), {
-        status: 409,
-      });
+      return render(
+        await pluginsPageData(req, session, form, { error: [created.message], draft }),
+        {
+          status: 409,
+        },
+      );
     const { plugin, signingSecret } = created;
     audit.targetId = plugin.id;
     audit.summary = `webhook to ${new URL(checked.url).host} on form ${form.id}`;

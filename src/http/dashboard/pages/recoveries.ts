@@ -8,7 +8,7 @@ import {
 } from '../../../domain/plugins/recovery';
 import { definePage, type Render } from '../define-page';
 import { formatTime } from '../format-time';
-import { formRef, pluginRow } from '../page-views';
+import { formRef, pluginRow, type PluginViewer } from '../page-views';
 import { ownedPlugin, sendNotFound } from './owned';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -29,6 +29,7 @@ type RecoverView = { status?: number; error?: string; since?: string; runningHre
 
 async function sendRecoverPage(
   req: Request,
+  viewer: PluginViewer,
   render: Render<'plugin-recover'>,
   owned: { form: Form; plugin: Plugin },
   view: RecoverView = {},
@@ -36,7 +37,7 @@ async function sendRecoverPage(
   await render(
     {
       form: formRef(owned.form),
-      plugin: pluginRow(owned.plugin),
+      plugin: pluginRow(owned.plugin, viewer),
       base: pluginPath(owned.form, owned.plugin),
       since: view.since ?? localUtc(new Date(Date.now() - DAY_MS)),
       error: view.error ?? null,
@@ -62,9 +63,9 @@ const RECOVER = {
  */
 export const recoveryPages = [
   definePage({ need: 'can_create_forms', ...RECOVER, method: 'get' }).handle(
-    async ({ req, res, params, render }) => {
+    async ({ req, res, params, session, render }) => {
       const owned = await ownedPlugin(req, res, params);
-      if (owned) await sendRecoverPage(req, render, owned);
+      if (owned) await sendRecoverPage(req, session, render, owned);
     },
   ),
 
@@ -83,7 +84,7 @@ export const recoveryPages = [
     const problem = sinceProblem(since, now);
     const draft = typeof field === 'string' ? field.slice(0, 40) : '';
     if (problem)
-      return sendRecoverPage(req, render, owned, {
+      return sendRecoverPage(req, session, render, owned, {
         status: 422,
         error: `Since ${problem}.`,
         since: draft,
@@ -96,13 +97,13 @@ export const recoveryPages = [
     });
     if (started.outcome === 'disabled') {
       const error = 'This webhook is disabled: enable it before recovering its deliveries.';
-      return sendRecoverPage(req, render, owned, { status: 409, error, since: draft });
+      return sendRecoverPage(req, session, render, owned, { status: 409, error, since: draft });
     }
     if (started.outcome === 'running') {
       const run = started.recovery;
       const error = `Recovery ${run.id} of this webhook is still running (${run.done + run.failed} of ${run.total} done): one recovery per plugin runs at a time. Start another once it ends.`;
       const runningHref = `${pluginPath(owned.form, owned.plugin)}/recoveries/${run.id}`;
-      return sendRecoverPage(req, render, owned, {
+      return sendRecoverPage(req, session, render, owned, {
         status: 409,
         error,
         since: draft,
@@ -112,7 +113,7 @@ export const recoveryPages = [
     if (started.outcome === 'unavailable') {
       ctx.logger.warn({ err: started.error.message }, 'recovery could not start');
       const error = 'The delivery engine (Temporal) is unreachable; try again shortly.';
-      return sendRecoverPage(req, render, owned, { status: 503, error, since: draft });
+      return sendRecoverPage(req, session, render, owned, { status: 503, error, since: draft });
     }
     const base = pluginPath(owned.form, owned.plugin);
     res.redirect(303, `${base}/recoveries/${started.recovery.id}`);
@@ -136,7 +137,7 @@ export const recoveryPages = [
     if (!run) return sendNotFound(req, res, 'recovery run');
     await render({
       form: formRef(owned.form),
-      plugin: pluginRow(owned.plugin),
+      plugin: pluginRow(owned.plugin, session),
       base: pluginPath(owned.form, owned.plugin),
       run,
       formatTime,

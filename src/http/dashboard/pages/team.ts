@@ -14,11 +14,14 @@ import {
   removeMember,
   transferOwnership,
 } from '../../../domain/accounts/memberships';
+import type { KeyRevocationAuthor } from '../../../domain/accounts/member-keys';
 import { openSession } from '../../../domain/accounts/sessions';
 import { setSessionCookie } from '../../cookies';
+import { clientAddress } from '../../ingest/client-address';
 import { definePage, type Render } from '../define-page';
 import { setFlash, type FlashCode } from '../flash';
 import { formatTime } from '../format-time';
+import { revealOnce } from '../reveal-once';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../../runtime/app-context';
 import type { DashboardSession } from '../session-guard';
@@ -32,10 +35,10 @@ const inviteForm = z.object({
 });
 const roleForm = z.object({ role: z.enum(['admin', 'viewer']) });
 
-type TeamPage = { req: Request; session: DashboardSession; render: Render<'team'> };
+export type TeamPage = { req: Request; session: DashboardSession; render: Render<'team'> };
 
 /** The members and pending invitations, with a refusal or the invite form as typed. */
-async function showTeam(
+export async function showTeam(
   { req, session, render }: TeamPage,
   extra: { status?: number; data?: Partial<Templates['team']> } = {},
 ) {
@@ -58,28 +61,53 @@ async function showTeam(
   );
 }
 
-const body = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
+export const body = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
 
-function done(res: Response, ctx: AppContext, code: FlashCode, to = '/app/team') {
+export function done(res: Response, ctx: AppContext, code: FlashCode, to = '/app/team') {
   setFlash(res, ctx.urls.base, code);
   res.redirect(303, to);
 }
 
-/** Runs a change to the members; a refusal shows the team page with its reason (409). */
 /** The address of the member the path names, for the audit entry's summary. */
-async function memberEmail({ req, params, session }: TeamPage & { params: { userId: string } }) {
+export async function memberEmail({
+  req,
+  params,
+  session,
+}: TeamPage & { params: { userId: string } }) {
   return (await findMemberEmail(req.em, session.accountId, params.userId)) ?? 'a former member';
 }
 
-async function change(page: TeamPage, work: () => Promise<void>): Promise<boolean> {
+/**
+ * Runs a change to the members: its result, or null after a refusal, which shows the team
+ * page with its reason (409).
+ */
+export async function change<T>(page: TeamPage, work: () => Promise<T>): Promise<T | null> {
   try {
-    await work();
-    return true;
+    return await work();
   } catch (error) {
     if (!(error instanceof MemberChangeRefused)) throw error;
     await showTeam(page, { status: 409, data: { error: error.message } });
-    return false;
+    return null;
   }
+}
+
+/** Who changes the members, for the audit entries of the keys a change revokes. */
+export const changedBy = ({ req, session }: TeamPage): KeyRevocationAuthor => ({
+  userId: session.userId,
+  email: session.email,
+  clientAddress: clientAddress(req),
+});
+
+/**
+ * Tells the team page, once, what became of the keys a member created: revoked by a removal
+ * or a lower role, or kept at the owner's choice.
+ */
+export function tellKeyChange(
+  res: Response,
+  ctx: AppContext,
+  keyChange: NonNullable<Templates['team']['keyChange']>,
+): void {
+  if (keyChange.revoked + keyChange.kept > 0) revealOnce(res, ctx, '/app/team', { keyChange });
 }
 
 /**
@@ -162,24 +190,19 @@ export const teamPages = [
     if (!parsed.success || !/^\d{1,18}$/.test(params.userId))
       return showTeam(page, { status: 422, data: { error: 'Choose admin or viewer.' } });
     const role = parsed.data.role;
-    page.audit.summary = `${await memberEmail(page)} is now ${role}`;
-    if (await change(page, () => changeMemberRole(req.em, session.accountId, params.userId, role)))
-      done(res, ctx, 'role_changed');
-  }),
-
-  definePage({
-    need: 'owner',
-    ...TEAM,
-    method: 'post',
-    path: '/app/team/members/:userId/remove',
-    audit: { action: 'member.removed', target: 'user' },
-  }).handle(async (page, ctx) => {
-    const { req, res, params, session } = page;
-    if (!/^\d{1,18}$/.test(params.userId))
-      return showTeam(page, { status: 404, data: { error: 'No such member.' } });
-    page.audit.summary = `${await memberEmail(page)} removed`;
-    if (await change(page, () => removeMember(req.em, session.accountId, params.userId)))
-      done(res, ctx, 'member_removed');
+    const email = await memberEmail(page);
+    page.audit.summary = `${email} is now ${role}`;
+    const revoked = await change(page, () =>
+      changeMemberRole(req.em, {
+        accountId: session.accountId,
+        userId: params.userId,
+        role,
+        by: changedBy(page),
+      }),
+    );
+    if (!revoked) return;
+    tellKeyChange(res, ctx, { member: email, revoked: revoked.length, kept: 0 });
+    done(res, ctx, 'role_changed');
   }),
 
   definePage({
@@ -193,8 +216,16 @@ export const teamPages = [
     if (!/^\d{1,18}$/.test(params.userId))
       return showTeam(page, { status: 404, data: { error: 'No such member.' } });
     page.audit.summary = `${await memberEmail(page)} is the owner now`;
-    const transfer = () =>
-      transferOwnership(req.em, session.accountId, session.userId, params.userId);
+    const transfer = async () => {
+      await transferOwnership(
+        req.em,
+        session.accountId,
+        session.userId,
+        params.userId,
+        ctx.config.budgets.accountsPerUser,
+      );
+      return true;
+    };
     if (await change(page, transfer)) done(res, ctx, 'ownership_transferred');
   }),
 
@@ -215,8 +246,14 @@ export const teamPages = [
       });
     // The session acting here ends with the membership; a new one opens in the user's
     // last used other account (every user has one of their own).
-    if (!(await change(page, () => removeMember(req.em, session.accountId, session.userId))))
-      return;
+    // The keys they created go with them: nobody keeps access through a key after leaving.
+    const leave = () =>
+      removeMember(req.em, {
+        accountId: session.accountId,
+        userId: session.userId,
+        by: changedBy(page),
+      });
+    if (!(await change(page, leave))) return;
     const opened = await openSession(req.em, { id: session.userId });
     if (!opened) return res.redirect(303, '/login');
     setSessionCookie(res, ctx.urls.base, opened.token);
