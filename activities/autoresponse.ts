@@ -15,6 +15,7 @@ import { recipientStates } from '../src/db/sql/recipients';
 import { clientNetwork } from '../src/domain/net/client-network';
 import { upsertAttempt } from '../src/db/sql/delivery-attempts';
 import { buildAutoresponseMail } from '../src/domain/autoresponse/autoresponse-mail';
+import type { AddressKeys } from '../src/domain/mail/address-keys';
 import type { Mailer } from '../src/domain/mail/mailer';
 import { isPermanentSmtpRejection } from '../src/domain/mail/smtp-failure';
 import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../src/domain/recipients/mail-budget';
@@ -38,6 +39,8 @@ export type AutoresponseDeps = {
   logger: Logger;
   baseUrl: string;
   unsubscribeTokens: UnsubscribeTokens;
+  /** Keys the address and network in the ledger the caps count. */
+  addressKeys: AddressKeys;
   /** ACCOUNT_MAIL_PER_HOUR: the autoresponse takes one message of it. */
   mailPerHour: number;
   /** AUTORESPONSE_INTERVAL: at most one autoresponse per form and address in this time. */
@@ -123,9 +126,11 @@ export function createAutoresponseActivities(deps: AutoresponseDeps): Autorespon
         return skip('test_run_unconfirmed_address');
       const send: AutoresponseSend = {
         formId: form.id,
-        address,
+        addressKey: deps.addressKeys.address(address),
         submissionId: submission.id,
-        client: submission.sourceIp ? clientNetwork(submission.sourceIp) : null,
+        clientKey: submission.sourceIp
+          ? deps.addressKeys.client(clientNetwork(submission.sourceIp))
+          : null,
       };
       const claim = await claimAutoresponseWithinCaps(em, send, {
         intervalMs: deps.autoresponseIntervalMs,

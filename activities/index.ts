@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Orm } from '../src/db/orm';
 import type { Mailer } from '../src/domain/mail/mailer';
 import type { PluginHealthPolicy } from '../src/domain/plugins/plugin-health';
+import type { AddressKeys } from '../src/domain/mail/address-keys';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
@@ -29,6 +30,8 @@ export type ActivityDeps = {
   pluginHealth: PluginHealthPolicy;
   /** Seals the one-click unsubscribe link of every mail to a recipient. */
   unsubscribeTokens: UnsubscribeTokens;
+  /** Keys the addresses and networks the autoresponse caps count. */
+  addressKeys: AddressKeys;
   /** ACCOUNT_MAIL_PER_HOUR. */
   mailPerHour: number;
   /** AUTORESPONSE_INTERVAL (docs/autoresponse.md). */

@@ -153,6 +153,11 @@ const environmentSchema = z.object({
   ACCOUNT_MAIL_PER_HOUR: z.coerce.number().int().min(0).default(1000),
   /** Invitations an account may send per hour, counted per owning user (docs/teams.md); 0: no cap. */
   INVITATIONS_PER_HOUR: z.coerce.number().int().min(0).default(20),
+  /**
+   * Invitation mails one address may get per day from all accounts together, re-invitations
+   * included (docs/teams.md); 0: no cap.
+   */
+  INVITATIONS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(0).default(3),
   /** At most one autoresponse per form and address in this time (docs/autoresponse.md). */
   AUTORESPONSE_INTERVAL: duration('24h'),
   /** Autoresponses one address may get per AUTORESPONSE_INTERVAL from all forms; 0: no cap. */
@@ -260,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     accountMailPerHour: e.ACCOUNT_MAIL_PER_HOUR,
     invitationsPerHour: e.INVITATIONS_PER_HOUR,
+    invitationsPerAddressPerDay: e.INVITATIONS_PER_ADDRESS_PER_DAY,
     autoresponseIntervalMs: e.AUTORESPONSE_INTERVAL,
     autoresponseCaps: {
       perAddress: e.AUTORESPONSE_PER_ADDRESS,

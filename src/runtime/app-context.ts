@@ -13,6 +13,7 @@ import { Semaphore } from '../domain/concurrency/semaphore';
 import { SigningSecretCipher } from '../domain/plugins/signing-secret';
 import { parseAllowList, type AllowList } from '../domain/plugins/address-policy';
 import { UnsubscribeTokens } from '../domain/recipients/unsubscribe-tokens';
+import { AddressKeys } from '../domain/mail/address-keys';
 import type { PublicUrls } from '../http/public-urls';
 import { createStartNotices, type StartNotices } from '../domain/submissions/start-notices';
 import { LazyTemporalClient } from '../temporal/client';
@@ -59,6 +60,8 @@ export type AppContext = {
   captcha: CaptchaVerifier;
   /** Seals and opens the one-click unsubscribe links of recipient mail. */
   unsubscribeTokens: UnsubscribeTokens;
+  /** Keys the addresses and networks in the ledgers of the mail caps (never the address itself). */
+  addressKeys: AddressKeys;
   /** WEBHOOK_ALLOW_PRIVATE, parsed. */
   webhookAllowList: AllowList;
   /** Forms as ingest sees them, cached briefly. */
@@ -162,6 +165,7 @@ export async function createAppContext(
     captchaSecrets,
     captcha,
     unsubscribeTokens: new UnsubscribeTokens(appSecret),
+    addressKeys: new AddressKeys(appSecret),
     fileStore,
     uploadWrites: new Semaphore(config.uploadWriteConcurrency),
     accounts,

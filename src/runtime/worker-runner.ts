@@ -37,6 +37,7 @@ export type WorkerContext = Pick<
   | 'signingSecrets'
   | 'ownListeners'
   | 'unsubscribeTokens'
+  | 'addressKeys'
 > & { temporal: LazyTemporalClient };
 
 /**
@@ -76,6 +77,7 @@ export async function runWorker(
     baseUrl: ctx.urls.base,
     pluginHealth: config.pluginHealth,
     unsubscribeTokens: ctx.unsubscribeTokens,
+    addressKeys: ctx.addressKeys,
     mailPerHour: config.accountMailPerHour,
     autoresponseIntervalMs: config.autoresponseIntervalMs,
     autoresponseCaps: config.autoresponseCaps,

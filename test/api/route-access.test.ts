@@ -89,8 +89,8 @@ describe('with an API key on a session-only route', () => {
 // The signed-out pages are not in ROUTES but in PAGES (definePage): generated from that list,
 // every signed-out post refuses a form without the signed-out CSRF token, or with another
 // one than its cookie's, before it does anything; only the posts that prove what they need
-// otherwise take none (sign-out checks the session's token; the recipient links carry
-// theirs, and mail providers post the one-click unsubscribe cross-site).
+// otherwise take none (sign-out checks the session's token; the recipient links and the
+// invitation unsubscribe carry theirs, and mail providers post one-click unsubscribes cross-site).
 const guestPosts = PAGES.filter((page) => page.access === 'guest' && page.method === 'post');
 const tokenFree = guestPosts.filter((page) => page.guestCsrf === false);
 const tokenBound = guestPosts.filter((page) => page.guestCsrf !== false);
@@ -98,8 +98,9 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const FIELDS = 'email=access%40example.com&password=a-long-enough-password&name=x';
 
 describe('signed-out posts', () => {
-  it('take no CSRF token only for sign-out and the recipient links', () => {
+  it('take no CSRF token only for sign-out, the recipient links and the invitation unsubscribe', () => {
     expect(tokenFree.map((page) => page.path).sort()).toEqual([
+      '/invitations/unsubscribe',
       '/logout',
       '/recipients/confirm',
       '/recipients/unsubscribe',

@@ -171,7 +171,14 @@ describe('budgets per owning user, summed over the accounts they own', () => {
     const invite = (accountId: string, n: number) =>
       inviteMember(
         t.stack.ctx.orm.em.fork(),
-        { mailing: t.stack.ctx.accounts.mailing, invitationsPerHour: 2, mailPerHour: 100 },
+        {
+          mailing: t.stack.ctx.accounts.mailing,
+          invitationsPerHour: 2,
+          invitationsPerAddressPerDay: 3,
+          mailPerHour: 100,
+          addressKeys: t.stack.ctx.addressKeys,
+          unsubscribes: t.stack.ctx.accounts.invitationUnsubscribes,
+        },
         {
           accountId,
           invitedByUserId: userId,

@@ -7,6 +7,7 @@ import {
 } from '../../src/db/sql/autoresponse-sends';
 import { upsertUnsubscribed } from '../../src/db/sql/recipients';
 import { eraseSender } from '../../src/domain/submissions/submission-changes';
+import { AddressKeys } from '../../src/domain/mail/address-keys';
 import { useScratchDatabase } from '../support/scratch-database';
 
 // The autoresponse's interval claim and suppression read on a real PostgreSQL
@@ -23,7 +24,7 @@ describe('autoresponse_sends', () => {
       Array.from({ length: 10 }, (_, n) =>
         claimAutoresponse(
           db.orm.em.fork(),
-          { formId, address: 'a@example.org', submissionId: String(1000 + n) },
+          { formId, addressKey: 'a@example.org', submissionId: String(1000 + n) },
           DAY,
         ),
       ),
@@ -34,7 +35,7 @@ describe('autoresponse_sends', () => {
   it('a retry of the claiming submission keeps its claim; another waits out the interval; a released claim frees the address', async () => {
     const { formId } = await db.accountWithForm('arclaimretry0001');
     const em = () => db.orm.em.fork();
-    const first = { formId, address: 'b@example.org', submissionId: '1' };
+    const first = { formId, addressKey: 'b@example.org', submissionId: '1' };
     const second = { ...first, submissionId: '2' };
     expect(await claimAutoresponse(em(), first, DAY)).toBe(true);
     expect(await claimAutoresponse(em(), first, DAY)).toBe(true); // a retried attempt
@@ -42,7 +43,9 @@ describe('autoresponse_sends', () => {
     // Another form, or another address, has its own turn.
     const other = await db.accountWithForm('arclaimretry0002');
     expect(await claimAutoresponse(em(), { ...second, formId: other.formId }, DAY)).toBe(true);
-    expect(await claimAutoresponse(em(), { ...second, address: 'c@example.org' }, DAY)).toBe(true);
+    expect(await claimAutoresponse(em(), { ...second, addressKey: 'c@example.org' }, DAY)).toBe(
+      true,
+    );
 
     // The interval passed: the next submission claims it.
     await db.sql(
@@ -65,7 +68,7 @@ describe('autoresponse_sends', () => {
       forms.map(({ formId }, n) =>
         claimAutoresponseWithinCaps(
           db.orm.em.fork(),
-          { formId, address: 'victim@example.org', submissionId: String(2000 + n) },
+          { formId, addressKey: 'victim@example.org', submissionId: String(2000 + n) },
           caps,
         ),
       ),
@@ -76,7 +79,7 @@ describe('autoresponse_sends', () => {
     const winner = outcomes.indexOf('claimed');
     const retry = {
       formId: forms[winner]!.formId,
-      address: 'victim@example.org',
+      addressKey: 'victim@example.org',
       submissionId: String(2000 + winner),
     };
     expect(await claimAutoresponseWithinCaps(db.orm.em.fork(), retry, caps)).toBe('claimed');
@@ -85,13 +88,17 @@ describe('autoresponse_sends', () => {
       await claimAutoresponseWithinCaps(db.orm.em.fork(), { ...retry, submissionId: '2999' }, caps),
     ).toBe('interval');
     // Another address is not affected; once the interval passed, the address may be answered again.
-    const other = { ...retry, address: 'someone@example.org', submissionId: '2998' };
+    const other = { ...retry, addressKey: 'someone@example.org', submissionId: '2998' };
     expect(await claimAutoresponseWithinCaps(db.orm.em.fork(), other, caps)).toBe('claimed');
     await db.sql(
-      `update autoresponse_sends set sent_at = now() - interval '25 hours' where address = ?`,
+      `update autoresponse_sends set sent_at = now() - interval '25 hours' where address_key = ?`,
       ['victim@example.org'],
     );
-    const late = { formId: forms[7]!.formId, address: 'victim@example.org', submissionId: '2997' };
+    const late = {
+      formId: forms[7]!.formId,
+      addressKey: 'victim@example.org',
+      submissionId: '2997',
+    };
     expect(await claimAutoresponseWithinCaps(db.orm.em.fork(), late, caps)).toBe('claimed');
   });
 
@@ -102,7 +109,12 @@ describe('autoresponse_sends', () => {
     const claim = (n: number, client: string | null, form = formId) =>
       claimAutoresponseWithinCaps(
         db.orm.em.fork(),
-        { formId: form, address: `list${n}@example.org`, submissionId: String(3000 + n), client },
+        {
+          formId: form,
+          addressKey: `list${n}@example.org`,
+          submissionId: String(3000 + n),
+          clientKey: client,
+        },
         caps,
       );
     const outcomes = await Promise.all(
@@ -117,7 +129,7 @@ describe('autoresponse_sends', () => {
     expect(await claim(11, null)).toBe('claimed');
     // An hour later the network may cause more.
     await db.sql(
-      `update autoresponse_sends set sent_at = now() - interval '61 minutes' where client = ?`,
+      `update autoresponse_sends set sent_at = now() - interval '61 minutes' where client_key = ?`,
       ['2001:db8:1:2::/64'],
     );
     expect(await claim(12, '2001:db8:1:2::/64')).toBe('claimed');
@@ -133,17 +145,22 @@ describe('autoresponse_sends', () => {
     expect(await isUnsubscribed(em, other.accountId, 'd@example.org')).toBe(false);
   });
 
-  it("erasing a sender forgets the account's autoresponses to it, not another account's", async () => {
+  it('erasing the sender, deleting the form or the account leave the ledger the caps count', async () => {
     const mine = await db.accountWithForm('arerasure0000001');
     const theirs = await db.accountWithForm('arerasure0000002');
-    const send = { address: 'e@example.org', submissionId: '9' };
+    const keys = new AddressKeys('a test secret of at least thirty-two bytes');
+    const send = { addressKey: keys.address(' E@example.org'), submissionId: '9' };
     await claimAutoresponse(db.orm.em.fork(), { ...send, formId: mine.formId }, DAY);
     await claimAutoresponse(db.orm.em.fork(), { ...send, formId: theirs.formId }, DAY);
     await eraseSender(db.orm.em.fork(), mine.accountId, 'E@example.org ');
-    const left = await db.sql<{ form_id: string }>(
-      'select form_id::text from autoresponse_sends where address = ?',
-      ['e@example.org'],
+    await db.sql('delete from forms where id = ?', [theirs.formId]);
+    await db.sql('delete from accounts where id = ?', [mine.accountId]);
+    const left = await db.sql<{ form_id: string; address_key: string }>(
+      'select form_id::text, address_key from autoresponse_sends where address_key = ? order by form_id',
+      [keys.address('e@example.org')],
     );
-    expect(left).toEqual([{ form_id: theirs.formId }]);
+    expect(left.map((row) => row.form_id)).toEqual([mine.formId, theirs.formId]);
+    // The ledger names nobody: the address itself is nowhere in it.
+    expect(JSON.stringify(left)).not.toContain('example.org');
   });
 });

@@ -30,6 +30,7 @@ const EXEMPT = [
   'POST /json/{endpoint_token}',
   'page POST /confirm',
   'page POST /forgot',
+  'page POST /invitations/unsubscribe',
   'page POST /recipients/confirm',
   'page POST /recipients/unsubscribe',
 ].sort();

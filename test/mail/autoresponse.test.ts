@@ -280,8 +280,8 @@ describe('the autoresponse when it cannot or must not be sent', () => {
     const rows = await autoresponseRows(t.stack, id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ plugin_type: 'autoresponse', status: 'failed' });
-    const claims = await t.stack.sql('select 1 from autoresponse_sends where address = ?', [
-      address,
+    const claims = await t.stack.sql('select 1 from autoresponse_sends where submission_id = ?', [
+      id,
     ]);
     expect(claims).toHaveLength(0);
   });
@@ -349,7 +349,9 @@ describe('the autoresponse within the mail budget and AUTORESPONSE_INTERVAL', ()
     await pause(300);
     expect(mailsTo(late)).toHaveLength(0);
     // Nothing went out, so the address keeps its turn: no claim is left for it.
-    const claims = await t.stack.sql('select 1 from autoresponse_sends where address = ?', [late]);
+    const claims = await t.stack.sql('select 1 from autoresponse_sends where submission_id = ?', [
+      third,
+    ]);
     expect(claims).toHaveLength(0);
   });
 });

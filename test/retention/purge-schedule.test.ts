@@ -310,10 +310,17 @@ describe('a purge the schedule runs', () => {
     );
 
     await sql(
-      `insert into autoresponse_sends (form_id, address, submission_id, sent_at) values
-         (?, 'long-ago@example.com', 1, now() - interval '25 hours'),
-         (?, 'today@example.com', 2, now() - interval '2 hours')`,
+      `insert into autoresponse_sends (form_id, address_key, submission_id, sent_at) values
+         (?, 'key-of-long-ago', 1, now() - interval '25 hours'),
+         (?, 'key-of-today', 2, now() - interval '2 hours')`,
       [form.id, form.id],
+    );
+    // Invitation mails: the per-address cap counts a day, so older ones go.
+    await sql(
+      `insert into invitation_mails (address_key, account_id, sent_at) values
+         ('key-invited-long-ago', ?, now() - interval '25 hours'),
+         ('key-invited-today', ?, now() - interval '3 hours')`,
+      [t.accountId, t.accountId],
     );
 
     // Invitations: accepted, revoked and expired a month ago go; a pending one and one
@@ -338,14 +345,18 @@ describe('a purge the schedule runs', () => {
       autoresponseSends: 1,
       auditEvents: 0,
       invitations: 3,
+      invitationMails: 1,
     });
     expect(await sql('select email from invitations order by email')).toEqual([
       { email: 'expired-lately@example.com' },
       { email: 'pending@example.com' },
     ]);
     expect(
-      await sql('select address from autoresponse_sends where form_id = ?', [form.id]),
-    ).toEqual([{ address: 'today@example.com' }]);
+      await sql('select address_key from autoresponse_sends where form_id = ?', [form.id]),
+    ).toEqual([{ address_key: 'key-of-today' }]);
+    expect(
+      await sql('select address_key from invitation_mails where account_id = ?', [t.accountId]),
+    ).toEqual([{ address_key: 'key-invited-today' }]);
     expect(await sql('select address from recipient_requests')).toEqual([
       { address: 'new@example.com' },
     ]);

@@ -23,6 +23,7 @@ import { Migration20261212000400AutoresponseCaps } from './Migration202612120004
 import { Migration20261213000100Memberships } from './Migration20261213000100Memberships';
 import { Migration20261213000200Invitations } from './Migration20261213000200Invitations';
 import { Migration20261214000100TraceContext } from './Migration20261214000100TraceContext';
+import { Migration20261215000100MailCapLedgers } from './Migration20261215000100MailCapLedgers';
 import { Migration20261213000400UserIdentities } from './Migration20261213000400UserIdentities';
 import { Migration20261213000300AuditEvents } from './Migration20261213000300AuditEvents';
 import { Migration20261215000300InvitationDeclines } from './Migration20261215000300InvitationDeclines';
@@ -95,6 +96,7 @@ export const migrationsList = [
     class: Migration20261213000400UserIdentities,
   },
   { name: 'Migration20261214000100TraceContext', class: Migration20261214000100TraceContext },
+  { name: 'Migration20261215000100MailCapLedgers', class: Migration20261215000100MailCapLedgers },
   {
     name: 'Migration20261215000300InvitationDeclines',
     class: Migration20261215000300InvitationDeclines,

@@ -2,14 +2,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { runStatement, selectRows } from './execute';
 
 /**
- * One form's autoresponse to one address (lower case), for one submission; `client` is the
- * submitter's network (an IPv4 address or IPv6 /64) for the per-client cap, when known.
+ * One form's autoresponse to one address, for one submission. The address and the
+ * submitter's network (an IPv4 address or IPv6 /64, for the per-client cap, when known) are
+ * given as their keys (src/domain/mail/address-keys.ts): autoresponse_sends is the ledger the
+ * caps count, which no owner action lowers (erasure and deleting a form or account leave it),
+ * so it keeps no address itself.
  */
 export type AutoresponseSend = {
   formId: string;
-  address: string;
+  addressKey: string;
   submissionId: string;
-  client?: string | null;
+  clientKey?: string | null;
 };
 
 /**
@@ -24,15 +27,15 @@ export async function claimAutoresponse(
 ): Promise<boolean> {
   const changed = await runStatement(
     em,
-    `insert into autoresponse_sends as s (form_id, address, submission_id, sent_at, client)
+    `insert into autoresponse_sends as s (form_id, address_key, submission_id, sent_at, client_key)
      values (?, ?, ?, now(), ?)
-     on conflict (form_id, address) do update
+     on conflict (form_id, address_key) do update
        set submission_id = excluded.submission_id,
-           client = excluded.client,
+           client_key = excluded.client_key,
            sent_at = case when s.submission_id = excluded.submission_id then s.sent_at else now() end
      where s.submission_id = excluded.submission_id
         or s.sent_at <= now() - make_interval(secs => ?::double precision / 1000)`,
-    [send.formId, send.address, send.submissionId, send.client ?? null, intervalMs],
+    [send.formId, send.addressKey, send.submissionId, send.clientKey ?? null, intervalMs],
   );
   return changed > 0;
 }
@@ -48,8 +51,8 @@ export async function releaseAutoresponse(
 ): Promise<void> {
   await runStatement(
     em,
-    'delete from autoresponse_sends where form_id = ? and address = ? and submission_id = ?',
-    [send.formId, send.address, send.submissionId],
+    'delete from autoresponse_sends where form_id = ? and address_key = ? and submission_id = ?',
+    [send.formId, send.addressKey, send.submissionId],
   );
 }
 
@@ -66,20 +69,6 @@ export async function isUnsubscribed(
     [accountId, address],
   );
   return rows.length > 0;
-}
-
-/** Forgets when the account's forms answered the address (erasure of a sender). */
-export async function forgetAutoresponseSends(
-  em: EntityManager,
-  accountId: string,
-  address: string,
-): Promise<void> {
-  await runStatement(
-    em,
-    `delete from autoresponse_sends
-      where address = ? and form_id in (select id from forms where account_id = ?)`,
-    [address, accountId],
-  );
 }
 
 /** The caps beside the per-form interval (docs/autoresponse.md, "Limits against abuse"). */
@@ -110,12 +99,12 @@ export async function claimAutoresponseWithinCaps(
   return em.transactional(async (tx) => {
     await selectRows(tx, 'select pg_advisory_xact_lock(?, hashtext(?))', [
       LOCK_ADDRESS,
-      send.address,
+      send.addressKey,
     ]);
-    if (send.client)
+    if (send.clientKey)
       await selectRows(tx, 'select pg_advisory_xact_lock(?, hashtext(?))', [
         LOCK_CLIENT,
-        send.client,
+        send.clientKey,
       ]);
     const [counts] = await selectRows<{
       mine: boolean;
@@ -126,38 +115,38 @@ export async function claimAutoresponseWithinCaps(
       tx,
       `select
          exists (select 1 from autoresponse_sends
-                  where form_id = ? and address = ? and submission_id = ?) as mine,
+                  where form_id = ? and address_key = ? and submission_id = ?) as mine,
          exists (select 1 from autoresponse_sends
-                  where form_id = ? and address = ? and submission_id <> ?
+                  where form_id = ? and address_key = ? and submission_id <> ?
                     and sent_at > now() - make_interval(secs => ?::double precision / 1000))
            as waiting,
          (select count(*)::int from autoresponse_sends
-           where address = ? and form_id <> ?
+           where address_key = ? and form_id <> ?
              and sent_at > now() - make_interval(secs => ?::double precision / 1000)) as to_address,
          (select count(*)::int from autoresponse_sends
-           where client = ? and not (form_id = ? and address = ?)
+           where client_key = ? and not (form_id = ? and address_key = ?)
              and sent_at > now() - interval '1 hour') as from_client`,
       [
         send.formId,
-        send.address,
+        send.addressKey,
         send.submissionId,
         send.formId,
-        send.address,
+        send.addressKey,
         send.submissionId,
         caps.intervalMs,
-        send.address,
+        send.addressKey,
         send.formId,
         caps.intervalMs,
-        send.client ?? null,
+        send.clientKey ?? null,
         send.formId,
-        send.address,
+        send.addressKey,
       ],
     );
     // This form's own interval first: not due is not a refusal worth a record.
     if (counts!.waiting) return 'interval';
     if (!counts!.mine) {
       if (caps.perAddress > 0 && counts!.to_address >= caps.perAddress) return 'recipient_limit';
-      if (caps.perClientHour > 0 && send.client && counts!.from_client >= caps.perClientHour)
+      if (caps.perClientHour > 0 && send.clientKey && counts!.from_client >= caps.perClientHour)
         return 'client_limit';
     }
     return (await claimAutoresponse(tx, send, caps.intervalMs)) ? 'claimed' : 'interval';

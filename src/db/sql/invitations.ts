@@ -39,26 +39,6 @@ const FROM = `invitations i join accounts a on a.id = i.account_id
 const OPEN = `i.accepted_at is null and i.revoked_at is null and i.declined_at is null
   and i.expires_at > now()`;
 
-/**
- * Invitations created within the last hour by the account and every other account of its
- * owner (the hourly cap holds per owner, decisions.md §20).
- */
-export async function countRecentInvitationsOfOwner(em: EntityManager, accountId: string) {
-  const [row] = await selectRows<{ count: number }>(
-    em,
-    `select count(*)::int as count from invitations
-      where created_at > now() - interval '1 hour'
-        and account_id in (
-          select ?::bigint
-          union
-          select o.account_id from memberships m
-            join memberships o on o.user_id = m.user_id and o.role = 'owner'
-           where m.account_id = ? and m.role = 'owner')`,
-    [accountId, accountId],
-  );
-  return row?.count ?? 0;
-}
-
 /** Revokes the address's pending invitation to the account (a new one replaces it). */
 export function revokePendingFor(em: EntityManager, accountId: string, email: string) {
   return runStatement(

@@ -148,6 +148,8 @@ export type HousekeepingCounts = {
   purgedAttempts: number;
   autoresponseSends: number;
   invitations: number;
+  /** Invitation mails of days past: the per-address cap counts a day, the hourly one an hour. */
+  invitationMails: number;
 };
 
 /**
@@ -156,8 +158,8 @@ export type HousekeepingCounts = {
  * attempts of purged submissions older than every stats window, and autoresponse sends older
  * than `autoresponseKeepMs` (the longest window their rules count: the interval, or the hour
  * of the per-client cap), and invitations settled (accepted, revoked, declined or expired) a
- * month ago: their links have said so long enough, and the hourly cap counts only the last
- * hour's.
+ * month ago: their links have said so long enough; and invitation mails older than the day
+ * the per-address cap counts. Opt-outs stay: they are the address's own wish.
  */
 export async function deleteStaleRows(
   em: EntityManager,
@@ -189,6 +191,10 @@ export async function deleteStaleRows(
         where greatest(accepted_at, revoked_at, declined_at, expires_at) < now() - interval '30 days'
           and (accepted_at is not null or revoked_at is not null or declined_at is not null
             or expires_at < now())`,
+    ),
+    invitationMails: await runStatement(
+      em,
+      `delete from invitation_mails where sent_at <= now() - interval '1 day'`,
     ),
   };
 }

@@ -1,6 +1,7 @@
 import escapeHtml from 'escape-html';
 import type { Logger } from 'pino';
-import type { Mailer } from '../mail/mailer';
+import type { Mailer, OutgoingMail } from '../mail/mailer';
+import { copyFor } from '../recipients/recipient-copies';
 import { randomToken } from './secrets';
 
 /** The account e-mails of the dashboard, each with the one link it is about. */
@@ -8,7 +9,7 @@ export type AccountMail =
   | { kind: 'confirm'; to: string; link: string }
   | { kind: 'reset'; to: string; link: string }
   | { kind: 'already_registered'; to: string; link: string }
-  | { kind: 'invitation'; to: string; link: string };
+  | { kind: 'invitation'; to: string; link: string; unsubscribe: string };
 
 const TEXTS: Record<AccountMail['kind'], { subject: string; lead: string; tail: string }> = {
   confirm: {
@@ -40,15 +41,25 @@ const TEXTS: Record<AccountMail['kind'], { subject: string; lead: string; tail: 
  */
 export function sendAccountMail(mailer: Mailer, logger: Logger, mail: AccountMail): void {
   const text = TEXTS[mail.kind];
+  // An invitation is mail a stranger's account causes: it ends with a way to refuse them all.
+  const optOut = mail.kind === 'invitation' ? mail.unsubscribe : null;
+  const outro = optOut ? `\n\n${INVITATION_OPT_OUT} ${optOut}` : '';
+  const message: OutgoingMail = {
+    to: [mail.to],
+    subject: text.subject,
+    text: `${text.lead}\n\n${mail.link}\n\n${text.tail}${outro}\n`,
+    html:
+      `<p>${escapeHtml(text.lead)}</p><p><a href="${escapeHtml(mail.link)}">${escapeHtml(mail.link)}</a></p><p>${escapeHtml(text.tail)}</p>` +
+      (optOut
+        ? `<p>${escapeHtml(INVITATION_OPT_OUT)} <a href="${escapeHtml(optOut)}">${escapeHtml(optOut)}</a></p>`
+        : ''),
+    messageId: `<account-${randomToken(12)}@${mailer.senderDomain}>`,
+  };
   mailer
-    .send({
-      to: [mail.to],
-      subject: text.subject,
-      text: `${text.lead}\n\n${mail.link}\n\n${text.tail}\n`,
-      html: `<p>${escapeHtml(text.lead)}</p><p><a href="${escapeHtml(mail.link)}">${escapeHtml(mail.link)}</a></p><p>${escapeHtml(text.tail)}</p>`,
-      messageId: `<account-${randomToken(12)}@${mailer.senderDomain}>`,
-    })
+    .send(optOut ? copyFor(message, mail.to, optOut) : message)
     .catch((error: unknown) =>
       logger.error({ err: error, kind: mail.kind }, 'an account e-mail could not be sent'),
     );
 }
+
+const INVITATION_OPT_OUT = 'To receive no more invitations from this Formward, from any account:';

@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config/config';
 import { AltchaGuard } from '../captcha/altcha';
 import { createMailer } from '../mail/mailer';
+import { UnsubscribeTokens } from '../recipients/unsubscribe-tokens';
 import { AccountRateLimits } from './account-rate-limits';
+import { INVITATION_UNSUBSCRIBE_PURPOSE } from './invitation-opt-outs';
 import { OidcClient } from './oidc-client';
 import { setHashConcurrency } from './passwords';
 import type { AccountMailing } from './registration';
@@ -15,6 +17,8 @@ import type { SessionPolicy } from './sessions';
  */
 export type AccountServices = {
   mailing: AccountMailing;
+  /** Seals the one-click unsubscribe links of invitation mail. */
+  invitationUnsubscribes: UnsubscribeTokens;
   altcha: AltchaGuard;
   limits: AccountRateLimits;
   sessions: SessionPolicy;
@@ -36,6 +40,7 @@ export function createAccountServices(input: {
       logger: input.logger,
       baseUrl: input.baseUrl,
     },
+    invitationUnsubscribes: new UnsubscribeTokens(input.appSecret, INVITATION_UNSUBSCRIBE_PURPOSE),
     altcha: new AltchaGuard(input.appSecret),
     limits: new AccountRateLimits(input.knex),
     sessions: { idleTimeoutMs: input.config.sessionIdleTimeoutMs },

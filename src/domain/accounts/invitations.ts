@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Membership, User } from '../../db/entities';
 import {
-  countRecentInvitationsOfOwner,
   findInvitationByHash,
   insertInvitation,
   listPendingInvitations,
@@ -10,11 +9,15 @@ import {
   revokePendingFor,
   type InvitationRow,
 } from '../../db/sql/invitations';
+import { claimInvitationMail, type InvitationMailClaim } from '../../db/sql/invitation-mails';
 import { takeHourlyMail } from '../../db/sql/mail-budget';
 import { deleteAccountTokens } from '../../db/sql/account-tokens';
 import { findUserIdByEmail } from '../../db/sql/users';
 import { sendAccountMail } from './account-mail';
 import { createAccount, EmailTakenError } from './accounts';
+import type { AddressKeys } from '../mail/address-keys';
+import type { UnsubscribeTokens } from '../recipients/unsubscribe-tokens';
+import { invitationUnsubscribeUrl } from './invitation-opt-outs';
 import { hashPassword } from './passwords';
 import type { AccountMailing } from './registration';
 import { randomToken, sha256Hex } from './secrets';
@@ -34,15 +37,39 @@ export type InviteDeps = {
   mailing: AccountMailing;
   /** INVITATIONS_PER_HOUR (0: no cap). */
   invitationsPerHour: number;
+  /** INVITATIONS_PER_ADDRESS_PER_DAY: invitation mails to one address from all accounts (0: no cap). */
+  invitationsPerAddressPerDay: number;
   /** ACCOUNT_MAIL_PER_HOUR: every invitation is a mail the account sends. */
   mailPerHour: number;
+  /** Keys the address in the ledger the caps count. */
+  addressKeys: AddressKeys;
+  /** Seals the invitation's one-click unsubscribe link. */
+  unsubscribes: UnsubscribeTokens;
 };
 
+/** Why an invitation was not mailed, as the team page says it. */
+function refusal(claim: Exclude<InvitationMailClaim, 'claimed'>, email: string, deps: InviteDeps) {
+  if (claim === 'owner_hour')
+    return `The accounts of this account’s owner sent ${deps.invitationsPerHour} invitations in the last hour; INVITATIONS_PER_HOUR allows no more per owner. Try again later.`;
+  // One answer for both: the inviter learns neither that the person opted out nor that
+  // other accounts invited them.
+  const perDay = deps.invitationsPerAddressPerDay;
+  const cap =
+    perDay > 0
+      ? `an address gets at most ${perDay} invitations a day from all accounts (INVITATIONS_PER_ADDRESS_PER_DAY), and none once it unsubscribed from them`
+      : 'an address that unsubscribed from invitations gets none';
+  return `${email} cannot be invited now: ${cap}. Try again tomorrow.`;
+}
+
 /**
- * Invites an address to the account with a role and mails the link. Refused for a member
- * already, and beyond the account's hourly caps (invitations, then its mail budget), so a
- * free account cannot use invitations to flood an inbox. A pending invitation of the same
- * address is revoked: the new one replaces it. Returns the invitation's id.
+ * Invites an address to the account with a role and mails the link, with a one-click
+ * unsubscribe from every invitation. Refused for a member already, for an address that
+ * unsubscribed, and beyond the caps: the invitations of the account's owner an hour (all their
+ * accounts), those to the address a day from all accounts, and the mail budget, so free
+ * accounts cannot use invitations to flood an inbox. The caps count from a ledger no owner action lowers, under
+ * locks (claimInvitationMail), in the transaction that stores the invitation. A pending
+ * invitation of the same address is revoked: the new one replaces it (and counts). Returns
+ * the invitation's id.
  */
 export async function inviteMember(
   em: EntityManager,
@@ -53,17 +80,19 @@ export async function inviteMember(
   const userId = await findUserIdByEmail(em, email);
   if (userId && (await em.count(Membership, { accountId: input.accountId, userId })) > 0)
     throw new InvitationRefused(`${email} is already a member of this account.`);
-  const cap = deps.invitationsPerHour;
-  if (cap > 0 && (await countRecentInvitationsOfOwner(em, input.accountId)) >= cap)
-    throw new InvitationRefused(
-      `The accounts of this account’s owner sent ${cap} invitations in the last hour; INVITATIONS_PER_HOUR allows no more per owner. Try again later.`,
-    );
-  if (!(await takeHourlyMail(em, input.accountId, 1, deps.mailPerHour)))
-    throw new InvitationRefused(
-      'The accounts of this account’s owner used their e-mail budget for this hour (ACCOUNT_MAIL_PER_HOUR, per owner). Try again later.',
-    );
   const token = randomToken(32);
   const id = await em.transactional(async (tx) => {
+    const claim = await claimInvitationMail(
+      tx,
+      { accountId: input.accountId, addressKey: deps.addressKeys.address(email) },
+      { perOwnerHour: deps.invitationsPerHour, perAddressDay: deps.invitationsPerAddressPerDay },
+    );
+    if (claim !== 'claimed') throw new InvitationRefused(refusal(claim, email, deps));
+    // In the transaction too: a refusal above or here takes the claim back.
+    if (!(await takeHourlyMail(tx, input.accountId, 1, deps.mailPerHour)))
+      throw new InvitationRefused(
+        'The accounts of this account’s owner used their e-mail budget for this hour (ACCOUNT_MAIL_PER_HOUR, per owner). Try again later.',
+      );
     await revokePendingFor(tx, input.accountId, email);
     return insertInvitation(tx, {
       accountId: input.accountId,
@@ -74,10 +103,16 @@ export async function inviteMember(
       expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
     });
   });
+  const baseUrl = deps.mailing.baseUrl();
   sendAccountMail(deps.mailing.mailer, deps.mailing.logger, {
     kind: 'invitation',
     to: email,
-    link: `${deps.mailing.baseUrl()}/invite?token=${encodeURIComponent(token)}`,
+    link: `${baseUrl}/invite?token=${encodeURIComponent(token)}`,
+    unsubscribe: invitationUnsubscribeUrl(
+      { tokens: deps.unsubscribes, baseUrl },
+      input.accountId,
+      email,
+    ),
   });
   return id;
 }

@@ -9,13 +9,14 @@ export type RecipientOfAccount = { accountId: string; address: string };
  * The token of a mail's one-click unsubscribe link: (account, address) sealed with AES-256-GCM
  * under a key derived from APP_SECRET. Every mail to a recipient needs it in the clear, so it
  * is not stored; it cannot be forged or read without the key, and it names no address in logs.
+ * `purpose` derives a key of its own, so a token made for one list opens nowhere else.
  */
 export class UnsubscribeTokens {
   private readonly key: Buffer;
 
-  constructor(appSecret: string) {
+  constructor(appSecret: string, purpose = 'unsubscribe links v1') {
     if (!appSecret) throw new Error('APP_SECRET must not be empty');
-    this.key = Buffer.from(hkdfSync('sha256', appSecret, 'formward', 'unsubscribe links v1', 32));
+    this.key = Buffer.from(hkdfSync('sha256', appSecret, 'formward', purpose, 32));
   }
 
   issue(recipient: RecipientOfAccount): string {

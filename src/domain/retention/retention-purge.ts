@@ -29,8 +29,8 @@ export function purgeBatch(
 const AUTORESPONSE_CLIENT_WINDOW_MS = 3_600_000;
 
 /**
- * The rows of recipient_requests, account_mail_hours, purged_delivery_attempts and
- * autoresponse_sends no rule reads any more.
+ * The rows of recipient_requests, account_mail_hours, purged_delivery_attempts,
+ * autoresponse_sends, invitations and invitation_mails no rule reads any more.
  */
 export function purgeStale(
   orm: Orm,

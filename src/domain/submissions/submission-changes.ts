@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { forgetAutoresponseSends } from '../../db/sql/autoresponse-sends';
 import {
   countSenderSubmissions,
   deleteAccountSubmission,
@@ -51,15 +50,15 @@ export function countSenderErasure(
 
 /**
  * Erasure (GDPR): deletes every submission of the account from `email`, with their files
- * (the stored objects are queued for the file store's sweep) and delivery logs, and the
- * record of the autoresponses its forms sent to it. An unsubscribe is kept: it is the
- * address's own wish not to be mailed.
+ * (the stored objects are queued for the file store's sweep) and delivery logs. An
+ * unsubscribe is kept: it is the address's own wish not to be mailed; so is the ledger of
+ * autoresponses the caps count, which holds a keyed hash of the address, not the address
+ * (docs/autoresponse.md, "What is kept"): erasing must not reset the caps.
  */
 export async function eraseSender(
   em: EntityManager,
   accountId: string,
   email: string,
 ): Promise<number> {
-  await forgetAutoresponseSends(em, accountId, senderKey(email));
   return deleteSenderSubmissions(em, accountId, senderKey(email));
 }

@@ -11,6 +11,7 @@ import { formAutoresponsePages } from './form-autoresponse';
 import { formPages } from './forms';
 import { invitationOfferPages } from './invitation-offers';
 import { invitationPages } from './invitations';
+import { invitationUnsubscribePages } from './invitation-unsubscribe';
 import { oidcSignInPages } from './oidc-sign-in';
 import { overviewPages } from './overview';
 import { passwordResetPages } from './password-reset';
@@ -42,6 +43,7 @@ export const PAGES: readonly AnyPage[] = [
   ...passwordResetPages,
   ...recipientPages,
   ...invitationPages,
+  ...invitationUnsubscribePages,
   ...overviewPages,
   ...settingsPages,
   ...apiKeyPages,

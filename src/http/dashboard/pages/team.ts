@@ -146,7 +146,10 @@ export const teamPages = [
         {
           mailing: ctx.accounts.mailing,
           invitationsPerHour: ctx.config.invitationsPerHour,
+          invitationsPerAddressPerDay: ctx.config.invitationsPerAddressPerDay,
           mailPerHour: ctx.config.accountMailPerHour,
+          addressKeys: ctx.addressKeys,
+          unsubscribes: ctx.accounts.invitationUnsubscribes,
         },
         { accountId: session.accountId, invitedByUserId: session.userId, ...parsed.data },
       );
