@@ -1,5 +1,4 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
 import {
   invitationUnsubscribeTarget,
   refuseInvitations,
@@ -7,20 +6,9 @@ import {
 import type { AppContext } from '../../../runtime/app-context';
 import { definePage } from '../define-page';
 import { sendGuestPage } from '../guest-page';
-import { htmlPage } from '../page-operations';
+import { emailedLinkPage, emailedLinkQuery, oneClickUnsubscribeBody } from './emailed-links';
 
-const tokenQuery = z.object({
-  token: z.string().max(2000).default('').describe('the token of the e-mailed link'),
-});
-const oneClickBody = z
-  .object({ 'List-Unsubscribe': z.literal('One-Click').optional() })
-  .meta({ id: 'OneClickInvitationUnsubscribe' });
-
-// The pages carry the link's token: never kept by a cache.
-const page = (description: string) => ({
-  ...htmlPage(description),
-  headers: { 'Cache-Control': '`no-store`' },
-});
+const oneClickBody = oneClickUnsubscribeBody('OneClickInvitationUnsubscribe');
 
 function linkNotValid(req: Request, res: Response, ctx: AppContext): Promise<void> {
   const answer = { status: 400, template: 'message' as const, title: 'Link not valid' };
@@ -41,13 +29,16 @@ export const invitationUnsubscribePages = [
     access: 'guest',
     template: 'recipient-action',
     title: 'Unsubscribe from invitations',
-    query: tokenQuery,
+    query: emailedLinkQuery,
     document: {
       operationId: 'invitationUnsubscribePage',
       summary: 'Unsubscribe from invitations: the page',
       description:
         'The `List-Unsubscribe` link of an invitation opened in a browser: a page with a button.',
-      responses: { 200: page('the unsubscribe button'), 400: page('a link not made here') },
+      responses: {
+        200: emailedLinkPage('the unsubscribe button'),
+        400: emailedLinkPage('a link not made here'),
+      },
       errors: [],
     },
   }).handle(async ({ req, res, query, render }, ctx) => {
@@ -71,7 +62,7 @@ export const invitationUnsubscribePages = [
     guestCsrf: false,
     template: 'message',
     title: 'Unsubscribed',
-    query: tokenQuery,
+    query: emailedLinkQuery,
     document: {
       operationId: 'unsubscribeInvitations',
       summary: 'Unsubscribe from invitations (RFC 8058 one-click)',
@@ -80,7 +71,10 @@ export const invitationUnsubscribePages = [
         '(`List-Unsubscribe=One-Click`), with no cookie or CSRF token. The address receives no ' +
         'invitation again from any account. Idempotent.',
       body: { schema: oneClickBody, required: false },
-      responses: { 200: page('unsubscribed'), 400: page('a link not made here') },
+      responses: {
+        200: emailedLinkPage('unsubscribed'),
+        400: emailedLinkPage('a link not made here'),
+      },
       errors: [],
     },
   }).handle(async ({ req, res, query, render }, ctx) => {

@@ -1,25 +1,12 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
 import { confirmRecipient, pendingConfirmation } from '../../../domain/recipients/confirmations';
 import { unsubscribeRecipient, unsubscribeTarget } from '../../../domain/recipients/unsubscribe';
 import type { AppContext } from '../../../runtime/app-context';
 import { definePage } from '../define-page';
 import { sendGuestPage } from '../guest-page';
-import { htmlPage } from '../page-operations';
+import { emailedLinkPage, emailedLinkQuery, oneClickUnsubscribeBody } from './emailed-links';
 
-const tokenQuery = z.object({
-  token: z.string().max(2000).default('').describe('the token of the e-mailed link'),
-});
-const oneClickBody = z
-  .object({ 'List-Unsubscribe': z.literal('One-Click').optional() })
-  .meta({ id: 'OneClickUnsubscribe' });
-
-// The pages carry the link's token: never kept by a cache (every guest page is answered
-// no-store, register-pages.ts).
-const page = (description: string) => ({
-  ...htmlPage(description),
-  headers: { 'Cache-Control': '`no-store`' },
-});
+const oneClickBody = oneClickUnsubscribeBody('OneClickUnsubscribe');
 
 const LINK_NOT_VALID = [
   'This link is unknown, expired or already used. If you still want these e-mails, ask the form’s owner to add your address again.',
@@ -45,7 +32,7 @@ export const recipientPages = [
     access: 'guest',
     template: 'recipient-action',
     title: 'Confirm submission e-mails',
-    query: tokenQuery,
+    query: emailedLinkQuery,
     document: {
       operationId: 'recipientConfirmPage',
       summary: 'Confirm receiving submission e-mails: the page',
@@ -53,8 +40,8 @@ export const recipientPages = [
         'The link of a recipient confirmation request. It shows a “Confirm” button and changes ' +
         'nothing itself, so a mail scanner fetching the link confirms nothing.',
       responses: {
-        200: page('the confirm button'),
-        400: page('an unknown, used or expired link'),
+        200: emailedLinkPage('the confirm button'),
+        400: emailedLinkPage('an unknown, used or expired link'),
       },
       errors: [],
     },
@@ -80,7 +67,7 @@ export const recipientPages = [
     guestCsrf: false,
     template: 'message',
     title: 'Confirmed',
-    query: tokenQuery,
+    query: emailedLinkQuery,
     document: {
       operationId: 'confirmRecipient',
       summary: 'Confirm receiving submission e-mails',
@@ -88,8 +75,8 @@ export const recipientPages = [
         'The button of the confirm page: from now on the address receives the submissions the ' +
         'account sends it (the link works once).',
       responses: {
-        200: page('confirmed'),
-        400: page('an unknown, used or expired link'),
+        200: emailedLinkPage('confirmed'),
+        400: emailedLinkPage('an unknown, used or expired link'),
       },
       errors: [],
     },
@@ -110,12 +97,15 @@ export const recipientPages = [
     access: 'guest',
     template: 'recipient-action',
     title: 'Unsubscribe',
-    query: tokenQuery,
+    query: emailedLinkQuery,
     document: {
       operationId: 'recipientUnsubscribePage',
       summary: 'Unsubscribe from submission e-mails: the page',
       description: 'The `List-Unsubscribe` link opened in a browser: a page with a button.',
-      responses: { 200: page('the unsubscribe button'), 400: page('a link not made here') },
+      responses: {
+        200: emailedLinkPage('the unsubscribe button'),
+        400: emailedLinkPage('a link not made here'),
+      },
       errors: [],
     },
   }).handle(async ({ req, res, query, render }, ctx) => {
@@ -139,7 +129,7 @@ export const recipientPages = [
     guestCsrf: false,
     template: 'message',
     title: 'Unsubscribed',
-    query: tokenQuery,
+    query: emailedLinkQuery,
     document: {
       operationId: 'unsubscribeRecipient',
       summary: 'Unsubscribe from submission e-mails (RFC 8058 one-click)',
@@ -148,7 +138,10 @@ export const recipientPages = [
         'with no cookie or CSRF token. The address receives nothing more from the account until ' +
         'it confirms again through a new request. Idempotent.',
       body: { schema: oneClickBody, required: false },
-      responses: { 200: page('unsubscribed'), 400: page('a link not made here') },
+      responses: {
+        200: emailedLinkPage('unsubscribed'),
+        400: emailedLinkPage('a link not made here'),
+      },
       errors: [],
     },
   }).handle(async ({ req, res, query, render }, ctx) => {
