@@ -6,6 +6,7 @@ import { expectAnswer, expectError, request, type FormView } from '../support/ap
 import { useTestStack } from '../support/fixture';
 import { contactFields, postForm, postJson } from '../support/ingest-requests';
 import { countSubmissions, onlySubmission } from '../support/stored-submissions';
+import { solveAltcha } from '../support/altcha-solution';
 
 // ALTCHA on forms (docs/captcha.md): challenges from GET /f/{token}/challenge, solved here as
 // the widget solves them, accepted once (the used ones recorded in PostgreSQL), for 10 minutes,
@@ -22,17 +23,7 @@ async function altchaForm(): Promise<FormView> {
 }
 
 /** The widget's field for a challenge: base64 JSON of the challenge and its solution. */
-async function solve(challenge: Challenge): Promise<string> {
-  const { solveChallenge } = await import('altcha-lib');
-  const { deriveKey } = await import('altcha-lib/algorithms/pbkdf2');
-  const solution = await solveChallenge({ challenge, deriveKey });
-  if (!solution) throw new Error('the challenge could not be solved');
-  const payload = {
-    challenge: { parameters: challenge.parameters, signature: challenge.signature },
-    solution,
-  };
-  return Buffer.from(JSON.stringify(payload)).toString('base64');
-}
+const solve = solveAltcha;
 
 const challengeUrl = (form: FormView) => `${t.stack.url}/f/${form.endpoint_token}/challenge`;
 

@@ -7,6 +7,7 @@ import { expectError, request, type FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { contactFields, multipart, postMultipart } from '../support/ingest-requests';
 import { onlySubmission } from '../support/stored-submissions';
+import { solveAltcha } from '../support/altcha-solution';
 
 // On a form with a CAPTCHA that accepts files, the CAPTCHA is checked at the first file part,
 // before any byte of a file is written (docs/captcha.md): a file before a passing CAPTCHA is
@@ -34,17 +35,8 @@ async function uploadForm(): Promise<FormView> {
 
 /** A solved ALTCHA challenge of the form, as its widget fills the `altcha` field. */
 async function solvedAltcha(form: FormView): Promise<string> {
-  const { solveChallenge } = await import('altcha-lib');
-  const { deriveKey } = await import('altcha-lib/algorithms/pbkdf2');
   const res = await request('GET', `${t.stack.url}/f/${form.endpoint_token}/challenge`);
-  const challenge = res.body as Challenge;
-  const solution = await solveChallenge({ challenge, deriveKey });
-  if (!solution) throw new Error('the challenge could not be solved');
-  const payload = {
-    challenge: { parameters: challenge.parameters, signature: challenge.signature },
-    solution,
-  };
-  return Buffer.from(JSON.stringify(payload)).toString('base64');
+  return solveAltcha(res.body as Challenge);
 }
 
 /** What the storage holds for the form: file rows, kept and reserved bytes, submissions. */

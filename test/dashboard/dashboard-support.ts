@@ -2,6 +2,7 @@ import type { Challenge } from 'altcha-lib' with { 'resolution-mode': 'import' }
 import { expect } from 'vitest';
 import { request, type ApiResponse } from '../support/api-client';
 import { cookieValue, hiddenCsrf, setCookie, signIn } from '../support/sign-in';
+import { solveAltcha } from '../support/altcha-solution';
 
 /** A signed-out browser's state: the CSRF cookie of the signed-out forms and its token. */
 export type GuestForm = { cookie: string; csrf: string };
@@ -30,16 +31,8 @@ export function postForm(
 
 /** Fetches a challenge from the sign-up page's endpoint and solves it as the widget would. */
 export async function solvedAltcha(baseUrl: string): Promise<string> {
-  const { solveChallenge } = await import('altcha-lib');
-  const { deriveKey } = await import('altcha-lib/algorithms/pbkdf2');
   const challenge = (await (await fetch(`${baseUrl}/signup/challenge`)).json()) as Challenge;
-  const solution = await solveChallenge({ challenge, deriveKey });
-  if (!solution) throw new Error('the challenge could not be solved');
-  const payload = {
-    challenge: { parameters: challenge.parameters, signature: challenge.signature },
-    solution,
-  };
-  return Buffer.from(JSON.stringify(payload)).toString('base64');
+  return solveAltcha(challenge);
 }
 
 /** A signed-in browser's state: its session cookie and the CSRF token of its pages. */
