@@ -115,6 +115,10 @@ export const errorSchema = z
     error: z.string().describe('machine-readable code, see the errors table'),
     message: z.string().describe('human-readable explanation'),
     errors: z.array(z.string()).optional().describe('validation problems as `field: problem`'),
+    field_errors: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('ingest on a form with `fields`: one message by field name (docs/form-fields.md)'),
     links: linksSchema('rel `docs`: where the error codes are explained'),
   })
   .describe('Every 4xx and 5xx JSON answer.')

@@ -22,5 +22,8 @@ export function formChanges(body: UpdateFormBody): FormChanges {
     autoresponse: body.autoresponse,
     retentionDays: body.retention_days,
     deleteAfterDelivery: body.delete_after_delivery,
+    fields: body.fields,
+    unknownFields: body.unknown_fields,
+    page: body.page,
   });
 }

@@ -4,6 +4,8 @@ import type { PublicUrls } from './public-urls';
 export function formUrls(urls: PublicUrls, token: string) {
   return {
     submissionUrl: `${urls.ingest}/f/${token}`,
+    /** The hosted page (docs/form-pages.md): the same URL, read with GET. */
+    pageUrl: `${urls.ingest}/f/${token}`,
     jsonUrl: `${urls.ingest}/json/${token}`,
     thanksUrl: `${urls.ingest}/f/${token}/thanks`,
     autocompleteScriptUrl: `${urls.ingest}/f/${token}/autocomplete.js`,

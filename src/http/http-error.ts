@@ -18,6 +18,19 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * 422 `validation_failed` of a submission checked against its form's fields: `errors` as
+ * everywhere, and the same by field name for pages and clients (docs/form-fields.md).
+ */
+export class FieldValidationError extends HttpError {
+  constructor(
+    errors: string[],
+    readonly fieldErrors: Record<string, string>,
+  ) {
+    super(422, 'validation_failed', 'the submission failed validation', errors);
+  }
+}
+
 export const notFound = (what = 'resource') => new HttpError(404, 'not_found', `${what} not found`);
 
 export const validationFailed = (errors: string[], message = 'the request failed validation') =>

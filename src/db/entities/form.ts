@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { StoredCaptcha } from './form-captcha';
+import type { FormField, FormPage, UnknownFieldPolicy } from './form-fields';
 import { bigintColumn, createdAtColumn, idColumn, updatedAtColumn } from './columns';
 
 export const Form = defineEntity({
@@ -24,6 +25,12 @@ export const Form = defineEntity({
     retentionDays: p.integer().nullable(),
     /** Delete each submission once every delivery of it succeeded. */
     deleteAfterDelivery: p.boolean(),
+    /** The field list (docs/form-fields.md); null: free-form. */
+    fields: p.json<FormField[]>().nullable(),
+    /** Names posted outside `fields`: kept, dropped or refused. */
+    unknownFields: p.string().$type<UnknownFieldPolicy>().default('keep'),
+    /** The hosted page (docs/form-pages.md); null: none. */
+    page: p.json<FormPage>().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

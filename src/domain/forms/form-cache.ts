@@ -15,6 +15,9 @@ export type IngestForm = Readonly<
     | 'allowedDomains'
     | 'successRedirectUrl'
     | 'captcha'
+    | 'fields'
+    | 'unknownFields'
+    | 'page'
   >
 >;
 
@@ -49,6 +52,9 @@ export class FormCache {
       allowedDomains: [...found.allowedDomains],
       successRedirectUrl: found.successRedirectUrl,
       captcha: found.captcha ?? null,
+      fields: found.fields ?? null,
+      unknownFields: found.unknownFields,
+      page: found.page ?? null,
     };
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(token, { form, expires: now + this.ttlMs });

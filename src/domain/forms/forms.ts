@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Form } from '../../db/entities';
 import type { StoredCaptcha } from '../../db/entities/form-captcha';
+import type { FormField, FormPage, UnknownFieldPolicy } from '../../db/entities/form-fields';
 import type { Autoresponse } from '../autoresponse/autoresponse-text';
 import { countFormsUnderLock } from '../../db/sql/budget-counts';
 import { formLimitReached, withinBudget } from '../budgets/limit-reached';
@@ -19,6 +20,9 @@ export type FormChanges = Partial<{
   autoresponse: Autoresponse | null;
   retentionDays: number | null;
   deleteAfterDelivery: boolean;
+  fields: FormField[] | null;
+  unknownFields: UnknownFieldPolicy;
+  page: FormPage | null;
 }>;
 
 /** A form of this account by numeric id or endpoint token; another account's form is "not found". */
@@ -82,6 +86,9 @@ export async function createForm(
       captcha: input.captcha ?? null,
       retentionDays: input.retentionDays ?? null,
       deleteAfterDelivery: input.deleteAfterDelivery ?? false,
+      fields: input.fields ?? null,
+      unknownFields: input.unknownFields ?? 'keep',
+      page: input.page ?? null,
     });
     await tx.flush();
     return form;

@@ -1,4 +1,5 @@
 import { fillMsFromStamp } from '../spam/fill-time';
+import { validateFields, type FieldRules } from '../forms/validate-fields';
 import { fieldsWithNul } from './nul-characters';
 import { checkPayloadLimits } from './payload-checks';
 import {
@@ -30,13 +31,20 @@ export type SubmissionToPrepare = {
    * (src/http/ingest/parse-form-body.ts), where repeated names and parts are counted as sent.
    */
   limits: 'check' | 'checked-while-reading';
+  /** The form's field list and unknown-name policy (docs/form-fields.md); null: free-form. */
+  rules?: FieldRules | null;
 };
 
 /**
  * Why a submission is refused: `too_large` (a limit is exceeded, HTTP 413) or `invalid`
  * (HTTP 422); `errors` names each problem, one line a field.
  */
-export type SubmissionProblem = { kind: 'too_large' | 'invalid'; errors: string[] };
+export type SubmissionProblem = {
+  kind: 'too_large' | 'invalid';
+  errors: string[];
+  /** With a field list: one message by field name, for pages and clients to show beside it. */
+  fieldErrors?: Record<string, string>;
+};
 
 export type PreparedSubmission =
   { ok: true; submission: NewSubmission } | { ok: false; problem: SubmissionProblem };
@@ -72,7 +80,27 @@ export function prepareSubmission(input: SubmissionToPrepare): PreparedSubmissio
       nul.map((name) => `${name}: must not contain NUL characters`),
     );
 
-  const special = normalizeSpecialFields(payload);
+  // A filled honeypot still looks like success: spam is stored as sent, never validated.
+  let files = input.files;
+  let fields = payload;
+  if (input.rules && !spam) {
+    const checked = validateFields(input.rules, payload, input.files);
+    if (!checked.ok)
+      return {
+        ok: false,
+        problem: {
+          kind: 'invalid',
+          errors: Object.entries(checked.fieldErrors).map(
+            ([name, message]) => `${name}: ${message}`,
+          ),
+          fieldErrors: checked.fieldErrors,
+        },
+      };
+    fields = checked.payload;
+    files = checked.files;
+  }
+
+  const special = normalizeSpecialFields(fields);
   if (!special.ok) return refused('invalid', special.errors);
 
   return {
@@ -80,7 +108,7 @@ export function prepareSubmission(input: SubmissionToPrepare): PreparedSubmissio
     submission: {
       formId: input.form.id,
       accountId: input.form.accountId,
-      payload,
+      payload: fields,
       special: special.special,
       sourceIp: input.request.sourceIp,
       userAgent: input.request.userAgent?.slice(0, USER_AGENT_CHARS) ?? null,
@@ -88,7 +116,7 @@ export function prepareSubmission(input: SubmissionToPrepare): PreparedSubmissio
       spamReason: spam ? 'honeypot' : null,
       fillMs,
       // Spam keeps no file bytes; its answer still looks like success.
-      files: spam ? [] : input.files,
+      files: spam ? [] : files,
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { SubmissionProblem } from '../../domain/submissions/prepare-submission';
-import { HttpError, validationFailed } from '../http-error';
+import { FieldValidationError, HttpError, validationFailed } from '../http-error';
 
 /** The answer to a submission prepareSubmission refused: 413 for a limit, else 422. */
 export function submissionRefused(problem: SubmissionProblem): HttpError {
@@ -10,6 +10,7 @@ export function submissionRefused(problem: SubmissionProblem): HttpError {
       'the submission exceeds a limit',
       problem.errors,
     );
+  if (problem.fieldErrors) return new FieldValidationError(problem.errors, problem.fieldErrors);
   return validationFailed(problem.errors);
 }
 

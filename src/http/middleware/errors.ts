@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import escapeHtml from 'escape-html';
 import { isConnectionError, withoutStatementValues } from '../../domain/database-errors';
 import { LimitReachedError } from '../../domain/budgets/limit-reached';
-import { HttpError, limitReached } from '../http-error';
+import { FieldValidationError, HttpError, limitReached } from '../http-error';
 import type { PublicUrls } from '../public-urls';
 import { routeOf, UndeclaredAnswerError } from '../routing/register-routes';
 import { routeErrors } from '../routing/route-errors';
@@ -57,6 +57,7 @@ export function toHttpError(error: unknown): HttpError | null {
 export function errorBody(error: HttpError, urls: PublicUrls) {
   const body: Record<string, unknown> = { ok: false, error: error.code, message: error.message };
   if (error.errors) body.errors = error.errors;
+  if (error instanceof FieldValidationError) body.field_errors = error.fieldErrors;
   body.links = [{ rel: 'docs', href: `${urls.base}/docs#errors` }, ...error.links];
   return body;
 }

@@ -11,7 +11,8 @@ import {
 import { requestConfirmations } from '../../domain/recipients/confirmations';
 import { recipientLookup } from '../../domain/recipients/recipient-states';
 import { envelope, listAnswer } from '../envelope';
-import { notFound } from '../http-error';
+import { fileFieldsProblem } from '../../domain/forms/field-rules';
+import { notFound, validationFailed } from '../http-error';
 import { link } from '../links';
 import { MAX_PER_PAGE, pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
 import { defineRoute, type RouteContext } from '../routing/define-route';
@@ -20,6 +21,15 @@ import { formChanges } from '../form-changes';
 import { createFormBody, updateFormBody } from '../schemas/forms';
 import { LIST_HEADERS } from '../schemas/headers';
 import { formEnvelope, formListEnvelope, formView } from '../views/form-view';
+
+/** 422 for a file field on a form that refuses files: it could never take an answer. */
+function refuseFileFieldsWithoutUploads(
+  fields: Parameters<typeof fileFieldsProblem>[0],
+  acceptFiles: boolean,
+) {
+  const problem = fileFieldsProblem(fields, acceptFiles);
+  if (problem) throw validationFailed([problem]);
+}
 
 /** A form's field as the API names it: `allowedDomains` is `allowed_domains`. */
 const apiFieldName = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -93,6 +103,7 @@ export const formRoutes = [
     },
     errors: ['limit_reached'],
   }).handle(async ({ req, body, principal, audit }, ctx) => {
+    refuseFileFieldsWithoutUploads(body.fields, body.accept_files ?? false);
     const form = await createForm(
       req.em,
       principal.accountId,
@@ -163,6 +174,10 @@ export const formRoutes = [
   }).handle(async ({ req, params, body, principal, audit }, ctx) => {
     const form = await findAccountForm(req.em, principal.accountId, params.id);
     if (!form) throw notFound('form');
+    refuseFileFieldsWithoutUploads(
+      body.fields === undefined ? form.fields : body.fields,
+      body.accept_files ?? form.acceptFiles,
+    );
     const changed = await updateForm(req.em, form, {
       ...formChanges(body),
       ...captchaChanges(body.captcha, form.captcha, ctx.captchaSecrets),

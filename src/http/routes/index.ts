@@ -7,6 +7,7 @@ import { captchaIngestRoutes } from './captcha-ingest';
 import { deliveryRoutes } from './deliveries';
 import { docsRoutes } from './docs';
 import { formRoutes } from './forms';
+import { formSchemaRoutes } from './form-schema';
 import { healthRoutes } from './health';
 import { ingestRoutes } from './ingest';
 import { pluginRoutes } from './plugins';
@@ -22,6 +23,7 @@ const DOCS_AND_API_ROUTES = [
   ...publicRoutes,
   ...apiRootRoutes,
   ...formRoutes,
+  ...formSchemaRoutes,
   ...pluginRoutes,
   ...submissionRoutes,
   ...deliveryRoutes,

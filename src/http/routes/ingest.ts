@@ -98,6 +98,7 @@ async function accept(
     ...body,
     fields: captcha.fields,
     form: { id: form.id, accountId: form.accountId },
+    rules: form.fields ? { fields: form.fields, unknownFields: form.unknownFields } : null,
     request: {
       receivedAtMs: Date.now(),
       sourceIp: clientAddress(req),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { captchaInput } from './captcha';
 import { autoresponseSchema } from './autoresponse';
+import { formFieldList, unknownFieldsPolicy } from './form-fields';
+import { formPageInput } from './form-page';
 import { text } from './text';
 
 const hostnamePattern =
@@ -55,6 +57,13 @@ export const formFields = {
     .describe(
       'true: a submission is deleted once every delivery of it succeeded (docs/retention.md)',
     ),
+  fields: formFieldList
+    .nullable()
+    .describe('the field list ingest validates against (docs/form-fields.md); null: free-form'),
+  unknown_fields: unknownFieldsPolicy,
+  page: formPageInput
+    .nullable()
+    .describe('the hosted page of the form (docs/form-pages.md); null: none'),
 };
 
 export const createFormBody = z
@@ -68,6 +77,9 @@ export const createFormBody = z
     captcha: formFields.captcha.optional(),
     retention_days: formFields.retention_days.optional(),
     delete_after_delivery: formFields.delete_after_delivery.optional(),
+    fields: formFields.fields.optional(),
+    unknown_fields: formFields.unknown_fields.optional(),
+    page: formFields.page.optional(),
   })
   .meta({ id: 'CreateForm' });
 
@@ -86,6 +98,9 @@ export const updateFormBody = z
       .describe('the mail to the submitter (docs/autoresponse.md); null: none'),
     retention_days: formFields.retention_days.optional(),
     delete_after_delivery: formFields.delete_after_delivery.optional(),
+    fields: formFields.fields.optional(),
+    unknown_fields: formFields.unknown_fields.optional(),
+    page: formFields.page.optional(),
   })
   .meta({ id: 'UpdateForm' });
 

@@ -1,5 +1,7 @@
 import escapeHtml from 'escape-html';
+import type { FormField } from '../../domain/forms/form-fields';
 import { captchaEmbedLines, type CaptchaWidget } from './captcha-widget';
+import { embedFieldMarkup } from './embed-field-markup';
 
 // Writes the page-load time into the form's `_ts` field, so ingest can tell how long the form
 // took to fill (docs/spam-rules.md). Without JavaScript `_ts` stays empty: "unknown", never spam.
@@ -26,21 +28,30 @@ export function embedHtml(form: {
   submissionUrl: string;
   /** The form's CAPTCHA widget (docs/captcha.md), placed before any file input. */
   captcha?: CaptchaWidget | null;
+  /** The field list (docs/form-fields.md); null or absent: a name, e-mail and message form. */
+  fields?: FormField[] | null;
+  submitLabel?: string | undefined;
 }): string {
   const action = escapeHtml(form.submissionUrl);
+  const fields = form.fields ?? null;
+  const lines = (list: FormField[]) => list.flatMap(embedFieldMarkup).map((line) => `  ${line}`);
   return [
     `<form action="${action}" method="POST" enctype="multipart/form-data" accept-charset="UTF-8" data-formward="${escapeHtml(form.token)}">`,
-    `  <label>Name <input type="text" name="name" autocomplete="name"></label>`,
-    `  <label>Email <input type="email" name="email" autocomplete="email" required></label>`,
-    `  <label>Message <textarea name="message" rows="5" required></textarea></label>`,
+    ...(fields
+      ? lines(fields.filter((f) => f.type !== 'file'))
+      : [
+          `  <label>Name <input type="text" name="name" autocomplete="name"></label>`,
+          `  <label>Email <input type="email" name="email" autocomplete="email" required></label>`,
+          `  <label>Message <textarea name="message" rows="5" required></textarea></label>`,
+        ]),
     // Browsers send fields in page order, and ingest checks the CAPTCHA before it writes a
     // file: its widget goes before any file input.
     ...captchaEmbedLines(form.captcha ?? null).map((line) => `  ${line}`),
-    `  ${FILE_INPUT_NOTE}`,
+    ...(fields ? lines(fields.filter((f) => f.type === 'file')) : [`  ${FILE_INPUT_NOTE}`]),
     `  <div style="position:absolute;left:-10000px" aria-hidden="true"><label>Leave this empty <input type="text" name="_hp" value="" tabindex="-1" autocomplete="off"></label></div>`,
     `  <input type="hidden" name="_ts" value="">`,
     `  ${FILL_STAMP_SCRIPT}`,
-    `  <button type="submit">Send</button>`,
+    `  <button type="submit">${escapeHtml(form.submitLabel ?? 'Send')}</button>`,
     `</form>`,
   ].join('\n');
 }

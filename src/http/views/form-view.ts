@@ -9,6 +9,8 @@ import { link, linksSchema, type Link } from '../links';
 import type { PublicUrls } from '../public-urls';
 import { autoresponseSchema } from '../schemas/autoresponse';
 import { count, dateTime, idString } from '../schemas/fields';
+import { formFieldList, unknownFieldsPolicy } from '../schemas/form-fields';
+import { formPageInput } from '../schemas/form-page';
 import { captchaView } from '../../domain/captcha/captcha-settings';
 import { captchaViewSchema } from '../schemas/captcha';
 import { captchaWidget } from './captcha-widget';
@@ -67,6 +69,20 @@ export const formSchema = z
     delete_after_delivery: z
       .boolean()
       .describe('true: a submission is deleted once every delivery of it succeeded'),
+    fields: formFieldList
+      .nullable()
+      .describe('the field list ingest validates against (docs/form-fields.md); null: free-form'),
+    unknown_fields: unknownFieldsPolicy,
+    page: formPageInput.nullable().describe('the hosted page (docs/form-pages.md); null: none'),
+    page_url: z
+      .string()
+      .meta({ format: 'uri' })
+      .nullable()
+      .describe('where the hosted page is served; null without a page or without fields'),
+    schema_url: z
+      .string()
+      .meta({ format: 'uri' })
+      .describe('the JSON Schema of the payload this form accepts'),
     submission_url: z.string().meta({ format: 'uri', description: 'POST target for HTML forms' }),
     json_url: z.string().meta({ format: 'uri', description: 'POST target for JSON submissions' }),
     thanks_url: z.string().meta({ format: 'uri', description: 'the default thank-you page' }),
@@ -104,6 +120,8 @@ export function formView(
     token: form.endpointToken,
     submissionUrl: u.submissionUrl,
     captcha: captchaWidget(form.captcha ?? null, u),
+    fields: form.fields ?? null,
+    submitLabel: form.page?.submit_label,
   });
   return {
     id: form.id,
@@ -119,6 +137,11 @@ export function formView(
     autoresponse: form.autoresponse ?? null,
     retention_days: form.retentionDays ?? null,
     delete_after_delivery: form.deleteAfterDelivery,
+    fields: form.fields ?? null,
+    unknown_fields: form.unknownFields,
+    page: form.page ?? null,
+    page_url: form.page && form.fields ? u.pageUrl : null,
+    schema_url: `${urls.base}/api/forms/${form.id}/schema`,
     submission_url: u.submissionUrl,
     json_url: u.jsonUrl,
     thanks_url: u.thanksUrl,
@@ -147,6 +170,7 @@ function formLinks(form: Form, urls: PublicUrls, principal: Principal): Link[] {
   if (can(principal, 'can_create_forms'))
     links.push(link('create_plugin', `${self}/plugins`, 'POST'));
   links.push(link('stats', `${urls.base}/api/form_stats/${form.id}`));
+  links.push(link('schema', `${self}/schema`));
   const u = formUrls(urls, form.endpointToken);
   links.push(link('submit', u.submissionUrl, 'POST'), link('submit_json', u.jsonUrl, 'POST'));
   return links;

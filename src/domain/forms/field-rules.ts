@@ -1,0 +1,14 @@
+import type { FormField } from '../../db/entities/form-fields';
+
+/**
+ * A field list with a `file` field on a form that refuses uploads would take no answer at all:
+ * the pair is refused, with what to change. Null when the pair is fine.
+ */
+export function fileFieldsProblem(
+  fields: FormField[] | null | undefined,
+  acceptFiles: boolean,
+): string | null {
+  const file = fields?.find((field) => field.type === 'file');
+  if (!file || acceptFiles) return null;
+  return `fields: "${file.name}" is a file field, but the form does not accept files; set accept_files to true as well`;
+}

@@ -1,0 +1,13 @@
+/** A form's field list, unknown-name policy and page, as the rest of the code sees them. */
+export {
+  CHOICE_TYPES,
+  FIELD_TYPES,
+  MAX_FIELDS,
+  MAX_OPTIONS,
+  UNKNOWN_FIELD_POLICIES,
+  isSingleCheckbox,
+  type FieldType,
+  type FormField,
+  type FormPage,
+  type UnknownFieldPolicy,
+} from '../../db/entities/form-fields';

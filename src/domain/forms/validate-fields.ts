@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import {
+  CHOICE_TYPES,
+  isSingleCheckbox,
+  type FormField,
+  type UnknownFieldPolicy,
+} from '../../db/entities/form-fields';
+import type { UploadedFile } from '../submissions/store-submission';
+import { fileMatchesAccept } from './file-accept';
+
+/** What ingest checks a submission against (docs/form-fields.md); absent: free-form. */
+export type FieldRules = { fields: FormField[]; unknownFields: UnknownFieldPolicy };
+
+export type FieldCheck =
+  | { ok: true; payload: Record<string, unknown>; files: UploadedFile[] }
+  | { ok: false; fieldErrors: Record<string, string> };
+
+const emailSchema = z.email();
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const UNCHECKED = new Set(['', 'false', 'off', 'no', '0']);
+
+const isEmpty = (value: unknown) =>
+  value === undefined ||
+  value === null ||
+  (typeof value === 'string' && value.trim() === '') ||
+  (Array.isArray(value) && value.every(isEmpty));
+
+const chars = (value: string) => [...value].length;
+
+/** A posted value as text, or null for what is not text (objects, nested lists). */
+const asText = (value: unknown): string | null =>
+  typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : null;
+
+const realDate = (value: string) => {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  );
+};
+
+const httpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+type Outcome = { value: unknown } | { error: string } | { omit: true };
+
+/** One answer to a non-file field: its stored form, or why it is refused. */
+function checkValue(field: FormField, raw: unknown): Outcome {
+  if (isSingleCheckbox(field)) {
+    const text = asText(Array.isArray(raw) ? raw[0] : raw);
+    const checked = raw === true || (text !== null && !UNCHECKED.has(text.trim().toLowerCase()));
+    if (field.required && !checked) return { error: 'must be checked' };
+    return { value: checked };
+  }
+  if (isEmpty(raw)) return field.required ? { error: 'is required' } : { omit: true };
+  const many = field.type === 'checkbox' || (field.type === 'select' && field.multiple === true);
+  const list = Array.isArray(raw) ? raw : [raw];
+  if (!many && list.length > 1) return { error: 'takes one value' };
+  const texts = list.map(asText);
+  if (texts.some((t) => t === null)) return { error: 'must be text' };
+  const values = (texts as string[]).filter((t) => t.trim() !== '');
+  if (CHOICE_TYPES.has(field.type)) {
+    const unknown = values.find((v) => !(field.options ?? []).includes(v));
+    if (unknown !== undefined)
+      return { error: `must be one of the options (got "${unknown.slice(0, 64)}")` };
+    return { value: many ? values : values[0] };
+  }
+  const value = values[0]!;
+  switch (field.type) {
+    case 'number': {
+      const number = typeof raw === 'number' ? raw : Number(value.trim());
+      if (!Number.isFinite(number)) return { error: 'must be a number' };
+      if (field.min !== undefined && number < field.min)
+        return { error: `must be at least ${field.min}` };
+      if (field.max !== undefined && number > field.max)
+        return { error: `must be at most ${field.max}` };
+      return { value: number };
+    }
+    case 'email': {
+      const address = value.trim();
+      if (!emailSchema.safeParse(address).success)
+        return { error: 'must be a valid e-mail address' };
+      return withinLength(field, address);
+    }
+    case 'url':
+      if (!httpUrl(value.trim())) return { error: 'must be an http:// or https:// URL' };
+      return withinLength(field, value.trim());
+    case 'date':
+      if (!realDate(value.trim())) return { error: 'must be a date as YYYY-MM-DD' };
+      return { value: value.trim() };
+    case 'file':
+      return { error: 'must be sent as a file' };
+    default:
+      return withinLength(field, value);
+  }
+}
+
+const withinLength = (field: FormField, value: string): Outcome =>
+  field.max_length !== undefined && chars(value) > field.max_length
+    ? { error: `must be at most ${field.max_length} characters` }
+    : { value };
+
+function checkFiles(field: FormField, files: UploadedFile[]): string | null {
+  if (files.length === 0) return field.required ? 'is required' : null;
+  if (files.length > 1 && !field.multiple) return 'takes one file';
+  const refused = files.find((file) => !fileMatchesAccept(file, field.accept));
+  if (refused)
+    return `"${refused.filename.slice(0, 64)}" is not an accepted type (${field.accept!.join(', ')})`;
+  return null;
+}
+
+/**
+ * Checks a submission's fields (control and CAPTCHA fields already taken out) and files
+ * against the form's list: every problem by field name, or the payload to store, with numbers
+ * as numbers, checkbox groups as lists, a single checkbox as true/false and empty optional
+ * answers left out. Names outside the list follow `unknownFields`.
+ */
+export function validateFields(
+  rules: FieldRules,
+  payload: Record<string, unknown>,
+  files: UploadedFile[],
+): FieldCheck {
+  const errors: Record<string, string> = {};
+  const stored: Record<string, unknown> = {};
+  const known = new Map(rules.fields.map((field) => [field.name, field]));
+  for (const field of rules.fields) {
+    if (field.type === 'file') {
+      const problem = checkFiles(
+        field,
+        files.filter((f) => f.fieldName === field.name),
+      );
+      if (problem) errors[field.name] = problem;
+      if (payload[field.name] !== undefined && !isEmpty(payload[field.name]))
+        errors[field.name] ??= 'must be sent as a file';
+      continue;
+    }
+    const outcome = checkValue(field, payload[field.name]);
+    if ('error' in outcome) errors[field.name] = outcome.error;
+    else if ('value' in outcome) stored[field.name] = outcome.value;
+    if (files.some((f) => f.fieldName === field.name)) errors[field.name] ??= 'must not be a file';
+  }
+  const unknownNames = [
+    ...Object.keys(payload).filter((name) => !known.has(name)),
+    ...files.map((f) => f.fieldName).filter((name) => !known.has(name)),
+  ];
+  if (rules.unknownFields === 'reject')
+    for (const name of new Set(unknownNames)) errors[name] = 'is not a field of this form';
+  if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
+  if (rules.unknownFields === 'keep')
+    for (const name of Object.keys(payload)) if (!known.has(name)) stored[name] = payload[name];
+  const keptFiles =
+    rules.unknownFields === 'keep' ? files : files.filter((f) => known.has(f.fieldName));
+  return { ok: true, payload: stored, files: keptFiles };
+}
