@@ -34,6 +34,8 @@ const UNIT_TESTS = [
   'test/domain/semaphore.test.ts',
   'test/domain/signing-secret.test.ts',
   'test/domain/spam-rules.test.ts',
+  'test/domain/validate-fields.test.ts',
+  'test/domain/form-json-schema.test.ts',
   'test/domain/submission-email.test.ts',
   'test/http/expect-answer.test.ts',
   'test/http/next-path.test.ts',

@@ -4,6 +4,7 @@ import { apiRootRoutes } from '../../src/http/routes/api-root';
 import { deliveryRoutes } from '../../src/http/routes/deliveries';
 import { docsRoutes } from '../../src/http/routes/docs';
 import { formRoutes } from '../../src/http/routes/forms';
+import { formSchemaRoutes } from '../../src/http/routes/form-schema';
 import { healthRoutes } from '../../src/http/routes/health';
 import { ingestRoutes } from '../../src/http/routes/ingest';
 import { captchaIngestRoutes } from '../../src/http/routes/captcha-ingest';
@@ -92,6 +93,7 @@ const typedGroups = [
   publicRoutes,
   apiRootRoutes,
   formRoutes,
+  formSchemaRoutes,
   pluginRoutes,
   submissionRoutes,
   deliveryRoutes,

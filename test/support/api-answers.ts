@@ -5,6 +5,7 @@ import type { captchaIngestRoutes } from '../../src/http/routes/captcha-ingest';
 import type { deliveryRoutes } from '../../src/http/routes/deliveries';
 import type { docsRoutes } from '../../src/http/routes/docs';
 import type { formRoutes } from '../../src/http/routes/forms';
+import type { formSchemaRoutes } from '../../src/http/routes/form-schema';
 import type { healthRoutes } from '../../src/http/routes/health';
 import type { ingestRoutes } from '../../src/http/routes/ingest';
 import type { pluginRoutes } from '../../src/http/routes/plugins';
@@ -32,6 +33,7 @@ type ApiRoute =
   | (typeof publicRoutes)[number]
   | (typeof apiRootRoutes)[number]
   | (typeof formRoutes)[number]
+  | (typeof formSchemaRoutes)[number]
   | (typeof pluginRoutes)[number]
   | (typeof submissionRoutes)[number]
   | (typeof deliveryRoutes)[number]

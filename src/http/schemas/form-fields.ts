@@ -114,18 +114,24 @@ const field = z
 export const formFieldList = z
   .array(field)
   .max(MAX_FIELDS, `may have at most ${MAX_FIELDS} fields`)
-  .superRefine((fields, ctx) => {
-    const seen = new Set<string>();
-    fields.forEach((f, index) => {
-      if (seen.has(f.name))
-        ctx.addIssue({
-          code: 'custom',
-          path: [index, 'name'],
-          message: `"${f.name}" is used by an earlier field; names must be unique`,
-        });
-      seen.add(f.name);
-    });
-  })
+  .superRefine(
+    (fields, ctx) => {
+      // Runs on the list as sent even when a field failed, so every problem is told at once.
+      const seen = new Set<unknown>();
+      fields.forEach((f, index) => {
+        const name = (f as { name?: unknown } | null)?.name;
+        if (typeof name !== 'string') return;
+        if (seen.has(name))
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'name'],
+            message: `"${name}" is used by an earlier field; names must be unique`,
+          });
+        seen.add(name);
+      });
+    },
+    { when: (payload) => Array.isArray(payload.value) },
+  )
   .meta({ id: 'FormFields' });
 
 export const unknownFieldsPolicy = z
