@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import type { FormField } from '../../src/domain/forms/form-fields';
 import { formJsonSchema } from '../../src/domain/forms/form-json-schema';
+import { samplePayload } from '../../src/domain/forms/sample-payload';
 import { validateFields } from '../../src/domain/forms/validate-fields';
 
 const FIELDS: FormField[] = [
@@ -99,6 +100,12 @@ describe('formJsonSchema', () => {
     const clean = withoutUndefined(payload);
     expect(validate(clean)).toBe(false);
     expect(ingestAccepts(clean)).toBe(false);
+  });
+
+  it("takes the sample payload of the form's request examples, as ingest does", () => {
+    const sample = samplePayload(FIELDS);
+    expect(validate(sample), JSON.stringify(validate.errors)).toBe(true);
+    expect(ingestAccepts(sample)).toBe(true);
   });
 
   it('refuses names outside the list only when unknown_fields is reject', () => {

@@ -150,7 +150,7 @@ export function formView(
     submission_count: counts.submissions,
     submission_spam_count: counts.spam,
     last_submission_at: counts.lastSubmissionAt?.toISOString() ?? null,
-    examples: formExamples(u, html),
+    examples: formExamples(u, html, form.fields ?? null),
     help: u.helpUrl,
     created_at: form.createdAt.toISOString(),
     updated_at: form.updatedAt.toISOString(),
