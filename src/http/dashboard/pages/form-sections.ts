@@ -26,7 +26,7 @@ export const SETTINGS_PAGE = {
   title: titled('settings'),
 } as const;
 
-const AUTORESPONSE_PAGE = {
+export const AUTORESPONSE_PAGE = {
   access: 'session',
   template: 'form-autoresponder',
   title: titled('autoresponse'),
@@ -129,5 +129,3 @@ export const formSectionPages = [
     if (form) await render(await formSectionData(req, session, ctx, form, 'danger'));
   }),
 ];
-
-export { AUTORESPONSE_PAGE };
