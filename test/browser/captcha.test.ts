@@ -56,24 +56,26 @@ describe('CAPTCHA in a browser', () => {
       browser.watch(page);
       try {
         await signInWith(page, t.stack.url, t);
-        await page.goto(`${t.stack.url}/app/forms/${form.id}`);
+        await page.goto(`${t.stack.url}/app/forms/${form.id}/spam`);
         expect(await page.textContent('#captcha-settings')).toContain('Save CAPTCHA');
         await page.selectOption('#captcha-settings select[name="provider"]', 'turnstile');
         await page.fill('#captcha-settings input[name="site_key"]', '0x4AAAAAAAdashboard');
         await page.fill('#captcha-settings input[name="secret"]', 'dashboard-secret-123');
         await shot(page, 'captcha-01-turnstile');
         await submit(page, '#captcha-settings button[type="submit"]');
-        expect(page.url()).toBe(`${t.stack.url}/app/forms/${form.id}`);
+        expect(page.url()).toBe(`${t.stack.url}/app/forms/${form.id}/spam`);
         expect(await page.textContent('.flash')).toContain('CAPTCHA saved');
         const html = await page.content();
         expect(html).not.toContain('dashboard-secret-123');
         expect(await page.inputValue('#captcha-settings input[name="secret"]')).toBe('');
         expect(await page.textContent('#captcha-settings')).toContain('secret set');
+        await shot(page, 'captcha-02-secret-set');
+        await readmeShot(page, 'form-settings-captcha-autoresponse-retention', true);
+        // The embed code (the Share section) has the widget now.
+        await submit(page, 'nav.form-sections a:text("Share")');
         expect(await page.textContent('#embed-html')).toContain(
           'data-sitekey="0x4AAAAAAAdashboard"',
         );
-        await shot(page, 'captcha-02-secret-set');
-        await readmeShot(page, 'form-settings-captcha-autoresponse-retention', true);
         expect((await readForm(form.id)).captcha).toEqual({
           provider: 'turnstile',
           site_key: '0x4AAAAAAAdashboard',
@@ -81,6 +83,7 @@ describe('CAPTCHA in a browser', () => {
         });
 
         // Switching provider without a secret is refused, and says why.
+        await submit(page, 'nav.form-sections a:text("Spam and CAPTCHA")');
         await page.selectOption('#captcha-settings select[name="provider"]', 'hcaptcha');
         await submit(page, '#captcha-settings button[type="submit"]');
         expect(await page.textContent('[role="alert"]')).toMatch(/captcha\.secret: required/);
@@ -88,7 +91,7 @@ describe('CAPTCHA in a browser', () => {
         expect((await readForm(form.id)).captcha?.provider).toBe('turnstile');
 
         // ALTCHA needs no keys.
-        await page.goto(`${t.stack.url}/app/forms/${form.id}`);
+        await page.goto(`${t.stack.url}/app/forms/${form.id}/spam`);
         await page.selectOption('#captcha-settings select[name="provider"]', 'altcha');
         await submit(page, '#captcha-settings button[type="submit"]');
         expect((await readForm(form.id)).captcha).toEqual({ provider: 'altcha' });

@@ -42,7 +42,7 @@ describe('the autoresponse settings in a browser', () => {
       const page = await browser.context.newPage();
       browser.watch(page);
       await signInWith(page, t.stack.url, t);
-      await page.goto(`${t.stack.url}/app/forms/${t.form.id}`);
+      await page.goto(`${t.stack.url}/app/forms/${t.form.id}/autoresponse`);
       const section = page.locator('section#autoresponse');
       expect(await section.locator('input[name="autoresponse_enabled"]').isChecked()).toBe(false);
 

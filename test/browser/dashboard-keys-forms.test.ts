@@ -93,6 +93,7 @@ describe('keys and forms in a browser', () => {
       await shot(page, 'forms-02-form');
 
       // A refused edit shows the error next to its field; a good one is saved.
+      await submit(page, 'nav.form-sections a:text("Settings")');
       await page.fill('input[name="success_redirect_url"]', 'ftp://example.com/');
       await submit(page, `form[action="/app/forms/${formId}"] button[type="submit"]`);
       expect(await page.textContent('.field-error')).toBe('must be an http:// or https:// URL');
@@ -110,6 +111,7 @@ describe('keys and forms in a browser', () => {
 
       // A test submission, delivered to the local receiver.
       await t.api.addWebhook(formId, receiver.url);
+      await submit(page, 'nav.form-sections a:text("Overview")');
       await submit(page, `form[action="/app/forms/${formId}/test"] button`);
       expect(await page.textContent('table.deliveries tbody')).toContain('delivered');
       expect(receiver.received).toHaveLength(1);
@@ -119,6 +121,7 @@ describe('keys and forms in a browser', () => {
       await page.goto(`${t.stack.url}/app/forms`);
       await shot(page, 'forms-05-list');
       await page.goto(`${t.stack.url}/app/forms/${formId}`);
+      await submit(page, 'nav.form-sections a:text("Danger zone")');
       await page.click(`a[href="/app/forms/${formId}/delete"]`);
       expect(await page.textContent('main [role="alert"]')).toContain(
         'its 1 submission and 0 spam',

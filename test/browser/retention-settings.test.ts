@@ -50,7 +50,7 @@ describe('retention settings in a browser', () => {
     const page = await browser.context.newPage();
     browser.watch(page);
     await signInWith(page, t.stack.url, t);
-    await page.goto(`${t.stack.url}/app/forms/${form.id}`);
+    await page.goto(`${t.stack.url}/app/forms/${form.id}/settings`);
 
     const next = (await retentionScheduleOf(temporal.client, t.stack).describe()).info
       .nextActionTimes[0]!;

@@ -50,14 +50,15 @@ describe('/app/forms', () => {
     const id = await createForm(session, 'Newsletter');
     const form = await readForm(id);
     expect(form).toMatchObject({ name: 'Newsletter', is_active: true, accept_files: true });
-    const page = await get(session, `/app/forms/${id}`);
+    const page = await get(session, `/app/forms/${id}/share`);
     expect(page.status).toBe(200);
     expect(page.text).toContain(`&lt;form action=&quot;${form.submission_url}&quot;`);
     for (const target of ['embed-html', 'example-curl', 'example-curl_form', 'example-fetch'])
       expect(page.text).toContain(`class="copy" data-copy-target="${target}"`);
     expect(page.text).toContain(`curl -X POST &#39;${form.json_url}&#39;`);
+    const overview = await get(session, `/app/forms/${id}`);
     for (const rel of ['submissions', 'webhooks', 'stats'])
-      expect(page.text).toContain(`href="/app/forms/${id}/${rel}"`);
+      expect(overview.text).toContain(`href="/app/forms/${id}/${rel}"`);
   });
 
   it('a new form starts with uploads off, and its snippet says how to turn them on', async () => {
@@ -126,7 +127,7 @@ describe('/app/forms', () => {
       notification_email_addresses: 'Owner@Example.com\nowner@example.com',
     } as unknown as Record<string, string>);
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`/app/forms/${id}`);
+    expect(res.headers.get('location')).toBe(`/app/forms/${id}/settings`);
     const form = await readForm(id);
     expect(form).toMatchObject({
       name: 'Edited',

@@ -108,7 +108,7 @@ describe('the plugin page', () => {
     expect(requestsTo(t.email)).toHaveLength(0);
     expect(requestsTo('new-one@example.org')).toHaveLength(1);
 
-    const shown = await s.get(`/app/forms/${t.form.id}`);
+    const shown = await s.get(`/app/forms/${t.form.id}/settings`);
     expect(shown.text).toContain(
       '<li>other@example.org: awaiting confirmation (nothing is sent to it until it follows the link e-mailed to it)</li>',
     );

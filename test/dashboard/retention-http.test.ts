@@ -15,7 +15,7 @@ describe('the form page without Temporal', () => {
     const session = await openAppSession(t.stack.url, t.email, t.password);
     const page = `${t.stack.url}/app/forms/${t.form.id}`;
     const started = Date.now();
-    const shown = await request('GET', page, { cookie: session.cookie });
+    const shown = await request('GET', `${page}/settings`, { cookie: session.cookie });
     expect(shown.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(shown.text).toContain(
@@ -40,7 +40,7 @@ describe('the form page without Temporal', () => {
       200,
     ).form;
     expect(form).toMatchObject({ retention_days: 14, delete_after_delivery: true });
-    const again = await request('GET', page, { cookie: session.cookie });
+    const again = await request('GET', `${page}/settings`, { cookie: session.cookie });
     expect(again.text).toContain('<dt>Submissions kept</dt><dd>14 days</dd>');
   });
 });

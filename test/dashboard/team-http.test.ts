@@ -346,7 +346,9 @@ describe('what a viewer sees', () => {
     const pages = [
       ['/app/forms', 'href="/app/forms/new"'],
       [`/app/forms/${form.id}`, 'Send a test submission'],
-      [`/app/forms/${form.id}`, 'Delete this form'],
+      [`/app/forms/${form.id}`, 'Danger zone'],
+      [`/app/forms/${form.id}/fields`, 'Add the field'],
+      [`/app/forms/${form.id}/spam`, 'Save CAPTCHA'],
       [`/app/forms/${form.id}/webhooks`, 'Add a webhook'],
       [`/app/forms/${form.id}/webhooks`, 'Rotate secret'],
       [`/app/submissions/${submissionId}`, 'Delete this submission'],

@@ -313,7 +313,7 @@ describe('the autoresponse when it cannot or must not be sent', () => {
       cookie,
     });
     expect(page.status).toBe(200);
-    expect(page.text).toContain(`<a href="/app/forms/${form.id}#autoresponse">autoresponse</a>`);
+    expect(page.text).toContain(`<a href="/app/forms/${form.id}/autoresponse">autoresponse</a>`);
   });
 });
 

@@ -19,6 +19,14 @@ const MESSAGES = {
   form_created: { kind: 'ok', text: 'Form created. Paste the embed snippet into your page.' },
   form_updated: { kind: 'ok', text: 'Form saved.' },
   autoresponse_saved: { kind: 'ok', text: 'Autoresponse saved.' },
+  // The field builder (pages/form-builder.ts).
+  field_added: { kind: 'ok', text: 'Field added.' },
+  field_saved: { kind: 'ok', text: 'Field saved.' },
+  field_moved: { kind: 'ok', text: 'Field moved.' },
+  field_removed: { kind: 'ok', text: 'Field removed.' },
+  unknown_fields_saved: { kind: 'ok', text: 'Saved what happens to other fields.' },
+  page_saved: { kind: 'ok', text: 'Page saved.' },
+  page_removed: { kind: 'ok', text: 'Page removed: its link answers 404 now.' },
   form_deleted: { kind: 'ok', text: 'The form and its submissions are deleted.' },
   captcha_saved: {
     kind: 'ok',
@@ -73,6 +81,9 @@ const FLASH_COOKIE = 'formward_flash';
 export function setFlash(res: Response, baseUrl: string, code: FlashCode): void {
   res.cookie(FLASH_COOKIE, code, cookieOptions(baseUrl, 60_000));
 }
+
+/** A message's text, for an answer that shows it at once (htmx) instead of after a redirect. */
+export const flashText = (code: FlashCode): string => MESSAGES[code].text;
 
 /** The pending message, if any; it is shown once. */
 export function takeFlash(req: Request, res: Response): Flash | null {

@@ -9,7 +9,9 @@ import type { Activity } from '../../domain/stats/activity-series';
 import type { formStats } from '../../domain/stats/form-stats';
 import type { RANGES } from '../../domain/submissions/range';
 import type { AttemptRow } from '../../domain/deliveries/delivery-records';
-import type { FormView } from '../views/form-view';
+import type { BuilderView } from './builder-view';
+import type { FormSectionData } from './form-page-data';
+import type { FormSectionLink } from './form-sections';
 import type { SubmissionView } from '../views/submission-view';
 import type { TestDeliveryView } from '../views/test-deliveries';
 import type { AutoresponseSection } from './autoresponse-fields';
@@ -161,15 +163,18 @@ export type Templates = {
     formatTime: FormatTime;
   };
   'form-new': { input: FormSettingsInput; errors: FieldErrors; refusal: string | null };
-  form: {
-    form: FormView;
-    formatTime: FormatTime;
-    lastSubmissionAt: Date | null;
+  // A form's sections (form-sections.ts): each page has the heading and navigation.
+  form: FormSectionData;
+  'form-build': FormSectionData & { builder: BuilderView };
+  'form-share': FormSectionData;
+  'form-settings': FormSectionData & {
     input: FormSettingsInput;
     errors: FieldErrors;
-    autoresponse: AutoresponseSection;
     retention: RetentionPolicyView;
   };
+  'form-spam': FormSectionData;
+  'form-autoresponder': FormSectionData & { autoresponse: AutoresponseSection };
+  'form-danger': FormSectionData;
   'form-test': {
     form: FormRef;
     submissionId?: string;
@@ -243,6 +248,8 @@ export type Templates = {
   };
   plugins: {
     form: FormRef;
+    /** The form's section navigation (views/form-sections.eta). */
+    sections: FormSectionLink[];
     plugins: PluginRow[];
     recipientsOf: (plugin: PluginRow) => RecipientStatus[] | undefined;
     webhooks: PluginRow[];

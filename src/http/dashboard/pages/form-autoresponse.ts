@@ -7,10 +7,10 @@ import {
 } from '../autoresponse-fields';
 import { definePage } from '../define-page';
 import { setFlash } from '../flash';
-import { showForm } from './forms';
+import { AUTORESPONSE_PAGE, showAutoresponse } from './form-sections';
 
 /**
- * The autoresponse section of a form's page (docs/autoresponse.md): "Preview" shows what a
+ * The autoresponse section of a form (`/app/forms/:id/autoresponse`, form-sections.ts) (docs/autoresponse.md): "Preview" shows what a
  * submitter would get with sample values and changes nothing; "Save" stores it as
  * `PATCH /api/forms/{id}` with `autoresponse` does (unticked: null, no autoresponse).
  */
@@ -20,9 +20,7 @@ export const formAutoresponsePages = [
     method: 'post',
     path: '/app/forms/:id/autoresponse',
     audit: { action: 'form.autoresponse_updated', target: 'form' },
-    access: 'session',
-    template: 'form',
-    title: (data: { form: { name: string } }) => data.form.name,
+    ...AUTORESPONSE_PAGE,
   }).handle(async (page, ctx) => {
     const { req, res } = page;
     const form = await formOr404(req, res);
@@ -33,11 +31,11 @@ export const formAutoresponsePages = [
     if (!valid.ok || fields.intent === 'preview') {
       const errors = valid.ok ? {} : valid.errors;
       const section = autoresponseSection(form.name, input, errors);
-      return showForm(page, ctx, form, undefined, { section, status: valid.ok ? 200 : 422 });
+      return showAutoresponse(page, ctx, form, { section, status: valid.ok ? 200 : 422 });
     }
     const changed = await updateForm(req.em, form, { autoresponse: valid.autoresponse });
     page.audit.skip = changed.length === 0;
     setFlash(res, ctx.urls.base, 'autoresponse_saved');
-    res.redirect(303, `/app/forms/${form.id}#autoresponse`);
+    res.redirect(303, `/app/forms/${form.id}/autoresponse`);
   }),
 ];

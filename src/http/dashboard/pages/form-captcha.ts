@@ -37,9 +37,9 @@ const show = (
 };
 
 /**
- * `/app/forms/:id/captcha`: the form's CAPTCHA (docs/captcha.md), also a panel of the form's
- * page: the provider, its site key and its write-only secret ("secret set" once stored; left
- * empty, it stays), reCAPTCHA v3's least score.
+ * `/app/forms/:id/captcha`: the form's CAPTCHA (docs/captcha.md), also on the form's spam
+ * section (`/app/forms/:id/spam`): the provider, its site key and its write-only secret
+ * ("secret set" once stored; left empty, it stays), reCAPTCHA v3's least score.
  */
 export const formCaptchaPages = [
   definePage({
@@ -72,6 +72,6 @@ export const formCaptchaPages = [
     audit.skip = (await updateForm(req.em, form, changes)).length === 0;
     ctx.forms.forget(form.endpointToken);
     setFlash(res, ctx.urls.base, 'captcha_saved');
-    res.redirect(303, `/app/forms/${form.id}`);
+    res.redirect(303, `/app/forms/${form.id}/spam`);
   }),
 ];

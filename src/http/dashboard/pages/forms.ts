@@ -1,33 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Request } from 'express';
 import type { AppContext } from '../../../runtime/app-context';
 import { countSubmissionsByForm } from '../../../domain/forms/form-counts';
 import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
 import { createForm, listAccountForms, updateForm } from '../../../domain/forms/forms';
 import type { Form } from '../../../domain/entities';
 import { requestConfirmations } from '../../../domain/recipients/confirmations';
-import { recipientLookup } from '../../../domain/recipients/recipient-states';
-import { formView } from '../../views/form-view';
-import {
-  autoresponseInputOf,
-  autoresponseSection,
-  type AutoresponseSection,
-} from '../autoresponse-fields';
 import { definePage, type Render } from '../define-page';
 import { setFlash } from '../flash';
 import {
-  type FieldErrors,
-  formSettingsOf,
   type FormSettingsInput,
   NEW_FORM_INPUT,
   readFormSettings,
   validateFormSettings,
 } from '../form-settings-fields';
 import { formatTime } from '../format-time';
-import { formOr404, sessionPrincipal } from '../account-form';
+import { formOr404 } from '../account-form';
+import { formSectionData } from '../form-page-data';
 import { formRef } from '../page-views';
-import { retentionPolicyView } from '../retention-policy';
-import type { DashboardSession } from '../session-guard';
+import { SETTINGS_PAGE, showSettings } from './form-sections';
 
 const PER_PAGE = 50;
 
@@ -40,40 +30,6 @@ const askToConfirm = (em: EntityManager, ctx: AppContext, form: Form) =>
     mailPerHour: ctx.config.accountMailPerHour,
   });
 
-/**
- * The form's page, with the settings (or the autoresponse section, form-autoresponse.ts) as
- * typed and their errors after a refused save.
- */
-export async function showForm(
-  { req, session, render }: { req: Request; session: DashboardSession; render: Render<'form'> },
-  ctx: AppContext,
-  form: Form,
-  edit?: { input: FormSettingsInput; errors: FieldErrors },
-  autoresponse?: { section: AutoresponseSection; status: number },
-) {
-  const [counts, nextPurge] = await Promise.all([
-    countSubmissionsByForm(req.em, [form.id]),
-    ctx.retentionSchedule.nextPurge(),
-  ]);
-  const addresses = form.notificationEmailAddresses;
-  const recipients = await recipientLookup(req.em, form.accountId, addresses);
-  const principal = sessionPrincipal(session);
-  const view = formView(form, counts(form.id), ctx.urls, principal, recipients(addresses));
-  await render(
-    {
-      form: view,
-      formatTime,
-      lastSubmissionAt: counts(form.id).lastSubmissionAt,
-      input: edit?.input ?? formSettingsOf(form),
-      errors: edit?.errors ?? {},
-      autoresponse:
-        autoresponse?.section ?? autoresponseSection(form.name, autoresponseInputOf(form)),
-      retention: retentionPolicyView(form, ctx.config.spamRetentionDays, nextPurge),
-    },
-    { status: edit ? 422 : (autoresponse?.status ?? 200) },
-  );
-}
-
 const showNewForm = (
   render: Render<'form-new'>,
   input: FormSettingsInput,
@@ -85,7 +41,7 @@ const showNewForm = (
     { status: refusal?.status ?? (Object.keys(errors).length > 0 ? 422 : 200) },
   );
 
-const FORM = {
+const OVERVIEW = {
   access: 'session',
   template: 'form',
   title: (data: { form: { name: string } }) => data.form.name,
@@ -93,8 +49,9 @@ const FORM = {
 const NEW_FORM = { access: 'session', template: 'form-new', title: 'New form' } as const;
 
 /**
- * `/app/forms`: the list with counts, a new form, and each form's page (its settings, the
- * embed snippet and request examples); the test run and deletion are in form-actions.ts.
+ * `/app/forms`: the list with counts, a new form, each form's overview and the post of its
+ * settings; the other sections of a form are in form-sections.ts and form-builder.ts, the
+ * test run and deletion in form-actions.ts.
  */
 export const formPages = [
   definePage({
@@ -157,16 +114,18 @@ export const formPages = [
     res.redirect(303, `/app/forms/${form.id}`);
   }),
 
-  definePage({ need: 'member', ...FORM, method: 'get', path: '/app/forms/:id' }).handle(
-    async (page, ctx) => {
-      const form = await formOr404(page.req, page.res);
-      if (form) await showForm(page, ctx, form);
+  definePage({ need: 'member', ...OVERVIEW, method: 'get', path: '/app/forms/:id' }).handle(
+    async ({ req, res, session, render }, ctx) => {
+      const form = await formOr404(req, res);
+      if (!form) return;
+      await render(await formSectionData(req, session, ctx, form, 'overview'));
     },
   ),
 
+  // The settings section's form (form-sections.ts shows it) posts here, as it always did.
   definePage({
     need: 'can_create_forms',
-    ...FORM,
+    ...SETTINGS_PAGE,
     method: 'post',
     path: '/app/forms/:id',
     audit: { action: 'form.updated', target: 'form' },
@@ -176,12 +135,12 @@ export const formPages = [
     if (!form) return;
     const input = readFormSettings(req.body);
     const valid = validateFormSettings(input, 'update');
-    if (!valid.ok) return showForm(page, ctx, form, { input, errors: valid.errors });
+    if (!valid.ok) return showSettings(page, ctx, form, { input, errors: valid.errors });
     // Saved without a change: nothing for the audit log (docs/audit-log.md).
     page.audit.skip = (await updateForm(req.em, form, valid.changes)).length === 0;
     ctx.forms.forget(form.endpointToken);
     await askToConfirm(req.em, ctx, form);
     setFlash(res, ctx.urls.base, 'form_updated');
-    res.redirect(303, `/app/forms/${form.id}`);
+    res.redirect(303, `/app/forms/${form.id}/settings`);
   }),
 ];

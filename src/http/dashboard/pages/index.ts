@@ -9,6 +9,8 @@ import { formActionPages } from './form-actions';
 import { formCaptchaPages } from './form-captcha';
 import { formAutoresponsePages } from './form-autoresponse';
 import { formPages } from './forms';
+import { formBuilderPages } from './form-builder';
+import { formSectionPages } from './form-sections';
 import { invitationOfferPages } from './invitation-offers';
 import { invitationPages } from './invitations';
 import { invitationUnsubscribePages } from './invitation-unsubscribe';
@@ -54,6 +56,8 @@ export const PAGES: readonly AnyPage[] = [
   ...accountDeletionPages,
   ...auditPages,
   ...formPages,
+  ...formSectionPages,
+  ...formBuilderPages,
   ...formActionPages,
   ...formCaptchaPages,
   ...formAutoresponsePages,

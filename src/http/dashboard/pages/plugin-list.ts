@@ -3,6 +3,7 @@ import type { Form } from '../../../domain/entities';
 import { listFormPlugins } from '../../../domain/plugins/plugins';
 import { pluginRecipientLookup } from '../../../domain/recipients/recipient-states';
 import { SIGNATURE_HEADERS } from '../../../domain/webhooks/signatures';
+import { formSectionLinks } from '../form-sections';
 import { formatTime } from '../format-time';
 import { formRef, pluginRow, type PluginViewer } from '../page-views';
 import type { Templates, TypedPluginDraft } from '../templates';
@@ -51,6 +52,7 @@ export async function pluginsPageData(
   const recipientsOf = await pluginRecipientLookup(req.em, form.accountId, plugins);
   return {
     form: formRef(form),
+    sections: formSectionLinks(form.id, 'plugins'),
     plugins,
     recipientsOf,
     webhooks: plugins.filter((p) => p.pluginType === 'webhook'),

@@ -1,0 +1,37 @@
+import type { Request } from 'express';
+import type { AppContext } from '../../runtime/app-context';
+import type { Form } from '../../domain/entities';
+import { countSubmissionsByForm } from '../../domain/forms/form-counts';
+import { recipientLookup } from '../../domain/recipients/recipient-states';
+import { formView, type FormView } from '../views/form-view';
+import { sessionPrincipal } from './account-form';
+import { type FormSectionKey, type FormSectionLink, formSectionLinks } from './form-sections';
+import { formatTime } from './format-time';
+import type { DashboardSession } from './session-guard';
+
+/** What every section page of a form shows: the Form as the API reads it, and the navigation. */
+export type FormSectionData = {
+  form: FormView;
+  sections: FormSectionLink[];
+  lastSubmissionAt: Date | null;
+  formatTime: typeof formatTime;
+};
+
+export async function formSectionData(
+  req: Request,
+  session: DashboardSession,
+  ctx: AppContext,
+  form: Form,
+  section: FormSectionKey,
+): Promise<FormSectionData> {
+  const counts = (await countSubmissionsByForm(req.em, [form.id]))(form.id);
+  const addresses = form.notificationEmailAddresses;
+  const recipients = await recipientLookup(req.em, form.accountId, addresses);
+  const principal = sessionPrincipal(session);
+  return {
+    form: formView(form, counts, ctx.urls, principal, recipients(addresses)),
+    sections: formSectionLinks(form.id, section),
+    lastSubmissionAt: counts.lastSubmissionAt,
+    formatTime,
+  };
+}
