@@ -43,7 +43,7 @@ export const errorTargetId = (field: FormField, index: number) =>
     ? `${controlId(index)}-0`
     : controlId(index);
 
-const requiredMark = '<span class="req" aria-hidden="true"> *</span>';
+const requiredMark = '<span class="req" aria-hidden="true">*</span>';
 
 /**
  * One field of the page: its label (a legend for a group of choices), help text, error

@@ -22,7 +22,8 @@ a{color:var(--accent);text-decoration-thickness:1px;text-underline-offset:2px}
 a:hover{text-decoration-thickness:2px}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .required-note{color:var(--muted);font-size:.9375rem;margin:0 0 1.25rem}
-.req{color:var(--error);font-weight:700}
+.req{color:var(--error);font-weight:700;margin-left:.25em}
+.required-note .req{margin:0}
 .field{margin:0 0 1.25rem;padding:0;border:0;min-width:0}
 .field>label,.field>legend{display:block;font-weight:600;margin:0 0 .25rem;padding:0}
 .hint{color:var(--muted);font-size:.9375rem;margin:0 0 .375rem}
@@ -33,7 +34,7 @@ textarea{min-height:8rem;resize:vertical}
 select[multiple]{min-height:7rem;padding:.25rem}
 input[type=file]{display:block;width:100%;min-height:2.75rem;padding:.5rem 0;font:inherit}
 input[type=file]::file-selector-button{min-height:2.75rem;margin-right:.75rem;padding:.5rem 1rem;font:inherit;border:1px solid var(--border);border-radius:6px;background:#fff;color:var(--text)}
-[aria-invalid=true]:not([type=radio]):not([type=checkbox]){border:2px solid var(--error)}
+input[aria-invalid=true]:not([type=radio]):not([type=checkbox]),select[aria-invalid=true],textarea[aria-invalid=true]{border:2px solid var(--error)}
 input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid var(--accent);outline-offset:1px}
 .choices{display:grid;gap:.25rem}
 .choice{display:flex;align-items:center;gap:.75rem;min-height:2.75rem;padding:.25rem .5rem;border-radius:6px;cursor:pointer;font-weight:400}
