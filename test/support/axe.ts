@@ -26,7 +26,7 @@ export async function runAxe(page: Page): Promise<AxeResult> {
   // Page code is given as text: the tests are type-checked without the DOM library.
   return (await page.evaluate(`
     axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_TAGS)} } }).then((r) => ({
-      rulesRun: [...r.passes, ...r.violations, ...r.incomplete, ...r.inapplicable].map((x) => x.id).sort(),
+      rulesRun: [...new Set([...r.passes, ...r.violations, ...r.incomplete, ...r.inapplicable].map((x) => x.id))].sort(),
       violations: r.violations.map((v) => ({
         id: v.id,
         impact: v.impact,
