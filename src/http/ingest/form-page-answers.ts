@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { sameOrigin } from '../../domain/forms/allowed-domains';
 import type { FormField, FormPage } from '../../domain/forms/form-fields';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import { FieldValidationError, type HttpError } from '../http-error';
@@ -14,6 +15,14 @@ export type ServedForm = PageForm & { page: FormPage; fields: FormField[] };
 /** A form is served as a page when it has both a page and a field list (docs/form-pages.md). */
 export const servesPage = <F extends PageForm>(form: F): form is F & ServedForm =>
   form.page !== null && form.fields !== null;
+
+/**
+ * A form with `allowed_domains` still takes posts from its own hosted page on the ingest
+ * host (docs/form-pages.md): the post's `Origin` (or `Referer`) is the ingest URL's origin.
+ */
+export function postedFromOwnPage(form: PageForm, req: Request, ingestUrl: string): boolean {
+  return servesPage(form) && sameOrigin(req.get('origin'), req.get('referer'), ingestUrl);
+}
 
 /**
  * Where a form's page lives, as a same-origin path: `/f/{token}`, or the path host routing

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
-import { originAllowed, sameOrigin } from '../../domain/forms/allowed-domains';
+import { originAllowed } from '../../domain/forms/allowed-domains';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import { findFormByToken } from '../../domain/forms/forms';
 import { FileStoreUnavailableError } from '../../domain/files/file-store';
@@ -15,11 +15,11 @@ import { DatabaseUnavailableError, prefersHtml } from '../middleware/errors';
 import {
   formPageBase,
   offerPageAgain,
+  postedFromOwnPage,
   servesPage,
   type PageAgain,
 } from '../ingest/form-page-answers';
-import { setFormPageHeaders } from '../ingest/form-page-headers';
-import { formPageThanks } from '../views/form-page/thanks-page';
+import { thanksPageRoute } from './thanks-page';
 import {
   prepareSubmission,
   type SubmissionToPrepare,
@@ -40,7 +40,6 @@ import { parseFormBody, type ParsedFormBody } from '../ingest/parse-form-body';
 import { rateLimitSubject } from '../ingest/rate-limit-key';
 import { requireTestRunKey } from '../ingest/test-run-key';
 import { limitsOf } from '../ingest/rate-limiter';
-import { thanksPage } from '../ingest/thanks-page';
 import { captchaWidget } from '../views/captcha-widget';
 import { link } from '../links';
 import { defineRoute, type RouteContext } from '../routing/define-route';
@@ -84,7 +83,7 @@ async function acceptingForm(
     throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
   if (
     !originAllowed(form.allowedDomains, req.get('origin'), req.get('referer')) &&
-    !postedFromOwnPage(form, req, ctx)
+    !postedFromOwnPage(form, req, ctx.urls.ingest)
   ) {
     throw new HttpError(
       403,
@@ -103,15 +102,6 @@ async function acceptingForm(
     await pageAgain?.readRefusedBody(req, spoolDirOf(ctx));
     throw error;
   }
-}
-
-/**
- * A form with `allowed_domains` still takes posts from its own hosted page on the ingest
- * host (docs/form-pages.md): the post's `Origin` (or `Referer`) is the ingest URL's origin.
- */
-function postedFromOwnPage(form: IngestForm, req: Request, ctx: RouteContext): boolean {
-  if (!servesPage(form)) return false;
-  return sameOrigin(req.get('origin'), req.get('referer'), ctx.urls.ingest);
 }
 
 /**
@@ -326,30 +316,7 @@ export const ingestRoutes = [
     };
   }),
   preflight('/f/{endpoint_token}', 'preflightForm', 'a form'),
-  defineRoute({
-    method: 'get',
-    path: '/f/{endpoint_token}/thanks',
-    operationId: 'thanksPage',
-    tag: 'Ingest',
-    summary: 'The thank-you page',
-    description:
-      'Where browsers land after posting when the form has no `success_redirect_url`: for a ' +
-      "form with a hosted page, the page's `success_message` in the page's style " +
-      '(docs/form-pages.md); otherwise a default page naming the form.',
-    access: 'public',
-    server: 'ingest',
-    responses: { 200: { description: 'the page', content: 'text/html' } },
-    errors: ['not_found'],
-  }).handle(async ({ req, res, params }) => {
-    const form = await findFormByToken(req.em, params.endpoint_token);
-    if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
-    if (form.page && form.fields) {
-      setFormPageHeaders(res, { captcha: null, successRedirectUrl: null });
-      const base = formPageBase(res, form.endpointToken);
-      return { status: 200, content: formPageThanks(form.page, base) };
-    }
-    return { status: 200, content: thanksPage(form.name, req.get('referer') ?? null) };
-  }),
+  thanksPageRoute,
   defineRoute({
     method: 'get',
     path: '/f/{endpoint_token}/autocomplete.js',
