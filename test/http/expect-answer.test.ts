@@ -3,6 +3,7 @@ import { ROUTES } from '../../src/http/routes';
 import { apiRootRoutes } from '../../src/http/routes/api-root';
 import { deliveryRoutes } from '../../src/http/routes/deliveries';
 import { docsRoutes } from '../../src/http/routes/docs';
+import { formPageRoutes } from '../../src/http/routes/form-page';
 import { formRoutes } from '../../src/http/routes/forms';
 import { formSchemaRoutes } from '../../src/http/routes/form-schema';
 import { healthRoutes } from '../../src/http/routes/health';
@@ -87,6 +88,7 @@ export const wrongEnvelope = (body: AnswerBody<'GET /api/forms', 200>) => body.f
 /** The route groups test/support/api-answers.ts types, as values. */
 const typedGroups = [
   healthRoutes,
+  formPageRoutes,
   ingestRoutes,
   captchaIngestRoutes,
   docsRoutes(() => []),

@@ -4,6 +4,7 @@ import type { apiRootRoutes } from '../../src/http/routes/api-root';
 import type { captchaIngestRoutes } from '../../src/http/routes/captcha-ingest';
 import type { deliveryRoutes } from '../../src/http/routes/deliveries';
 import type { docsRoutes } from '../../src/http/routes/docs';
+import type { formPageRoutes } from '../../src/http/routes/form-page';
 import type { formRoutes } from '../../src/http/routes/forms';
 import type { formSchemaRoutes } from '../../src/http/routes/form-schema';
 import type { healthRoutes } from '../../src/http/routes/health';
@@ -27,6 +28,7 @@ import type { createFormBody } from '../../src/http/schemas/forms';
 /** Every declared operation whose answers the tests read. */
 type ApiRoute =
   | (typeof healthRoutes)[number]
+  | (typeof formPageRoutes)[number]
   | (typeof ingestRoutes)[number]
   | (typeof captchaIngestRoutes)[number]
   | ReturnType<typeof docsRoutes>[number]

@@ -27,3 +27,26 @@ function hostOf(url: string | undefined): string | null {
     return null;
   }
 }
+
+/**
+ * Whether a post came from a page of `expectedOrigin` (scheme, host and port), by its
+ * `Origin` or, lacking it, its `Referer`: a form's own hosted page (docs/form-pages.md).
+ */
+export function sameOrigin(
+  origin: string | undefined,
+  referer: string | undefined,
+  expectedOrigin: string,
+): boolean {
+  const from = originOf(origin && origin !== 'null' ? origin : referer);
+  return from !== null && from === originOf(expectedOrigin);
+}
+
+function originOf(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === 'null' ? null : parsed.origin;
+  } catch {
+    return null;
+  }
+}

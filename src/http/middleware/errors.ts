@@ -4,6 +4,7 @@ import escapeHtml from 'escape-html';
 import { isConnectionError, withoutStatementValues } from '../../domain/database-errors';
 import { LimitReachedError } from '../../domain/budgets/limit-reached';
 import { FieldValidationError, HttpError, limitReached } from '../http-error';
+import { formPageAgain } from '../ingest/form-page-answers';
 import type { PublicUrls } from '../public-urls';
 import { routeOf, UndeclaredAnswerError } from '../routing/register-routes';
 import { routeErrors } from '../routing/route-errors';
@@ -109,10 +110,11 @@ export function errorHandler(
     if (res.headersSent) return res.end();
     for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
     if (prefersHtml(req)) {
+      // A hosted page's refused post shows the page again (docs/form-pages.md).
       const page =
         httpError instanceof DatabaseUnavailableError && httpError.resend
           ? resendPage(req.originalUrl, httpError.resend)
-          : errorPage(httpError);
+          : (formPageAgain(res, httpError) ?? errorPage(httpError, req.method));
       res.status(httpError.status).type('html').send(page);
       return;
     }
@@ -125,7 +127,11 @@ const pageStart = (title: string) =>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem">`;
 
-function errorPage(error: HttpError): string {
+function errorPage(error: HttpError, method: string): string {
+  // A GET is someone opening a form's page (docs/form-pages.md), not sending one.
+  if (method === 'GET')
+    return `${pageStart('Form not available')}
+<h1>Form not available</h1><p>${escapeHtml(error.message)}</p></body></html>`;
   const details = (error.errors ?? []).map((e) => `<li>${escapeHtml(e)}</li>`).join('');
   return `${pageStart('Submission not accepted')}
 <h1>Submission not accepted</h1><p>${escapeHtml(error.message)}</p>${details ? `<ul>${details}</ul>` : ''}

@@ -8,6 +8,7 @@ import { deliveryRoutes } from './deliveries';
 import { docsRoutes } from './docs';
 import { formRoutes } from './forms';
 import { formSchemaRoutes } from './form-schema';
+import { formPageRoutes } from './form-page';
 import { healthRoutes } from './health';
 import { ingestRoutes } from './ingest';
 import { pluginRoutes } from './plugins';
@@ -17,7 +18,12 @@ import { statsRoutes } from './stats';
 import { submissionRoutes } from './submissions';
 
 // In the document, the dashboard's signed-out pages sit between these two parts (OPERATIONS).
-const PROBE_AND_INGEST_ROUTES = [...healthRoutes, ...ingestRoutes, ...captchaIngestRoutes];
+const PROBE_AND_INGEST_ROUTES = [
+  ...healthRoutes,
+  ...formPageRoutes,
+  ...ingestRoutes,
+  ...captchaIngestRoutes,
+];
 const DOCS_AND_API_ROUTES = [
   ...docsRoutes(() => OPERATIONS),
   ...publicRoutes,

@@ -11,7 +11,15 @@ import {
   isSearchIndexTooLarge,
   retryOnConnectionError,
 } from '../../domain/database-errors';
-import { DatabaseUnavailableError } from '../middleware/errors';
+import { DatabaseUnavailableError, prefersHtml } from '../middleware/errors';
+import {
+  formPageBase,
+  offerPageAgain,
+  postedFromOwnPage,
+  servesPage,
+  type PageAgain,
+} from '../ingest/form-page-answers';
+import { thanksPageRoute } from './thanks-page';
 import {
   prepareSubmission,
   type SubmissionToPrepare,
@@ -32,7 +40,6 @@ import { parseFormBody, type ParsedFormBody } from '../ingest/parse-form-body';
 import { rateLimitSubject } from '../ingest/rate-limit-key';
 import { requireTestRunKey } from '../ingest/test-run-key';
 import { limitsOf } from '../ingest/rate-limiter';
-import { thanksPage } from '../ingest/thanks-page';
 import { captchaWidget } from '../views/captcha-widget';
 import { link } from '../links';
 import { defineRoute, type RouteContext } from '../routing/define-route';
@@ -61,7 +68,12 @@ const parseJson = express.json({
 async function acceptingForm(
   req: Request,
   ctx: RouteContext,
-): Promise<{ form: IngestForm; meterBody?: (bytes: number) => void }> {
+  res?: Response,
+): Promise<{
+  form: IngestForm;
+  meterBody?: (bytes: number) => void;
+  pageAgain?: PageAgain | null;
+}> {
   // A database restart of a few seconds is waited out here and in storeSubmission.
   const form = await retryOnConnectionError(() =>
     ctx.forms.byToken(req.em, String(req.params.endpoint_token)),
@@ -69,16 +81,27 @@ async function acceptingForm(
   if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
   if (!form.isActive)
     throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
-  if (!originAllowed(form.allowedDomains, req.get('origin'), req.get('referer'))) {
+  if (
+    !originAllowed(form.allowedDomains, req.get('origin'), req.get('referer')) &&
+    !postedFromOwnPage(form, req, ctx.urls.ingest)
+  ) {
     throw new HttpError(
       403,
       'domain_not_allowed',
       'this form does not accept submissions from this site',
     );
   }
+  // From here on a hosted page's browser gets the page again on a refusal (docs/form-pages.md).
+  const pageAgain = res && prefersHtml(req) ? offerPageAgain(res, form) : null;
   const subject = rateLimitSubject(clientAddress(req));
-  limitsOf(ctx).countPost(subject, form.id);
-  return { form, meterBody: limitsOf(ctx).countBody(req, subject) };
+  try {
+    limitsOf(ctx).countPost(subject, form.id);
+    return { form, meterBody: limitsOf(ctx).countBody(req, subject), pageAgain };
+  } catch (error) {
+    // Refused before the body was read: read its fields still, so the page keeps them.
+    await pageAgain?.readRefusedBody(req, spoolDirOf(ctx));
+    throw error;
+  }
 }
 
 /**
@@ -243,8 +266,8 @@ export const ingestRoutes = [
     htmlErrors: true,
     onRequest: setIngestCors,
   }).handle(async ({ req, res }, ctx) => {
-    const { form, meterBody } = await acceptingForm(req, ctx).catch((error: unknown) =>
-      unavailableWithResend(req, ctx, error),
+    const { form, meterBody, pageAgain } = await acceptingForm(req, ctx, res).catch(
+      (error: unknown) => unavailableWithResend(req, ctx, error),
     );
     if (!req.is(FORM_MEDIA_TYPES)) {
       throw new HttpError(
@@ -261,11 +284,15 @@ export const ingestRoutes = [
       onReceived: meterBody,
       ...(form.captcha && form.acceptFiles
         ? {
-            beforeFiles: captcha.beforeFiles,
+            beforeFiles: (fields) => {
+              pageAgain?.keep(fields, false); // a refusal here loses the fields otherwise
+              return captcha.beforeFiles(fields);
+            },
             beforeFilesRefusal: () => captchaFailed(CAPTCHA_BEFORE_FILES),
           }
         : {}),
     });
+    pageAgain?.keep(body.fields, body.files.length > 0);
     const id = await accept(
       req,
       ctx,
@@ -280,25 +307,16 @@ export const ingestRoutes = [
       return { status: 200, body: { ok: true, id, links: resultLinks(ctx, form, id) } };
     return {
       status: 302,
-      redirect: form.successRedirectUrl ?? formUrls(ctx.urls, form.endpointToken).thanksUrl,
+      // A hosted page's thank-you page stays where the page is (same-origin, docs/form-pages.md).
+      redirect:
+        form.successRedirectUrl ??
+        (servesPage(form)
+          ? `${formPageBase(res, form.endpointToken)}/thanks`
+          : formUrls(ctx.urls, form.endpointToken).thanksUrl),
     };
   }),
   preflight('/f/{endpoint_token}', 'preflightForm', 'a form'),
-  defineRoute({
-    method: 'get',
-    path: '/f/{endpoint_token}/thanks',
-    operationId: 'thanksPage',
-    tag: 'Ingest',
-    summary: 'The default thank-you page',
-    access: 'public',
-    server: 'ingest',
-    responses: { 200: { description: 'the page', content: 'text/html' } },
-    errors: ['not_found'],
-  }).handle(async ({ req, params }) => {
-    const form = await findFormByToken(req.em, params.endpoint_token);
-    if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
-    return { status: 200, content: thanksPage(form.name, req.get('referer') ?? null) };
-  }),
+  thanksPageRoute,
   defineRoute({
     method: 'get',
     path: '/f/{endpoint_token}/autocomplete.js',

@@ -46,7 +46,7 @@ export function captchaWidget(
 // reCAPTCHA v3 without the form script: on the first submit, fetch a token (for the action
 // ingest expects) into the hidden field, then send the form again. Registered before the form script's own handler, it stops
 // that one until the token is there.
-const RECAPTCHA_V3_SCRIPT =
+export const RECAPTCHA_V3_SCRIPT =
   `<script>(function (s) { var f = s && s.closest && s.closest('form'); if (!f) return; ` +
   `var t = f.querySelector('input[data-formward-recaptcha-v3]'); ` +
   `f.addEventListener('submit', function (e) { if (t.value || !window.grecaptcha) return; ` +

@@ -5,7 +5,7 @@ import { embedFieldMarkup } from './embed-field-markup';
 
 // Writes the page-load time into the form's `_ts` field, so ingest can tell how long the form
 // took to fill (docs/spam-rules.md). Without JavaScript `_ts` stays empty: "unknown", never spam.
-const FILL_STAMP_SCRIPT =
+export const FILL_STAMP_SCRIPT =
   `<script>(function (s) { var f = s && s.closest && s.closest('form'); ` +
   `var t = f && f.querySelector('input[name="_ts"]'); if (t) t.value = String(Date.now()); })(document.currentScript);</script>`;
 

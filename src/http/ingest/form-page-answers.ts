@@ -1,0 +1,125 @@
+import type { Request, Response } from 'express';
+import { sameOrigin } from '../../domain/forms/allowed-domains';
+import type { FormField, FormPage } from '../../domain/forms/form-fields';
+import type { IngestForm } from '../../domain/forms/form-cache';
+import { FieldValidationError, type HttpError } from '../http-error';
+import { captchaWidget } from '../views/captcha-widget';
+import type { PageProblem } from '../views/form-page/error-summary';
+import { formPage } from '../views/form-page/form-page';
+import { setFormPageHeaders } from './form-page-headers';
+import { parseFormBody } from './parse-form-body';
+
+type PageForm = Pick<IngestForm, 'page' | 'fields' | 'captcha' | 'successRedirectUrl'>;
+export type ServedForm = PageForm & { page: FormPage; fields: FormField[] };
+
+/** A form is served as a page when it has both a page and a field list (docs/form-pages.md). */
+export const servesPage = <F extends PageForm>(form: F): form is F & ServedForm =>
+  form.page !== null && form.fields !== null;
+
+/**
+ * A form with `allowed_domains` still takes posts from its own hosted page on the ingest
+ * host (docs/form-pages.md): the post's `Origin` (or `Referer`) is the ingest URL's origin.
+ */
+export function postedFromOwnPage(form: PageForm, req: Request, ingestUrl: string): boolean {
+  return servesPage(form) && sameOrigin(req.get('origin'), req.get('referer'), ingestUrl);
+}
+
+/**
+ * Where a form's page lives, as a same-origin path: `/f/{token}`, or the path host routing
+ * set for a custom domain (`res.locals.formPageBase`, `/{slug}`). The page posts to it and
+ * its challenge, ALTCHA script and thank-you page are under it.
+ */
+export function formPageBase(res: Response, token: string): string {
+  const base: unknown = res.locals.formPageBase;
+  return typeof base === 'string' && base.startsWith('/') ? base : `/f/${token}`;
+}
+
+/** Posted values as lists, whatever their count. */
+const asLists = (fields: Record<string, string | string[]>) =>
+  Object.fromEntries(
+    Object.entries(fields).map(([name, value]) => [name, Array.isArray(value) ? value : [value]]),
+  );
+
+/** The page's markup, with the values to show and the refusal to explain (if any). */
+export function renderFormPage(
+  form: ServedForm,
+  base: string,
+  shown: { values: Record<string, string[]>; problem: PageProblem | null; hadFiles: boolean },
+): string {
+  return formPage({
+    page: form.page,
+    fields: form.fields,
+    base,
+    captcha: captchaWidget(form.captcha ?? null, {
+      challengeUrl: `${base}/challenge`,
+      altchaScriptUrl: `${base}/altcha.js`,
+    }),
+    ...shown,
+  });
+}
+
+const PAGE_AGAIN = 'formPageAgain';
+
+/** A hosted page's post in progress: what was read of it, to show again if it is refused. */
+export type PageAgain = {
+  form: ServedForm;
+  base: string;
+  values: Record<string, string[]>;
+  hadFiles: boolean;
+  /** Keeps the posted fields (files are never kept) for a page shown again. */
+  keep(fields: Record<string, string | string[]>, hadFiles: boolean): void;
+  /** Reads the fields of a body not read yet (a refusal came first); its files go nowhere. */
+  readRefusedBody(req: Request, spoolDir: string): Promise<void>;
+};
+
+/**
+ * For a post to `/f/{token}` of a form with a page: from here on a refusal is answered to a
+ * browser with the page again (errorHandler asks `formPageAgain`). Null for other forms.
+ */
+export function offerPageAgain(res: Response, form: IngestForm): PageAgain | null {
+  if (!servesPage(form)) return null;
+  const again: PageAgain = {
+    form,
+    base: formPageBase(res, form.endpointToken),
+    values: {},
+    hadFiles: false,
+    keep(fields, hadFiles) {
+      again.values = asLists(fields);
+      again.hadFiles = hadFiles;
+    },
+    async readRefusedBody(req, spoolDir) {
+      const body = await parseFormBody(req, {
+        acceptFiles: true,
+        spoolDir,
+        beforeFiles: async () => 'drain',
+      }).catch(() => null);
+      if (body) again.keep(body.fields, false);
+    },
+  };
+  res.locals[PAGE_AGAIN] = again;
+  return again;
+}
+
+/**
+ * The answer to a refused post of a hosted page, for a browser: the page again with the
+ * refusal at the top, each field's message beside it and the values kept (escaped), with the
+ * page's headers and `no-store` (it holds what the person typed). Null when the post was not
+ * to a page.
+ */
+export function formPageAgain(res: Response, error: HttpError): string | null {
+  const again = res.locals[PAGE_AGAIN] as PageAgain | undefined;
+  if (!again) return null;
+  setFormPageHeaders(res, again.form);
+  res.setHeader('Cache-Control', 'no-store');
+  const problem: PageProblem = {
+    code: error.code,
+    message: error.message,
+    details: error.errors ?? [],
+    fieldErrors: error instanceof FieldValidationError ? error.fieldErrors : {},
+  };
+  return renderFormPage(again.form, again.base, {
+    values: again.values,
+    problem,
+    hadFiles: again.hadFiles,
+  });
+}
