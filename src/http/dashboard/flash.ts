@@ -63,6 +63,20 @@ const MESSAGES = {
   account_created: { kind: 'ok', text: 'Account created; you are its owner.' },
   invitation_accepted: { kind: 'ok', text: 'Invitation accepted: welcome to the account.' },
   invitation_declined: { kind: 'ok', text: 'Invitation declined: whoever sent it sees that.' },
+  // Custom domains (docs/custom-domains.md).
+  domain_added: {
+    kind: 'ok',
+    text: 'Domain added. Add its two records to your DNS, then press “Verify now”.',
+  },
+  domain_verified: { kind: 'ok', text: 'Verified: the domain serves its forms’ pages.' },
+  domain_not_verified: {
+    kind: 'error',
+    text: 'Not verified yet: the records below are not all there (DNS changes can take a while).',
+  },
+  domain_deleted: {
+    kind: 'ok',
+    text: 'Domain removed. Its forms keep working on their own addresses.',
+  },
 } as const;
 
 export type FlashCode = keyof typeof MESSAGES;

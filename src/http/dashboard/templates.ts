@@ -94,6 +94,17 @@ export type TypedPluginDraft = {
   errors: Record<string, string[]>;
 };
 
+/** One custom domain as /app/domains lists it (pages/domains.ts). */
+export type DomainRow = {
+  domain: string;
+  status: 'pending' | 'verified' | 'failing' | 'stopped';
+  records: { type: string; name: string; value: string }[];
+  forms: number;
+  lastCheckedAt: Date | null;
+  servingUntil: Date | null;
+  lastError: string | null;
+};
+
 export type Templates = {
   message: { lines: readonly string[]; link?: Link; error?: boolean; heading?: string };
   overview: {
@@ -142,6 +153,14 @@ export type Templates = {
     pages: number;
     pageHref: (page: number) => string;
     formatTime: FormatTime;
+  };
+  domains: {
+    domains: DomainRow[];
+    formatTime: FormatTime;
+    max: number;
+    form: { domain?: string };
+    error?: string;
+    notFound?: boolean;
   };
   'api-keys': {
     keys: KeyRow[];

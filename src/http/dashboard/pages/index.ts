@@ -5,6 +5,7 @@ import { apiKeyPages } from './api-keys';
 import { auditPages } from './audit';
 import { deliveryPages } from './deliveries';
 import { devMailboxPages } from './dev-mailbox';
+import { domainPages } from './domains';
 import { formActionPages } from './form-actions';
 import { formCaptchaPages } from './form-captcha';
 import { formAutoresponsePages } from './form-autoresponse';
@@ -65,5 +66,6 @@ export const PAGES: readonly AnyPage[] = [
   ...deliveryPages,
   ...recoveryPages,
   ...statsPages,
+  ...domainPages,
   ...devMailboxPages,
 ];
