@@ -1,6 +1,6 @@
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
-import { originAllowed } from '../../domain/forms/allowed-domains';
+import { formPostingDomains, originAllowed } from '../../domain/forms/allowed-domains';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import { findFormByToken } from '../../domain/forms/forms';
 import { FileStoreUnavailableError } from '../../domain/files/file-store';
@@ -69,12 +69,7 @@ async function acceptingForm(
   if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
   if (!form.isActive)
     throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
-  // A list allows the form's own custom domain too: its page posts from there. (Empty: any.)
-  const allowed =
-    form.domain && form.allowedDomains.length > 0
-      ? [...form.allowedDomains, form.domain]
-      : form.allowedDomains;
-  if (!originAllowed(allowed, req.get('origin'), req.get('referer'))) {
+  if (!originAllowed(formPostingDomains(form), req.get('origin'), req.get('referer'))) {
     throw new HttpError(
       403,
       'domain_not_allowed',
