@@ -25,7 +25,7 @@ export async function recheckDueDomains(orm: Orm, deps: DomainCheckDeps): Promis
   return due.length;
 }
 
-/** Runs recheckDueDomains every `intervalMs` (and once soon after start) until stopped. */
+/** Runs recheckDueDomains every `intervalMs` (RECHECK_TICK_MS) until stopped. */
 export function startDomainRechecks(deps: DomainCheckDeps & { orm: Orm; intervalMs?: number }): {
   stop(): Promise<void>;
 } {
@@ -43,13 +43,10 @@ export function startDomainRechecks(deps: DomainCheckDeps & { orm: Orm; interval
         running = null;
       });
   };
-  const first = setTimeout(tick, 30_000);
-  first.unref();
   const timer = setInterval(tick, deps.intervalMs ?? RECHECK_TICK_MS);
   timer.unref();
   return {
     async stop() {
-      clearTimeout(first);
       clearInterval(timer);
       await running;
     },
