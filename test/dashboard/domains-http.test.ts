@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimTxtValue } from '../../src/domain/domains/domain-check';
-import { request, type ApiResponse } from '../support/api-client';
+import { expectAnswer, request, type ApiResponse } from '../support/api-client';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack } from '../support/fixture';
+import { requestWithHost } from '../support/host-request';
 import { postForm } from '../support/ingest-requests';
 import { cookieValue, setCookie } from '../support/sign-in';
 import { type AppSession, openAppSession } from './dashboard-support';
@@ -23,6 +24,7 @@ const t = useTestStack(() => ({
   env: { DNS_SERVERS: dns.address, FORM_PAGES_TARGET: TARGET },
 }));
 let session: AppSession;
+let formId: string;
 beforeAll(async () => {
   session = await openAppSession(t.stack.url, t.email, t.password);
 });
@@ -90,6 +92,50 @@ describe('/app/domains', () => {
     const verified = await follow(await post('/app/domains/forms.dash.test/verify'));
     expect(verified.text).toContain('Verified: the domain serves');
     expect(verified.text).toContain('Verified, serving');
+  });
+
+  it('puts a form on the verified domain at a slug, served there at once', async () => {
+    const form = await t.api.createForm({ name: 'Contact <us>' });
+    formId = form.id;
+    const page = await follow(
+      await post('/app/domains/forms.dash.test/forms', [
+        ['form', form.id],
+        ['slug', 'contact'],
+      ]),
+    );
+    expect(page.text).toContain('The form’s page is on the domain now');
+    expect(page.text).toContain('<code>https://forms.dash.test/contact</code>');
+    expect(page.text).toContain('Contact &lt;us&gt;');
+    const res = await t.api.get(`/api/forms/${form.id}`);
+    expect(expectAnswer(res, 'GET /api/forms/{id}', 200).form).toMatchObject({
+      domain: 'forms.dash.test',
+      slug: 'contact',
+    });
+    expect((await requestWithHost(`${t.stack.url}/contact/thanks`, 'forms.dash.test')).status).toBe(
+      200,
+    );
+  });
+
+  it('a slug another form of the domain has is refused on the page', async () => {
+    const second = await t.api.createForm({ name: 'Second' });
+    const res = await post('/app/domains/forms.dash.test/forms', [
+      ['form', second.id],
+      ['slug', 'contact'],
+    ]);
+    expect(res.status).toBe(409);
+    expect(res.text).toContain('Another form of this domain has this slug.');
+    const bad = await post('/app/domains/forms.dash.test/forms', [
+      ['form', second.id],
+      ['slug', 'Not OK'],
+    ]);
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain('The slug takes 1 to 64 lower-case letters');
+  });
+
+  it('takes a form off the domain', async () => {
+    const page = await follow(await post(`/app/domains/forms.dash.test/forms/${formId}/remove`));
+    expect(page.text).toContain('The form is off the domain');
+    expect(page.text).not.toContain('https://forms.dash.test/contact');
   });
 
   it('a viewer sees the domains but no controls, and may not change them', async () => {

@@ -5,6 +5,7 @@ import {
   findServedFormToken,
   isDomainServing,
 } from '../../db/sql/domains';
+import { updateForm } from '../forms/forms';
 
 /** A form's slug on its custom domain: `https://{domain}/{slug}`. */
 export const SLUG_PATTERN = /^[a-z0-9-]{1,64}$/;
@@ -52,3 +53,27 @@ export async function checkFormPlace(
   });
   return { errors, slugTaken: other !== null };
 }
+
+/**
+ * Puts the form on a domain at a slug (or, with nulls, takes it off), after checkFormPlace;
+ * a slug taken meanwhile by a parallel change is `slugTaken` too (the unique index decides).
+ */
+export async function placeForm(
+  em: EntityManager,
+  form: Form,
+  place: { domain: string | null; slug: string | null },
+): Promise<{ errors: string[]; slugTaken: boolean; changed: boolean }> {
+  const checked = await checkFormPlace(em, form, place);
+  if (checked.errors.length > 0 || checked.slugTaken) return { ...checked, changed: false };
+  try {
+    const changed = await updateForm(em, form, place);
+    return { errors: [], slugTaken: false, changed: changed.length > 0 };
+  } catch (error) {
+    if (isSlugClash(error)) return { errors: [], slugTaken: true, changed: false };
+    throw error;
+  }
+}
+
+/** The unique index on (domain, slug) refused a change. */
+export const isSlugClash = (error: unknown) =>
+  (error as { constraint?: string } | null)?.constraint === 'forms_domain_slug_key';

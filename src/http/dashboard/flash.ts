@@ -73,6 +73,14 @@ const MESSAGES = {
     kind: 'error',
     text: 'Not verified yet: the records below are not all there (DNS changes can take a while).',
   },
+  domain_form_placed: {
+    kind: 'ok',
+    text: 'The form’s page is on the domain now (and still at its own address).',
+  },
+  domain_form_removed: {
+    kind: 'ok',
+    text: 'The form is off the domain; it keeps working at its own address.',
+  },
   domain_deleted: {
     kind: 'ok',
     text: 'Domain removed. Its forms keep working on their own addresses.',

@@ -99,7 +99,8 @@ export type DomainRow = {
   domain: string;
   status: 'pending' | 'verified' | 'failing' | 'stopped';
   records: { type: string; name: string; value: string }[];
-  forms: number;
+  /** The account's forms on it, with their slug (null: not served until it has one). */
+  forms: { id: string; name: string; slug: string | null }[];
   lastCheckedAt: Date | null;
   servingUntil: Date | null;
   lastError: string | null;
@@ -156,6 +157,10 @@ export type Templates = {
   };
   domains: {
     domains: DomainRow[];
+    /** The account's forms, for "put a form on this domain". */
+    allForms: { id: string; name: string }[];
+    /** A refused placement: on which domain, why, and what was typed. */
+    placement?: { domain: string; error: string; formId: string; slug: string };
     formatTime: FormatTime;
     max: number;
     form: { domain?: string };

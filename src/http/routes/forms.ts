@@ -8,7 +8,7 @@ import {
   listAccountForms,
   updateForm,
 } from '../../domain/forms/forms';
-import { checkFormPlace } from '../../domain/domains/domain-forms';
+import { checkFormPlace, isSlugClash } from '../../domain/domains/domain-forms';
 import { requestConfirmations } from '../../domain/recipients/confirmations';
 import { recipientLookup } from '../../domain/recipients/recipient-states';
 import { envelope, listAnswer } from '../envelope';
@@ -183,8 +183,7 @@ export const formRoutes = [
       ...captchaChanges(body.captcha, form.captcha, ctx.captchaSecrets),
     }).catch((error: unknown) => {
       // Two forms given one slug at once: the unique index decides.
-      if ((error as { constraint?: string }).constraint === 'forms_domain_slug_key')
-        throw slugTaken();
+      if (isSlugClash(error)) throw slugTaken();
       throw error;
     });
     // A change that changes nothing is not an event (docs/audit-log.md).

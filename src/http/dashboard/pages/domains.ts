@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import { requiredRecords } from '../../../domain/domains/domain-check';
 import { checkClaim, claimValueOf } from '../../../domain/domains/domain-checks';
-import { countDomainForms } from '../../../domain/domains/domain-forms';
 import {
   claimableDomain,
   claimDomain,
@@ -15,6 +14,7 @@ import {
 } from '../../../domain/domains/domains';
 import { LimitReachedError } from '../../../domain/budgets/limit-reached';
 import type { Domain } from '../../../domain/entities';
+import { listAccountForms } from '../../../domain/forms/forms';
 import type { AppContext } from '../../../runtime/app-context';
 import { serviceHosts } from '../../service-hosts';
 import { definePage, type Render } from '../define-page';
@@ -24,41 +24,51 @@ import type { DashboardSession } from '../session-guard';
 import type { DomainRow, Templates } from '../templates';
 import { bodyField } from './plugin-list';
 
-const DOMAINS = { access: 'session', template: 'domains', title: 'Domains' } as const;
-const DOMAINS_PATH = '/app/domains';
+export const DOMAINS = { access: 'session', template: 'domains', title: 'Domains' } as const;
+export const DOMAINS_PATH = '/app/domains';
+/** The forms a page lists at most (MAX_FORMS_PER_ACCOUNT's default). */
+const MAX_FORMS_LISTED = 500;
 
-type DomainsPage = { req: Request; session: DashboardSession; render: Render<'domains'> };
+export type DomainsPage = { req: Request; session: DashboardSession; render: Render<'domains'> };
 
-/** The page: every domain with its records and state; the add form as typed, with its error. */
-async function showDomains(
+/** The page: every domain with its records, state and forms; a refused form as typed, with its error. */
+export async function showDomains(
   { req, session, render }: DomainsPage,
   ctx: AppContext,
   extra: { status?: number; data?: Partial<Templates['domains']> } = {},
 ) {
   const domains = await listAccountDomains(req.em, session.accountId);
-  const forms = await countDomainForms(
-    req.em,
-    session.accountId,
-    domains.map((d) => d.domain),
-  );
+  const { rows: forms } = await listAccountForms(req.em, session.accountId, {
+    page: 1,
+    perPage: MAX_FORMS_LISTED,
+  });
   const target = ctx.domainChecks.target();
   const rows: DomainRow[] = domains.map((domain) => ({
     domain: domain.domain,
     status: domainStatus(domain),
     records: requiredRecords(domain.domain, claimValueOf(ctx, domain), target),
-    forms: forms.get(domain.domain) ?? 0,
+    forms: forms
+      .filter((form) => form.domain === domain.domain)
+      .map((form) => ({ id: form.id, name: form.name, slug: form.slug ?? null })),
     lastCheckedAt: domain.lastCheckedAt ?? null,
     servingUntil: graceEnd(domain),
     lastError: domain.lastError ?? null,
   }));
   await render(
-    { domains: rows, formatTime, max: MAX_DOMAINS_PER_ACCOUNT, form: {}, ...extra.data },
+    {
+      domains: rows,
+      allForms: forms.map((form) => ({ id: form.id, name: form.name })),
+      formatTime,
+      max: MAX_DOMAINS_PER_ACCOUNT,
+      form: {},
+      ...extra.data,
+    },
     { status: extra.status },
   );
 }
 
 /** The account's domain a path names, or null (another account's too). */
-const ownedDomain = (req: Request, session: DashboardSession, name: string) =>
+export const ownedDomain = (req: Request, session: DashboardSession, name: string) =>
   findAccountDomain(req.em, session.accountId, String(name).toLowerCase());
 
 /**

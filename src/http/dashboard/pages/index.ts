@@ -5,6 +5,7 @@ import { apiKeyPages } from './api-keys';
 import { auditPages } from './audit';
 import { deliveryPages } from './deliveries';
 import { devMailboxPages } from './dev-mailbox';
+import { domainFormPages } from './domain-forms';
 import { domainPages } from './domains';
 import { formActionPages } from './form-actions';
 import { formCaptchaPages } from './form-captcha';
@@ -67,5 +68,6 @@ export const PAGES: readonly AnyPage[] = [
   ...recoveryPages,
   ...statsPages,
   ...domainPages,
+  ...domainFormPages,
   ...devMailboxPages,
 ];
