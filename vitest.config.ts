@@ -14,6 +14,7 @@ const UNIT_TESTS = [
   'test/config/byte-size.test.ts',
   'test/config/embedded-postgres-settings.test.ts',
   'test/config/file-storage.test.ts',
+  'test/config/form-pages-target.test.ts',
   'test/config/metrics-config.test.ts',
   'test/config/spam-retention.test.ts',
   'test/config/temporal-dev-server.test.ts',

@@ -25,5 +25,7 @@ export function formChanges(body: UpdateFormBody): FormChanges {
     fields: body.fields,
     unknownFields: body.unknown_fields,
     page: body.page,
+    domain: body.domain,
+    slug: body.slug,
   });
 }

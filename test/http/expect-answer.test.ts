@@ -10,6 +10,7 @@ import { healthRoutes } from '../../src/http/routes/health';
 import { ingestRoutes } from '../../src/http/routes/ingest';
 import { captchaIngestRoutes } from '../../src/http/routes/captcha-ingest';
 import { pluginRoutes } from '../../src/http/routes/plugins';
+import { domainRoutes } from '../../src/http/routes/domains';
 import { publicRoutes } from '../../src/http/routes/public';
 import { recoveryRoutes } from '../../src/http/routes/recoveries';
 import { statsRoutes } from '../../src/http/routes/stats';
@@ -97,6 +98,7 @@ const typedGroups = [
   formRoutes,
   formSchemaRoutes,
   pluginRoutes,
+  domainRoutes,
   submissionRoutes,
   deliveryRoutes,
   recoveryRoutes,

@@ -5,6 +5,7 @@ import type { captchaIngestRoutes } from '../../src/http/routes/captcha-ingest';
 import type { deliveryRoutes } from '../../src/http/routes/deliveries';
 import type { docsRoutes } from '../../src/http/routes/docs';
 import type { formPageRoutes } from '../../src/http/routes/form-page';
+import type { domainRoutes } from '../../src/http/routes/domains';
 import type { formRoutes } from '../../src/http/routes/forms';
 import type { formSchemaRoutes } from '../../src/http/routes/form-schema';
 import type { healthRoutes } from '../../src/http/routes/health';
@@ -37,6 +38,7 @@ type ApiRoute =
   | (typeof formRoutes)[number]
   | (typeof formSchemaRoutes)[number]
   | (typeof pluginRoutes)[number]
+  | (typeof domainRoutes)[number]
   | (typeof submissionRoutes)[number]
   | (typeof deliveryRoutes)[number]
   | (typeof recoveryRoutes)[number]

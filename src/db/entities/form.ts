@@ -31,6 +31,10 @@ export const Form = defineEntity({
     unknownFields: p.string().$type<UnknownFieldPolicy>().default('keep'),
     /** The hosted page (docs/form-pages.md); null: none. */
     page: p.json<FormPage>().nullable(),
+    /** A verified custom domain of the account the page is also served on (docs/custom-domains.md). */
+    domain: p.string().nullable(),
+    /** The page's path on `domain`: `https://{domain}/{slug}`; unique per domain. */
+    slug: p.string().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

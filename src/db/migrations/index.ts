@@ -28,6 +28,7 @@ import { Migration20261213000400UserIdentities } from './Migration20261213000400
 import { Migration20261213000300AuditEvents } from './Migration20261213000300AuditEvents';
 import { Migration20261215000300InvitationDeclines } from './Migration20261215000300InvitationDeclines';
 import { Migration20261216000100FormFields } from './Migration20261216000100FormFields';
+import { Migration20261216000400CustomDomains } from './Migration20261216000400CustomDomains';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -103,4 +104,5 @@ export const migrationsList = [
     class: Migration20261215000300InvitationDeclines,
   },
   { name: 'Migration20261216000100FormFields', class: Migration20261216000100FormFields },
+  { name: 'Migration20261216000400CustomDomains', class: Migration20261216000400CustomDomains },
 ];

@@ -50,3 +50,16 @@ function originOf(url: string | undefined): string | null {
     return null;
   }
 }
+
+/**
+ * The domains a form's posts may come from: `allowed_domains`, plus the form's own custom
+ * domain when the list is not empty (its page posts from there; docs/custom-domains.md). An
+ * empty list stays empty: any origin.
+ */
+export function formPostingDomains(form: {
+  allowedDomains: readonly string[];
+  domain?: string | null;
+}): string[] {
+  if (form.allowedDomains.length === 0 || !form.domain) return [...form.allowedDomains];
+  return [...form.allowedDomains, form.domain];
+}

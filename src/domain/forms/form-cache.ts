@@ -18,6 +18,7 @@ export type IngestForm = Readonly<
     | 'fields'
     | 'unknownFields'
     | 'page'
+    | 'domain'
   >
 >;
 
@@ -55,6 +56,7 @@ export class FormCache {
       fields: found.fields ?? null,
       unknownFields: found.unknownFields,
       page: found.page ?? null,
+      domain: found.domain ?? null,
     };
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(token, { form, expires: now + this.ttlMs });

@@ -23,6 +23,9 @@ export type FormChanges = Partial<{
   fields: FormField[] | null;
   unknownFields: UnknownFieldPolicy;
   page: FormPage | null;
+  /** Checked first (checkFormPlace): a verified domain of the form's account. */
+  domain: string | null;
+  slug: string | null;
 }>;
 
 /** A form of this account by numeric id or endpoint token; another account's form is "not found". */

@@ -71,6 +71,28 @@ const MESSAGES = {
   account_created: { kind: 'ok', text: 'Account created; you are its owner.' },
   invitation_accepted: { kind: 'ok', text: 'Invitation accepted: welcome to the account.' },
   invitation_declined: { kind: 'ok', text: 'Invitation declined: whoever sent it sees that.' },
+  // Custom domains (docs/custom-domains.md).
+  domain_added: {
+    kind: 'ok',
+    text: 'Domain added. Add its two records to your DNS, then press “Verify now”.',
+  },
+  domain_verified: { kind: 'ok', text: 'Verified: the domain serves its forms’ pages.' },
+  domain_not_verified: {
+    kind: 'error',
+    text: 'Not verified yet: the records below are not all there (DNS changes can take a while).',
+  },
+  domain_form_placed: {
+    kind: 'ok',
+    text: 'The form’s page is on the domain now (and still at its own address).',
+  },
+  domain_form_removed: {
+    kind: 'ok',
+    text: 'The form is off the domain; it keeps working at its own address.',
+  },
+  domain_deleted: {
+    kind: 'ok',
+    text: 'Domain removed. Its forms keep working on their own addresses.',
+  },
 } as const;
 
 export type FlashCode = keyof typeof MESSAGES;

@@ -96,6 +96,18 @@ export type TypedPluginDraft = {
   errors: Record<string, string[]>;
 };
 
+/** One custom domain as /app/domains lists it (pages/domains.ts). */
+export type DomainRow = {
+  domain: string;
+  status: 'pending' | 'verified' | 'failing' | 'stopped';
+  records: { type: string; name: string; value: string }[];
+  /** The account's forms on it, with their slug (null: not served until it has one). */
+  forms: { id: string; name: string; slug: string | null }[];
+  lastCheckedAt: Date | null;
+  servingUntil: Date | null;
+  lastError: string | null;
+};
+
 export type Templates = {
   message: { lines: readonly string[]; link?: Link; error?: boolean; heading?: string };
   overview: {
@@ -144,6 +156,18 @@ export type Templates = {
     pages: number;
     pageHref: (page: number) => string;
     formatTime: FormatTime;
+  };
+  domains: {
+    domains: DomainRow[];
+    /** The account's forms, for "put a form on this domain". */
+    allForms: { id: string; name: string }[];
+    /** A refused placement: on which domain, why, and what was typed. */
+    placement?: { domain: string; error: string; formId: string; slug: string };
+    formatTime: FormatTime;
+    max: number;
+    form: { domain?: string };
+    error?: string;
+    notFound?: boolean;
   };
   'api-keys': {
     keys: KeyRow[];

@@ -24,6 +24,7 @@ export const NAV: readonly NavItem[] = [
   { href: '/app/forms', label: 'Forms' },
   { href: '/app/submissions', label: 'Submissions' },
   { href: '/app/stats', label: 'Stats' },
+  { href: '/app/domains', label: 'Domains' },
   { href: '/app/keys', label: 'API keys' },
   { href: '/app/team', label: 'Team' },
   { href: '/app/audit', label: 'Audit log', need: 'can_create_forms' },

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { takeCaptchaResponse } from '../../domain/captcha/captcha-settings';
 import type { SiteVerdict } from '../../domain/captcha/siteverify';
+import { formPostingDomains } from '../../domain/forms/allowed-domains';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import type { NewSubmission } from '../../domain/submissions/store-submission';
 import type { RouteContext } from '../routing/define-route';
@@ -30,7 +31,11 @@ export function captchaGate(req: Request, ctx: RouteContext, form: IngestForm, e
   const verify = (response: string | undefined) =>
     ctx.captcha.verify(
       req.em,
-      { endpointToken: form.endpointToken, captcha: captcha!, allowedDomains: form.allowedDomains },
+      {
+        endpointToken: form.endpointToken,
+        captcha: captcha!,
+        allowedDomains: formPostingDomains(form),
+      },
       response,
       clientAddress(req),
     );

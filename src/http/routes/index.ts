@@ -6,6 +6,7 @@ import { auditLogRoutes } from './audit-log';
 import { captchaIngestRoutes } from './captcha-ingest';
 import { deliveryRoutes } from './deliveries';
 import { docsRoutes } from './docs';
+import { domainRoutes } from './domains';
 import { formRoutes } from './forms';
 import { formSchemaRoutes } from './form-schema';
 import { formPageRoutes } from './form-page';
@@ -31,6 +32,7 @@ const DOCS_AND_API_ROUTES = [
   ...formRoutes,
   ...formSchemaRoutes,
   ...pluginRoutes,
+  ...domainRoutes,
   ...submissionRoutes,
   ...deliveryRoutes,
   ...recoveryRoutes,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
-import { originAllowed } from '../../domain/forms/allowed-domains';
+import { formPostingDomains, originAllowed } from '../../domain/forms/allowed-domains';
 import type { IngestForm } from '../../domain/forms/form-cache';
 import { findFormByToken } from '../../domain/forms/forms';
 import { FileStoreUnavailableError } from '../../domain/files/file-store';
@@ -82,7 +82,7 @@ async function acceptingForm(
   if (!form.isActive)
     throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
   if (
-    !originAllowed(form.allowedDomains, req.get('origin'), req.get('referer')) &&
+    !originAllowed(formPostingDomains(form), req.get('origin'), req.get('referer')) &&
     !postedFromOwnPage(form, req, ctx.urls.ingest)
   ) {
     throw new HttpError(
@@ -307,10 +307,11 @@ export const ingestRoutes = [
       return { status: 200, body: { ok: true, id, links: resultLinks(ctx, form, id) } };
     return {
       status: 302,
-      // A hosted page's thank-you page stays where the page is (same-origin, docs/form-pages.md).
+      // A hosted page's thank-you page stays where the page is: on the ingest host or on the
+      // form's custom domain (docs/form-pages.md, docs/custom-domains.md).
       redirect:
         form.successRedirectUrl ??
-        (servesPage(form)
+        (servesPage(form) || res.locals.formPageBase
           ? `${formPageBase(res, form.endpointToken)}/thanks`
           : formUrls(ctx.urls, form.endpointToken).thanksUrl),
     };

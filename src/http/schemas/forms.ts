@@ -66,6 +66,23 @@ export const formFields = {
     .describe('the hosted page of the form (docs/form-pages.md); null: none'),
 };
 
+/** A verified custom domain of the account (docs/custom-domains.md); null: none. */
+const formDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((value) => value.replace(/\.$/, ''))
+  .nullable()
+  .describe(
+    'a verified custom domain of this account: the page is also at https://{domain}/{slug} (docs/custom-domains.md); null: none',
+  );
+
+const formSlug = z
+  .string()
+  .regex(/^[a-z0-9-]{1,64}$/, 'must be 1 to 64 lower-case letters, digits and hyphens')
+  .nullable()
+  .describe('the path of the page on `domain`, unique per domain; null: none');
+
 export const createFormBody = z
   .object({
     name: formFields.name,
@@ -101,6 +118,8 @@ export const updateFormBody = z
     fields: formFields.fields.optional(),
     unknown_fields: formFields.unknown_fields.optional(),
     page: formFields.page.optional(),
+    domain: formDomain.optional(),
+    slug: formSlug.optional(),
   })
   .meta({ id: 'UpdateForm' });
 

@@ -83,6 +83,11 @@ export const formSchema = z
       .string()
       .meta({ format: 'uri' })
       .describe('the JSON Schema of the payload this form accepts'),
+    domain: z
+      .string()
+      .nullable()
+      .describe('the verified custom domain the page is also served on (docs/custom-domains.md)'),
+    slug: z.string().nullable().describe('the page path on `domain`: https://{domain}/{slug}'),
     submission_url: z.string().meta({ format: 'uri', description: 'POST target for HTML forms' }),
     json_url: z.string().meta({ format: 'uri', description: 'POST target for JSON submissions' }),
     thanks_url: z.string().meta({ format: 'uri', description: 'the default thank-you page' }),
@@ -142,6 +147,8 @@ export function formView(
     page: form.page ?? null,
     page_url: form.page && form.fields ? u.pageUrl : null,
     schema_url: `${urls.base}/api/forms/${form.id}/schema`,
+    domain: form.domain ?? null,
+    slug: form.slug ?? null,
     submission_url: u.submissionUrl,
     json_url: u.jsonUrl,
     thanks_url: u.thanksUrl,

@@ -5,6 +5,8 @@ import { apiKeyPages } from './api-keys';
 import { auditPages } from './audit';
 import { deliveryPages } from './deliveries';
 import { devMailboxPages } from './dev-mailbox';
+import { domainFormPages } from './domain-forms';
+import { domainPages } from './domains';
 import { formActionPages } from './form-actions';
 import { formCaptchaPages } from './form-captcha';
 import { formAutoresponsePages } from './form-autoresponse';
@@ -69,5 +71,7 @@ export const PAGES: readonly AnyPage[] = [
   ...deliveryPages,
   ...recoveryPages,
   ...statsPages,
+  ...domainPages,
+  ...domainFormPages,
   ...devMailboxPages,
 ];

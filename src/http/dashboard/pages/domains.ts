@@ -1,0 +1,153 @@
+import type { Request } from 'express';
+import { requiredRecords } from '../../../domain/domains/domain-check';
+import { checkClaim, claimValueOf } from '../../../domain/domains/domain-checks';
+import {
+  claimableDomain,
+  claimDomain,
+  deleteDomain,
+  domainStatus,
+  DomainTakenError,
+  findAccountDomain,
+  graceEnd,
+  listAccountDomains,
+  MAX_DOMAINS_PER_ACCOUNT,
+} from '../../../domain/domains/domains';
+import { LimitReachedError } from '../../../domain/budgets/limit-reached';
+import type { Domain } from '../../../domain/entities';
+import { listAccountForms } from '../../../domain/forms/forms';
+import type { AppContext } from '../../../runtime/app-context';
+import { serviceHosts } from '../../service-hosts';
+import { definePage, type Render } from '../define-page';
+import { setFlash } from '../flash';
+import { formatTime } from '../format-time';
+import type { DashboardSession } from '../session-guard';
+import type { DomainRow, Templates } from '../templates';
+import { bodyField } from './plugin-list';
+
+export const DOMAINS = { access: 'session', template: 'domains', title: 'Domains' } as const;
+export const DOMAINS_PATH = '/app/domains';
+/** The forms a page lists at most (MAX_FORMS_PER_ACCOUNT's default). */
+const MAX_FORMS_LISTED = 500;
+
+export type DomainsPage = { req: Request; session: DashboardSession; render: Render<'domains'> };
+
+/** The page: every domain with its records, state and forms; a refused form as typed, with its error. */
+export async function showDomains(
+  { req, session, render }: DomainsPage,
+  ctx: AppContext,
+  extra: { status?: number; data?: Partial<Templates['domains']> } = {},
+) {
+  const domains = await listAccountDomains(req.em, session.accountId);
+  const { rows: forms } = await listAccountForms(req.em, session.accountId, {
+    page: 1,
+    perPage: MAX_FORMS_LISTED,
+  });
+  const target = ctx.domainChecks.target();
+  const rows: DomainRow[] = domains.map((domain) => ({
+    domain: domain.domain,
+    status: domainStatus(domain),
+    records: requiredRecords(domain.domain, claimValueOf(ctx, domain), target),
+    forms: forms
+      .filter((form) => form.domain === domain.domain)
+      .map((form) => ({ id: form.id, name: form.name, slug: form.slug ?? null })),
+    lastCheckedAt: domain.lastCheckedAt ?? null,
+    servingUntil: graceEnd(domain),
+    lastError: domain.lastError ?? null,
+  }));
+  await render(
+    {
+      domains: rows,
+      allForms: forms.map((form) => ({ id: form.id, name: form.name })),
+      formatTime,
+      max: MAX_DOMAINS_PER_ACCOUNT,
+      form: {},
+      ...extra.data,
+    },
+    { status: extra.status },
+  );
+}
+
+/** The account's domain a path names, or null (another account's too). */
+export const ownedDomain = (req: Request, session: DashboardSession, name: string) =>
+  findAccountDomain(req.em, session.accountId, String(name).toLowerCase());
+
+/**
+ * `/app/domains` (docs/custom-domains.md): the account's custom domains with the records to
+ * add (copyable), add one, verify one now, remove one. The same as `/api/domains`.
+ */
+export const domainPages = [
+  definePage({ need: 'member', ...DOMAINS, method: 'get', path: DOMAINS_PATH }).handle(
+    (page, ctx) => showDomains(page, ctx),
+  ),
+
+  definePage({
+    need: 'can_create_forms',
+    ...DOMAINS,
+    method: 'post',
+    path: DOMAINS_PATH,
+    audit: { action: 'domain.created', target: 'domain' },
+  }).handle(async (page, ctx) => {
+    const { req, res, session, audit } = page;
+    const typed = bodyField(req, 'domain');
+    const again = (status: number, error: string) => {
+      audit.skip = true;
+      return showDomains(page, ctx, { status, data: { error, form: { domain: typed } } });
+    };
+    const claimable = claimableDomain(typed, serviceHosts(ctx.urls, ctx.domainChecks.target()));
+    if (!claimable.ok) return again(422, `The domain ${claimable.error}.`);
+    let claimed: { domain: Domain; created: boolean };
+    try {
+      claimed = await claimDomain(req.em, session.accountId, claimable.domain);
+    } catch (error) {
+      if (error instanceof DomainTakenError)
+        return again(409, 'Another account holds this domain.');
+      if (error instanceof LimitReachedError) return again(409, error.message);
+      throw error;
+    }
+    audit.skip = !claimed.created;
+    audit.targetId = claimed.domain.domain;
+    audit.summary = `claimed ${claimed.domain.domain}`;
+    setFlash(res, ctx.urls.base, 'domain_added');
+    res.redirect(303, DOMAINS_PATH);
+  }),
+
+  definePage({
+    need: 'can_create_forms',
+    ...DOMAINS,
+    method: 'post',
+    path: `${DOMAINS_PATH}/:domain/verify`,
+    audit: { action: 'domain.verified', target: 'domain' },
+  }).handle(async (page, ctx) => {
+    const { req, res, params, session, audit } = page;
+    const domain = await ownedDomain(req, session, params.domain);
+    if (!domain) {
+      audit.skip = true;
+      return showDomains(page, ctx, { status: 404, data: { notFound: true } });
+    }
+    const wasVerified = Boolean(domain.verifiedAt && !domain.failingSince);
+    const check = await checkClaim(req.em, ctx.domainChecks, domain);
+    audit.skip = check.verified === wasVerified;
+    audit.summary = `${domain.domain} ${check.verified ? 'verified' : 'failed verification'}`;
+    setFlash(res, ctx.urls.base, check.verified ? 'domain_verified' : 'domain_not_verified');
+    res.redirect(303, DOMAINS_PATH);
+  }),
+
+  definePage({
+    need: 'can_create_forms',
+    ...DOMAINS,
+    method: 'post',
+    path: `${DOMAINS_PATH}/:domain/delete`,
+    audit: { action: 'domain.deleted', target: 'domain' },
+  }).handle(async (page, ctx) => {
+    const { req, res, params, session, audit } = page;
+    const domain = await ownedDomain(req, session, params.domain);
+    if (!domain) {
+      audit.skip = true;
+      return showDomains(page, ctx, { status: 404, data: { notFound: true } });
+    }
+    const cleared = await deleteDomain(req.em, domain);
+    audit.summary = `released ${domain.domain}${cleared ? `, cleared from ${cleared} forms` : ''}`;
+    setFlash(res, ctx.urls.base, 'domain_deleted');
+    res.redirect(303, DOMAINS_PATH);
+  }),
+];
