@@ -50,9 +50,9 @@ describe('docker-compose.yml: caddy in front of serve', () => {
     expect(caddy.environment!.FORMWARD_SITES).toBe('${CADDY_SITES:-${BASE_URL}}');
   });
 
-  it('has serve trust exactly one proxy and name the custom-domain target', () => {
+  it('has serve trust the proxy on private addresses only, and name the custom-domain target', () => {
     const env = serve.environment!;
-    expect(env.TRUST_PROXY).toBe('${TRUST_PROXY:-1}');
+    expect(env.TRUST_PROXY).toBe('${TRUST_PROXY:-loopback,uniquelocal}');
     expect(env.FORM_PAGES_TARGET).toBe('${FORM_PAGES_TARGET:-}');
   });
 });
