@@ -193,6 +193,17 @@ const environmentSchema = z.object({
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(0),
   /** Upstream DNS servers for domain verification and webhook address checks (comma list, host[:port]). */
   DNS_SERVERS: commaList,
+  /**
+   * The public host custom domains point at with a CNAME (or A/AAAA records with its addresses);
+   * default the INGEST_URL host (docs/custom-domains.md).
+   */
+  FORM_PAGES_TARGET: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.:-]+$/, 'must be a bare host name such as pages.example.com')
+      .transform((value) => value.toLowerCase().replace(/\.$/, ''))
+      .optional(),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The metrics listener (docs/metrics.md): off unless a port is given; 0 picks a free one. */
   METRICS_PORT: optionalText.pipe(
@@ -286,6 +297,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     oidc: loadOidcSettings(env),
     passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,
     dnsServers: e.DNS_SERVERS,
+    /** FORM_PAGES_TARGET; null: the host of the ingest URL (read late, it may follow the port). */
+    formPagesTarget: e.FORM_PAGES_TARGET ?? null,
     logLevel: e.LOG_LEVEL,
     /** The metrics listener, or null when METRICS_PORT is unset. */
     metrics: e.METRICS_PORT === undefined ? null : { host: e.METRICS_HOST, port: e.METRICS_PORT },

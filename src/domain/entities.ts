@@ -6,6 +6,7 @@ export type {
   ApiKey,
   AuditEvent,
   DeliveryAttempt,
+  Domain,
   Form,
   Membership,
   Plugin,

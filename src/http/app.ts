@@ -5,6 +5,7 @@ import { dashboardRouter } from './dashboard/router';
 import { authenticate } from './middleware/authenticate';
 import { entityManagerPerRequest } from './middleware/entity-manager';
 import { errorHandler, notFoundHandler } from './middleware/errors';
+import { hostRouting } from './middleware/host-routing';
 import { noStore } from './middleware/no-store';
 import { requestMetrics } from './middleware/request-metrics';
 import { securityHeaders } from './middleware/security-headers';
@@ -15,7 +16,7 @@ import { registerRoutes } from './routing/register-routes';
 const isPublic = (route: AnyRoute) => route.access === 'public';
 
 /**
- * The whole HTTP surface: the public routes (ingest, pages, documentation, public endpoints),
+ * The whole HTTP surface: host routing (custom domains), the public routes (ingest, pages, documentation, public endpoints),
  * then authentication (and `Cache-Control: no-store`) for everything under /api, then the
  * authenticated API. `strictAnswers`
  * (tests) answers 500 `undeclared_answer` for an error a route does not declare.
@@ -30,6 +31,8 @@ export function createApp(
   app.use(requestMetrics());
   app.use(securityHeaders(ctx.urls.base));
   app.use(entityManagerPerRequest(ctx.orm));
+  // Before every route: a custom domain reaches only its form pages (docs/custom-domains.md).
+  app.use(hostRouting(ctx));
 
   const routeCtx = { ...ctx, checkTemporal: options.checkTemporal };
   const publicPaths = new Set(ROUTES.filter(isPublic).map((route) => route.path));

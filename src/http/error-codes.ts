@@ -69,6 +69,14 @@ export const ERROR_CODES = {
     status: 409,
     when: 'a recovery of this plugin is already running (at most one at a time); the `recovery` link reads its progress',
   },
+  domain_taken: {
+    status: 409,
+    when: 'claiming a custom domain another account holds (which one is never said; docs/custom-domains.md)',
+  },
+  slug_taken: {
+    status: 409,
+    when: "a form's `slug` is already used by another form on the same custom domain",
+  },
   rate_limited: {
     status: 429,
     when: 'too many requests from one address (submissions to a form, domain checks), replays from one account (`REPLAY_RATE`) or changes through the API from one key or session (`API_WRITE_RATE`); see `Retry-After`',

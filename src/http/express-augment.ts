@@ -9,6 +9,13 @@ declare global {
       em: EntityManager;
       principal?: Principal;
     }
+    interface Locals {
+      /**
+       * Set by host routing on a custom domain (`/{slug}`): where the form's page, thanks
+       * page and assets are, same-origin (docs/custom-domains.md).
+       */
+      formPageBase?: string;
+    }
   }
 }
 

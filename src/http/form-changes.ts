@@ -22,5 +22,7 @@ export function formChanges(body: UpdateFormBody): FormChanges {
     autoresponse: body.autoresponse,
     retentionDays: body.retention_days,
     deleteAfterDelivery: body.delete_after_delivery,
+    domain: body.domain,
+    slug: body.slug,
   });
 }

@@ -4,6 +4,8 @@ import { createOrm, type Orm } from '../db/orm';
 import { createAccountServices, type AccountServices } from '../domain/accounts/account-services';
 import { createCaptchaVerifier } from '../domain/captcha/create-captcha-verifier';
 import type { CaptchaVerifier } from '../domain/captcha/captcha-verifier';
+import type { DomainCheckDeps } from '../domain/domains/domain-checks';
+import { formPagesTarget } from '../domain/domains/pages-target';
 import type { DnsResolver } from '../domain/domains/resolver-type';
 import { createFileStore } from '../domain/files/create-file-store';
 import type { FileStore } from '../domain/files/file-store';
@@ -51,6 +53,8 @@ export type AppContext = {
   /** Starts recovery runs of failed deliveries (docs/recovery.md). */
   recoveries: RecoveryStarter;
   resolver: DnsResolver;
+  /** Checks claimed custom domains and mails their owners (docs/custom-domains.md). */
+  domainChecks: DomainCheckDeps;
   appSecret: string;
   /** Seals and opens webhook signing secrets with a key derived from appSecret. */
   signingSecrets: SigningSecretCipher;
@@ -156,6 +160,14 @@ export async function createAppContext(
       ratePerSecond: config.recoveryRatePerSecond,
     }),
     resolver,
+    domainChecks: {
+      resolver,
+      appSecret,
+      target: () => formPagesTarget(config.formPagesTarget, urls.ingest),
+      mailer: accounts.mailing.mailer,
+      logger,
+      baseUrl: () => urls.base,
+    },
     lookupHost,
     ownListeners,
     forms: new FormCache(),

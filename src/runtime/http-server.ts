@@ -5,6 +5,7 @@ import { createApp } from '../http/app';
 import type { LazyTemporalClient } from '../temporal/client';
 import { startSweeper } from '../temporal/sweeper';
 import { startObjectSweep } from '../domain/files/object-sweep';
+import { startDomainRechecks } from '../domain/domains/domain-rechecks';
 
 export type RunningHttpServer = {
   url: string;
@@ -54,11 +55,14 @@ export async function startHttpServer(
     ctx.fileStore.kind === 's3'
       ? startObjectSweep({ ...ctx, store: ctx.fileStore, intervalMs: ctx.config.sweeperIntervalMs })
       : null;
+  // Verified custom domains are checked again daily (docs/custom-domains.md).
+  const domainRechecks = startDomainRechecks({ ...ctx.domainChecks, orm: ctx.orm });
   return {
     url,
     address: bound.address,
     port,
     async close() {
+      await domainRechecks.stop();
       await objectSweep?.stop();
       await sweeper.stop();
       await new Promise<void>((resolve) => {

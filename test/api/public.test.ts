@@ -8,7 +8,7 @@ import {
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 import { useTestStack, type Tenant } from '../support/fixture';
 import { submitForm, submitJson } from '../support/ingest-requests';
-import { verificationToken } from '../../src/domain/domains/verify-domain';
+import { claimTxtValue } from '../../src/domain/domains/domain-check';
 
 const t = useTestStack();
 const tenants: Tenant[] = [];
@@ -130,23 +130,35 @@ describe('GET /api/public/verify_domain', () => {
       ok: true,
       domain: 'forms.example.invalid',
       verified: false,
+      claimed: false,
       method: null,
       records: {
         cname: { expected: '127.0.0.1', found: [], ok: false },
-        txt: { found: [], ok: false },
+        txt: { name: '_formward.forms.example.invalid', expected: null, found: [], ok: false },
       },
+      present: [],
     });
-    expect(body.records.txt.expected).toMatch(/^formward-verification=[\w-]{32}$/);
     expect(body.missing).toHaveLength(2);
+    expect(body.missing[0]).toMatch(/^claim forms\.example\.invalid in a Formward account/);
     expect(Date.parse(body.checked_at)).not.toBeNaN();
   });
 
-  it('the expected TXT value is stable per domain and differs between domains', async () => {
-    const first = await verify('?domain=a.example.invalid');
-    const again = await verify('?domain=a.example.invalid');
-    const other = await verify('?domain=b.example.invalid');
-    expect(checkOf(first).records.txt.expected).toBe(checkOf(again).records.txt.expected);
-    expect(checkOf(first).records.txt.expected).not.toBe(checkOf(other).records.txt.expected);
+  it("a claimed domain expects the claiming account's TXT value, stable and per domain", async () => {
+    for (const domain of ['a.example.invalid', 'b.example.invalid'])
+      expectAnswer(await t.api.post('/api/domains', { domain }), 'POST /api/domains', 201);
+    const first = checkOf(await verify('?domain=a.example.invalid'));
+    const again = checkOf(await verify('?domain=a.example.invalid'));
+    const other = checkOf(await verify('?domain=b.example.invalid'));
+    expect(first.claimed).toBe(true);
+    expect(first.records.txt.expected).toMatch(/^formward-verification=[\w-]{32}$/);
+    expect(first.records.txt.expected).toBe(again.records.txt.expected);
+    expect(first.records.txt.expected).not.toBe(other.records.txt.expected);
+    expect(first.records.txt.expected).toBe(
+      claimTxtValue(t.stack.ctx.appSecret, t.accountId, 'a.example.invalid'),
+    );
+    // Never the account: neither its id nor anything of its people.
+    expect(JSON.stringify(first)).not.toContain(t.email);
+    expect(Object.keys(first)).not.toContain('account_id');
   });
 
   describe('with a DNS server that cannot be reached', () => {
@@ -162,7 +174,8 @@ describe('GET /api/public/verify_domain', () => {
 });
 
 describe('GET /api/public/verify_domain against real DNS answers', () => {
-  const INGEST_HOST = 'ingest.formward.test';
+  const TARGET = 'ingest.formward.test';
+  const TARGET_ADDRESS = '93.184.216.34';
   let dns: DnsServer;
   beforeAll(async () => {
     dns = await startDnsServer({});
@@ -172,84 +185,114 @@ describe('GET /api/public/verify_domain against real DNS answers', () => {
   });
 
   const dnsStack = useTestStack(() => ({
-    env: { DNS_SERVERS: dns.address, INGEST_URL: `https://${INGEST_HOST}` },
+    env: { DNS_SERVERS: dns.address, INGEST_URL: `https://${TARGET}` },
   }));
   const verify = (domain: string) =>
     dnsStack.http.get(`/api/public/verify_domain?domain=${domain}`);
-  const expectedTxt = async (domain: string): Promise<string> =>
-    `formward-verification=${verificationToken(domain, dnsStack.stack.ctx.appSecret)}`;
+  const valueOf = (accountId: string, domain: string) =>
+    claimTxtValue(dnsStack.stack.ctx.appSecret, accountId, domain);
+  let other: Tenant;
 
   beforeAll(async () => {
+    other = await dnsStack.newTenant();
+    for (const domain of [
+      'both.customer.test',
+      'address.customer.test',
+      'cname-only.customer.test',
+      'foreign.customer.test',
+      'elsewhere.customer.test',
+      'later.customer.test',
+      'unknown.customer.test',
+    ])
+      await dnsStack.api.post('/api/domains', { domain });
+    const own = (domain: string) => [[valueOf(dnsStack.accountId, domain)]];
     dns.setRecords({
-      'apex.customer.test': {
-        TXT: [[await expectedTxt('apex.customer.test')]],
-      },
-      '_formward.sub.customer.test': {
-        TXT: [['v=spf1 -all'], [await expectedTxt('sub.customer.test')]],
-      },
-      'sub.customer.test': { A: ['93.184.216.34'] },
-      'alias.customer.test': { CNAME: INGEST_HOST },
-      'wrong.customer.test': {
-        TXT: [['formward-verification=not-the-token']],
-        A: ['93.184.216.34'],
+      [TARGET]: { A: [TARGET_ADDRESS] },
+      'both.customer.test': { CNAME: TARGET },
+      '_formward.both.customer.test': { TXT: [['v=spf1 -all'], ...own('both.customer.test')] },
+      'address.customer.test': { A: [TARGET_ADDRESS] },
+      '_formward.address.customer.test': { TXT: own('address.customer.test') },
+      'cname-only.customer.test': { CNAME: TARGET },
+      // The DNS shows the other account's value: it does not verify this account's claim.
+      'foreign.customer.test': { CNAME: TARGET },
+      '_formward.foreign.customer.test': {
+        TXT: [[valueOf(other.accountId, 'foreign.customer.test')]],
       },
       'elsewhere.customer.test': { CNAME: 'other-service.example' },
+      '_formward.elsewhere.customer.test': { TXT: own('elsewhere.customer.test') },
+      // Records right for an account, but nobody claimed the domain.
+      'unclaimed.customer.test': { CNAME: TARGET },
+      '_formward.unclaimed.customer.test': {
+        TXT: [[valueOf(dnsStack.accountId, 'unclaimed.customer.test')]],
+      },
     });
   });
 
-  it('a TXT record on the domain verifies it', async () => {
-    const res = await verify('apex.customer.test');
-    const body = checkOf(res);
-    expect(body).toMatchObject({ domain: 'apex.customer.test', verified: true, method: 'txt' });
-    expect(body.records.txt.ok).toBe(true);
-    expect(body.records.txt.found).toEqual([body.records.txt.expected]);
+  it("the claiming account's TXT and a CNAME to the target verify it", async () => {
+    const body = checkOf(await verify('both.customer.test'));
+    expect(body).toMatchObject({ domain: 'both.customer.test', verified: true, method: 'cname' });
+    expect(body.records.txt.found).toContain('v=spf1 -all');
+    expect(body.records.cname).toEqual({ expected: TARGET, found: [TARGET], ok: true });
+    expect(body.present).toHaveLength(2);
     expect(body.missing).toEqual([]);
   });
 
-  it('a TXT record on _formward.<domain> verifies it, among other TXT records', async () => {
-    const res = await verify('sub.customer.test');
-    const body = checkOf(res);
-    expect(body).toMatchObject({ verified: true, method: 'txt' });
-    expect(body.records.txt.found).toContain('v=spf1 -all');
-  });
-
-  it('a CNAME to the ingest host verifies it', async () => {
-    const res = await verify('alias.customer.test');
-    const body = checkOf(res);
-    expect(body).toMatchObject({ verified: true, method: 'cname' });
-    expect(body.records.cname).toEqual({
-      expected: INGEST_HOST,
-      found: [INGEST_HOST],
+  it('A records with the addresses of the target work like the CNAME', async () => {
+    const body = checkOf(await verify('address.customer.test'));
+    expect(body).toMatchObject({ verified: true, method: 'address' });
+    expect(body.records.address).toEqual({
+      expected: [TARGET_ADDRESS],
+      found: [TARGET_ADDRESS],
       ok: true,
     });
   });
 
-  it('a wrong TXT value does not verify, and the body shows what was found', async () => {
-    const res = await verify('wrong.customer.test');
+  it('a CNAME without the TXT does not verify: the TXT is missing, the CNAME present', async () => {
+    const body = checkOf(await verify('cname-only.customer.test'));
+    expect(body).toMatchObject({ verified: false, method: 'cname' });
+    expect(body.present).toEqual([expect.stringMatching(/^CNAME cname-only\.customer\.test/)]);
+    expect(body.missing).toEqual([
+      `add a TXT record on _formward.cname-only.customer.test with the value ${body.records.txt.expected}`,
+    ]);
+  });
+
+  it("another account's TXT value does not verify, and the body names no account", async () => {
+    const res = await verify('foreign.customer.test');
     const body = checkOf(res);
-    expect(body).toMatchObject({ verified: false, method: null });
+    expect(body.verified).toBe(false);
     expect(body.records.txt).toMatchObject({
-      found: ['formward-verification=not-the-token'],
+      expected: valueOf(dnsStack.accountId, 'foreign.customer.test'),
       ok: false,
     });
-    expect(body.missing.join(' ')).toContain(body.records.txt.expected);
+    expect(res.text).not.toContain(dnsStack.email);
+    expect(res.text).not.toContain(other.email);
   });
 
   it('a CNAME to another host does not verify', async () => {
-    const res = await verify('elsewhere.customer.test');
-    const body = checkOf(res);
-    expect(body.verified).toBe(false);
+    const body = checkOf(await verify('elsewhere.customer.test'));
+    expect(body).toMatchObject({ verified: false, method: null });
     expect(body.records.cname).toEqual({
-      expected: INGEST_HOST,
+      expected: TARGET,
       found: ['other-service.example'],
       ok: false,
     });
+    expect(body.missing.join(' ')).toContain(`CNAME ${TARGET}`);
+  });
+
+  it('records right for an account do not verify a domain nobody claimed', async () => {
+    const body = checkOf(await verify('unclaimed.customer.test'));
+    expect(body).toMatchObject({ verified: false, claimed: false, method: 'cname' });
   });
 
   it('a result is kept 30 s: a record added meanwhile shows up only after that', async () => {
     const first = await verify('later.customer.test');
     expect(checkOf(first).verified).toBe(false);
-    dns.setRecords({ 'later.customer.test': { CNAME: INGEST_HOST } });
+    dns.setRecords({
+      'later.customer.test': { CNAME: TARGET },
+      '_formward.later.customer.test': {
+        TXT: [[valueOf(dnsStack.accountId, 'later.customer.test')]],
+      },
+    });
     const again = await verify('later.customer.test');
     expect(checkOf(again)).toMatchObject({
       verified: false,
@@ -258,8 +301,7 @@ describe('GET /api/public/verify_domain against real DNS answers', () => {
   });
 
   it('a name the DNS does not know → 200, not verified, no error', async () => {
-    const res = await verify('unknown.customer.test');
-    const body = checkOf(res);
+    const body = checkOf(await verify('unknown.customer.test'));
     expect(body.verified).toBe(false);
     expect(body).not.toHaveProperty('error');
   });

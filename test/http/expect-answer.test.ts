@@ -8,6 +8,7 @@ import { healthRoutes } from '../../src/http/routes/health';
 import { ingestRoutes } from '../../src/http/routes/ingest';
 import { captchaIngestRoutes } from '../../src/http/routes/captcha-ingest';
 import { pluginRoutes } from '../../src/http/routes/plugins';
+import { domainRoutes } from '../../src/http/routes/domains';
 import { publicRoutes } from '../../src/http/routes/public';
 import { recoveryRoutes } from '../../src/http/routes/recoveries';
 import { statsRoutes } from '../../src/http/routes/stats';
@@ -93,6 +94,7 @@ const typedGroups = [
   apiRootRoutes,
   formRoutes,
   pluginRoutes,
+  domainRoutes,
   submissionRoutes,
   deliveryRoutes,
   recoveryRoutes,

@@ -4,6 +4,7 @@ import type { apiRootRoutes } from '../../src/http/routes/api-root';
 import type { captchaIngestRoutes } from '../../src/http/routes/captcha-ingest';
 import type { deliveryRoutes } from '../../src/http/routes/deliveries';
 import type { docsRoutes } from '../../src/http/routes/docs';
+import type { domainRoutes } from '../../src/http/routes/domains';
 import type { formRoutes } from '../../src/http/routes/forms';
 import type { healthRoutes } from '../../src/http/routes/health';
 import type { ingestRoutes } from '../../src/http/routes/ingest';
@@ -33,6 +34,7 @@ type ApiRoute =
   | (typeof apiRootRoutes)[number]
   | (typeof formRoutes)[number]
   | (typeof pluginRoutes)[number]
+  | (typeof domainRoutes)[number]
   | (typeof submissionRoutes)[number]
   | (typeof deliveryRoutes)[number]
   | (typeof recoveryRoutes)[number]

@@ -24,6 +24,10 @@ export const Form = defineEntity({
     retentionDays: p.integer().nullable(),
     /** Delete each submission once every delivery of it succeeded. */
     deleteAfterDelivery: p.boolean(),
+    /** A verified custom domain of the account the page is also served on (docs/custom-domains.md). */
+    domain: p.string().nullable(),
+    /** The page's path on `domain`: `https://{domain}/{slug}`; unique per domain. */
+    slug: p.string().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

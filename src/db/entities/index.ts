@@ -2,6 +2,7 @@ import { Account } from './account';
 import { ApiKey } from './api-key';
 import { AuditEvent } from './audit-event';
 import { DeliveryAttempt } from './delivery-attempt';
+import { Domain } from './custom-domain';
 import { Form } from './form';
 import { Membership } from './membership';
 import { Plugin } from './plugin';
@@ -15,6 +16,7 @@ export {
   ApiKey,
   AuditEvent,
   DeliveryAttempt,
+  Domain,
   Form,
   Membership,
   Plugin,
@@ -36,4 +38,5 @@ export const entities = [
   Plugin,
   DeliveryAttempt,
   AuditEvent,
+  Domain,
 ];

@@ -27,6 +27,7 @@ import { Migration20261215000100MailCapLedgers } from './Migration20261215000100
 import { Migration20261213000400UserIdentities } from './Migration20261213000400UserIdentities';
 import { Migration20261213000300AuditEvents } from './Migration20261213000300AuditEvents';
 import { Migration20261215000300InvitationDeclines } from './Migration20261215000300InvitationDeclines';
+import { Migration20261216000400CustomDomains } from './Migration20261216000400CustomDomains';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -101,4 +102,5 @@ export const migrationsList = [
     name: 'Migration20261215000300InvitationDeclines',
     class: Migration20261215000300InvitationDeclines,
   },
+  { name: 'Migration20261216000400CustomDomains', class: Migration20261216000400CustomDomains },
 ];

@@ -1,34 +1,9 @@
-import { createHmac } from 'node:crypto';
 import dns from 'node:dns';
 import net from 'node:net';
 import { domainToASCII } from 'node:url';
 
-/** The two lookups verification needs; node's dns.promises.Resolver fits. */
-export type VerificationResolver = {
-  resolveCname(host: string): Promise<string[]>;
-  resolveTxt(host: string): Promise<string[][]>;
-};
-
-/** JSON-ready outcome of GET /api/public/verify_domain. */
-export type DomainVerification = {
-  domain: string;
-  verified: boolean;
-  method: 'cname' | 'txt' | null;
-  records: {
-    cname: { expected: string; found: string[]; ok: boolean };
-    txt: { expected: string; found: string[]; ok: boolean };
-  };
-  /** What to add to DNS; empty once verified. */
-  missing: string[];
-  /** Set when a lookup failed for another reason than "no such record" and nothing verified. */
-  error?: string;
-  checked_at: string;
-};
-
 export type NormalizedDomain = { ok: true; domain: string } | { ok: false; error: string };
 
-const TXT_PREFIX = 'formward-verification=';
-const TXT_SUBDOMAIN = '_formward';
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /**
@@ -50,9 +25,6 @@ const INTERNAL_SUFFIXES = [
   'arpa',
   'onion',
 ];
-
-// Resolver answers meaning "no such record" (NXDOMAIN, NODATA), not a failure to ask.
-const NOT_FOUND_CODES = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME', 'NXDOMAIN']);
 
 /** A bare host name such as forms.example.com, lower-cased and in ASCII (IDNs punycoded). */
 export function normalizeDomain(input: string): NormalizedDomain {
@@ -82,13 +54,6 @@ export function normalizeDomain(input: string): NormalizedDomain {
   return { ok: true, domain: ascii };
 }
 
-/** Derived from APP_SECRET, so nothing is stored and every spelling of a domain gets one token. */
-export function verificationToken(domain: string, appSecret: string): string {
-  const normalized = normalizeDomain(domain);
-  const key = normalized.ok ? normalized.domain : domain.trim().toLowerCase();
-  return createHmac('sha256', appSecret).update(key).digest('base64url').slice(0, 32);
-}
-
 /**
  * A resolver for domain verification. `servers` are DNS_SERVERS entries: `1.1.1.1`,
  * `127.0.0.1:5353`, `[::1]:53`; empty means the system's servers.
@@ -104,71 +69,4 @@ export function createResolver(servers: string[]): dns.promises.Resolver {
     );
   }
   return resolver;
-}
-
-type Lookup<T> = { found: T[]; error?: string };
-
-async function settle<T>(what: string, query: () => Promise<T[]>): Promise<Lookup<T>> {
-  try {
-    return { found: await query() };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (NOT_FOUND_CODES.has(code)) return { found: [] };
-    return { found: [], error: `${what} lookup failed (${code || (error as Error).message})` };
-  }
-}
-
-const sameHost = (a: string, b: string) =>
-  a.toLowerCase().replace(/\.$/, '') === b.toLowerCase().replace(/\.$/, '');
-
-// DNS control panels sometimes keep the quotes a user pasted; they are not part of the value.
-const unquoted = (value: string) => value.trim().replace(/^"(.*)"$/, '$1');
-
-/**
- * A custom form-page domain is verified by a CNAME to the ingest host, or by a TXT record
- * `formward-verification=<token>` on the domain or on `_formward.<domain>`. A proof found wins
- * even when another lookup failed; failures only surface (as `error`) when nothing verified.
- */
-export async function verifyDomain(
-  domain: string,
-  options: { resolver: VerificationResolver; ingestHost: string; appSecret: string },
-): Promise<DomainVerification> {
-  const normalized = normalizeDomain(domain);
-  const name = normalized.ok ? normalized.domain : domain;
-  const { resolver, ingestHost } = options;
-  const expectedTxt = `${TXT_PREFIX}${verificationToken(name, options.appSecret)}`;
-  const txtHost = `${TXT_SUBDOMAIN}.${name}`;
-
-  const [cname, txtApex, txtSub] = normalized.ok
-    ? await Promise.all([
-        settle(`CNAME ${name}`, () => resolver.resolveCname(name)),
-        settle(`TXT ${name}`, () => resolver.resolveTxt(name)),
-        settle(`TXT ${txtHost}`, () => resolver.resolveTxt(txtHost)),
-      ])
-    : [{ found: [], error: `domain ${normalized.error}` }, { found: [] }, { found: [] }];
-
-  const cnameFound = cname.found.map((target) => target.replace(/\.$/, ''));
-  const txtFound = [...txtApex.found, ...txtSub.found].map((chunks) => chunks.join(''));
-  const cnameOk = cnameFound.some((target) => sameHost(target, ingestHost));
-  const txtOk = txtFound.some((value) => unquoted(value) === expectedTxt);
-  const verified = cnameOk || txtOk;
-  const errors = [cname.error, txtApex.error, txtSub.error].filter((e) => e !== undefined);
-
-  return {
-    domain: name,
-    verified,
-    method: cnameOk ? 'cname' : txtOk ? 'txt' : null,
-    records: {
-      cname: { expected: ingestHost, found: cnameFound, ok: cnameOk },
-      txt: { expected: expectedTxt, found: txtFound, ok: txtOk },
-    },
-    missing: verified
-      ? []
-      : [
-          `add a CNAME record: ${name} CNAME ${ingestHost}`,
-          `or add a TXT record on ${txtHost} (or on ${name} itself) with the value ${expectedTxt}`,
-        ],
-    ...(!verified && errors.length > 0 ? { error: errors.join('; ') } : {}),
-    checked_at: new Date().toISOString(),
-  };
 }

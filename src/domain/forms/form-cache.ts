@@ -15,6 +15,7 @@ export type IngestForm = Readonly<
     | 'allowedDomains'
     | 'successRedirectUrl'
     | 'captcha'
+    | 'domain'
   >
 >;
 
@@ -49,6 +50,7 @@ export class FormCache {
       allowedDomains: [...found.allowedDomains],
       successRedirectUrl: found.successRedirectUrl,
       captcha: found.captcha ?? null,
+      domain: found.domain ?? null,
     };
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(token, { form, expires: now + this.ttlMs });

@@ -19,6 +19,9 @@ export type FormChanges = Partial<{
   autoresponse: Autoresponse | null;
   retentionDays: number | null;
   deleteAfterDelivery: boolean;
+  /** Checked first (checkFormPlace): a verified domain of the form's account. */
+  domain: string | null;
+  slug: string | null;
 }>;
 
 /** A form of this account by numeric id or endpoint token; another account's form is "not found". */

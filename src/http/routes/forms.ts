@@ -8,10 +8,11 @@ import {
   listAccountForms,
   updateForm,
 } from '../../domain/forms/forms';
+import { checkFormPlace } from '../../domain/domains/domain-forms';
 import { requestConfirmations } from '../../domain/recipients/confirmations';
 import { recipientLookup } from '../../domain/recipients/recipient-states';
 import { envelope, listAnswer } from '../envelope';
-import { notFound } from '../http-error';
+import { HttpError, notFound, validationFailed } from '../http-error';
 import { link } from '../links';
 import { MAX_PER_PAGE, pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
 import { defineRoute, type RouteContext } from '../routing/define-route';
@@ -38,6 +39,9 @@ async function askAndLook(em: EntityManager, ctx: RouteContext, form: Form) {
   });
   return (await recipientLookup(em, form.accountId, addresses))(addresses);
 }
+
+const slugTaken = () =>
+  new HttpError(409, 'slug_taken', 'another form of this domain has this slug');
 
 /** `/api/forms`: list, create, read and update the account's forms. */
 export const formRoutes = [
@@ -154,18 +158,34 @@ export const formRoutes = [
     description:
       'Send any of the fields; the others stay. `is_active: false` makes ingest answer ' +
       '404 `not_active` until it is set back to true. `captcha` without `secret` keeps the ' +
-      'stored secret when the provider stays the same (docs/captcha.md).',
+      'stored secret when the provider stays the same (docs/captcha.md). `domain` must be a ' +
+      'verified custom domain of this account (422 otherwise) and `slug` unused on it (409 ' +
+      '`slug_taken`); with both, the page is also at https://{domain}/{slug} ' +
+      '(docs/custom-domains.md).',
     audit: { action: 'form.updated', target: 'form' },
     access: 'can_create_forms',
     body: { schema: updateFormBody, mediaTypes: ['application/json'], required: true },
     responses: { 200: { description: 'the updated form', body: formEnvelope } },
-    errors: ['not_found'],
+    errors: ['not_found', 'slug_taken'],
   }).handle(async ({ req, params, body, principal, audit }, ctx) => {
     const form = await findAccountForm(req.em, principal.accountId, params.id);
     if (!form) throw notFound('form');
+    if (body.domain !== undefined || body.slug !== undefined) {
+      const place = await checkFormPlace(req.em, form, {
+        domain: body.domain === undefined ? (form.domain ?? null) : body.domain,
+        slug: body.slug === undefined ? (form.slug ?? null) : body.slug,
+      });
+      if (place.errors.length > 0) throw validationFailed(place.errors);
+      if (place.slugTaken) throw slugTaken();
+    }
     const changed = await updateForm(req.em, form, {
       ...formChanges(body),
       ...captchaChanges(body.captcha, form.captcha, ctx.captchaSecrets),
+    }).catch((error: unknown) => {
+      // Two forms given one slug at once: the unique index decides.
+      if ((error as { constraint?: string }).constraint === 'forms_domain_slug_key')
+        throw slugTaken();
+      throw error;
     });
     // A change that changes nothing is not an event (docs/audit-log.md).
     audit.skip = changed.length === 0;

@@ -6,6 +6,7 @@ import { auditLogRoutes } from './audit-log';
 import { captchaIngestRoutes } from './captcha-ingest';
 import { deliveryRoutes } from './deliveries';
 import { docsRoutes } from './docs';
+import { domainRoutes } from './domains';
 import { formRoutes } from './forms';
 import { healthRoutes } from './health';
 import { ingestRoutes } from './ingest';
@@ -23,6 +24,7 @@ const DOCS_AND_API_ROUTES = [
   ...apiRootRoutes,
   ...formRoutes,
   ...pluginRoutes,
+  ...domainRoutes,
   ...submissionRoutes,
   ...deliveryRoutes,
   ...recoveryRoutes,

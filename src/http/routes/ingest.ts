@@ -69,7 +69,12 @@ async function acceptingForm(
   if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
   if (!form.isActive)
     throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
-  if (!originAllowed(form.allowedDomains, req.get('origin'), req.get('referer'))) {
+  // A list allows the form's own custom domain too: its page posts from there. (Empty: any.)
+  const allowed =
+    form.domain && form.allowedDomains.length > 0
+      ? [...form.allowedDomains, form.domain]
+      : form.allowedDomains;
+  if (!originAllowed(allowed, req.get('origin'), req.get('referer'))) {
     throw new HttpError(
       403,
       'domain_not_allowed',
@@ -279,7 +284,12 @@ export const ingestRoutes = [
       return { status: 200, body: { ok: true, id, links: resultLinks(ctx, form, id) } };
     return {
       status: 302,
-      redirect: form.successRedirectUrl ?? formUrls(ctx.urls, form.endpointToken).thanksUrl,
+      redirect:
+        form.successRedirectUrl ??
+        // On a custom domain the thank-you page stays there (host routing, docs/custom-domains.md).
+        (res.locals.formPageBase
+          ? `${res.locals.formPageBase}/thanks`
+          : formUrls(ctx.urls, form.endpointToken).thanksUrl),
     };
   }),
   preflight('/f/{endpoint_token}', 'preflightForm', 'a form'),

@@ -1,4 +1,7 @@
-import { normalizeDomain, verifyDomain } from '../../domain/domains/verify-domain';
+import { checkDomain, type DomainCheck } from '../../domain/domains/domain-check';
+import { claimValueOf } from '../../domain/domains/domain-checks';
+import { findDomainClaim } from '../../domain/domains/domains';
+import { normalizeDomain } from '../../domain/domains/verify-domain';
 import { spamMetrics } from '../../domain/stats/spam-metrics';
 import { HttpError, validationFailed } from '../http-error';
 import { clientAddress } from '../ingest/client-address';
@@ -9,18 +12,17 @@ import { TtlCache } from '../ttl-cache';
 import { verifyDomainQuery } from '../schemas/public';
 import { domainVerificationSchema, spamMetricsSchema } from '../views/public-view';
 
-/** verify_domain checks per client address and minute: each asks our resolver three times. */
+/** verify_domain checks per client address and minute: each asks our resolver a few times. */
 const VERIFY_DOMAIN_PER_MINUTE = 20;
 const VERIFY_DOMAIN_CACHE_MS = 30_000;
 const SPAM_METRICS_CACHE_MS = 60_000;
 
 type Metrics = Awaited<ReturnType<typeof spamMetrics>>;
-type Verification = Awaited<ReturnType<typeof verifyDomain>>;
 
 /** One limiter and cache set per running server (its context), like ingest's limiter. */
 const perServer = new WeakMap<
   RouteContext,
-  { limiter: RateLimiter; domains: TtlCache<Verification>; metrics: TtlCache<Metrics> }
+  { limiter: RateLimiter; domains: TtlCache<DomainCheck>; metrics: TtlCache<Metrics> }
 >();
 function stateOf(ctx: RouteContext) {
   let state = perServer.get(ctx);
@@ -69,8 +71,11 @@ export const publicRoutes = [
     tag: 'Public',
     summary: 'Check the DNS of a custom form-page domain',
     description:
-      'Looks up the CNAME and TXT records; a result is kept 30 s, so a change shows up ' +
-      'after that. `verified: false` is still a 200: the check ran and `missing` says what to ' +
+      'Looks up the records a custom domain needs (docs/custom-domains.md): the TXT ' +
+      "`_formward.{domain}` with the claiming account's value (never naming the account; " +
+      '`expected` is null while no account holds the domain) and a CNAME to FORM_PAGES_TARGET ' +
+      'or A/AAAA records with its addresses. A result is kept 30 s, so a change shows up ' +
+      'after that. `verified: false` is still a 200: the check ran, `present` and `missing` say what is there and what to ' +
       'add. Internal names (`.local`, `.internal`, `.localhost`, single labels …) are refused ' +
       `with 422, and one address may check ${VERIFY_DOMAIN_PER_MINUTE} times a minute (429).`,
     access: 'public',
@@ -95,11 +100,15 @@ export const publicRoutes = [
     }
     const normalized = normalizeDomain(query.domain);
     if (!normalized.ok) throw validationFailed([`domain: ${normalized.error}`]);
-    const result = await state.domains.get(normalized.domain, () =>
-      verifyDomain(normalized.domain, {
+    const claim = await findDomainClaim(req.em, normalized.domain);
+    const expectedTxt = claim ? claimValueOf(ctx, claim) : null;
+    // Keyed by the claim too: a claim made meanwhile changes the expected value at once.
+    const key = `${normalized.domain} ${claim?.id ?? ''}`;
+    const result = await state.domains.get(key, () =>
+      checkDomain(normalized.domain, {
         resolver: ctx.resolver,
-        ingestHost: new URL(ctx.urls.ingest).hostname,
-        appSecret: ctx.appSecret,
+        target: ctx.domainChecks.target(),
+        expectedTxt,
       }),
     );
     const self = `${ctx.urls.base}/api/public/verify_domain?domain=${encodeURIComponent(normalized.domain)}`;

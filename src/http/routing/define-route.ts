@@ -27,6 +27,8 @@ export const TAGS = {
   Plugins: 'Delivery targets of a form. Only webhooks can be created through the API.',
   Deliveries:
     'Every webhook delivery attempt, recorded by the delivery engine, and replay of a submission.',
+  Domains:
+    'Custom domains the form pages of the account are also served on (docs/custom-domains.md).',
   Stats: 'Counts for the account (dashboard sessions only) and for one form.',
   'Audit log': 'Every change made in the account: by whom, when, from where, to what.',
   Public: 'Unauthenticated endpoints: platform spam metrics and custom-domain checks.',

@@ -57,6 +57,23 @@ export const formFields = {
     ),
 };
 
+/** A verified custom domain of the account (docs/custom-domains.md); null: none. */
+const formDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((value) => value.replace(/\.$/, ''))
+  .nullable()
+  .describe(
+    'a verified custom domain of this account: the page is also at https://{domain}/{slug} (docs/custom-domains.md); null: none',
+  );
+
+const formSlug = z
+  .string()
+  .regex(/^[a-z0-9-]{1,64}$/, 'must be 1 to 64 lower-case letters, digits and hyphens')
+  .nullable()
+  .describe('the path of the page on `domain`, unique per domain; null: none');
+
 export const createFormBody = z
   .object({
     name: formFields.name,
@@ -86,6 +103,8 @@ export const updateFormBody = z
       .describe('the mail to the submitter (docs/autoresponse.md); null: none'),
     retention_days: formFields.retention_days.optional(),
     delete_after_delivery: formFields.delete_after_delivery.optional(),
+    domain: formDomain.optional(),
+    slug: formSlug.optional(),
   })
   .meta({ id: 'UpdateForm' });
 

@@ -67,6 +67,11 @@ export const formSchema = z
     delete_after_delivery: z
       .boolean()
       .describe('true: a submission is deleted once every delivery of it succeeded'),
+    domain: z
+      .string()
+      .nullable()
+      .describe('the verified custom domain the page is also served on (docs/custom-domains.md)'),
+    slug: z.string().nullable().describe('the page path on `domain`: https://{domain}/{slug}'),
     submission_url: z.string().meta({ format: 'uri', description: 'POST target for HTML forms' }),
     json_url: z.string().meta({ format: 'uri', description: 'POST target for JSON submissions' }),
     thanks_url: z.string().meta({ format: 'uri', description: 'the default thank-you page' }),
@@ -119,6 +124,8 @@ export function formView(
     autoresponse: form.autoresponse ?? null,
     retention_days: form.retentionDays ?? null,
     delete_after_delivery: form.deleteAfterDelivery,
+    domain: form.domain ?? null,
+    slug: form.slug ?? null,
     submission_url: u.submissionUrl,
     json_url: u.jsonUrl,
     thanks_url: u.thanksUrl,

@@ -32,23 +32,53 @@ const dnsCheck = (what: string) =>
     ok: z.boolean(),
   });
 
+/** One check of a domain's records (src/domain/domains/domain-check.ts). */
+export const domainCheckFields = {
+  domain: z.string().describe('the normalized domain checked'),
+  verified: z
+    .boolean()
+    .describe(
+      "the claiming account's TXT record AND the CNAME (or A/AAAA) to the target are present",
+    ),
+  claimed: z.boolean().describe('whether an account holds the domain (which one is never said)'),
+  method: z
+    .enum(['cname', 'address'])
+    .nullable()
+    .describe(
+      'how the domain points at the target: a CNAME, or A/AAAA records among its addresses',
+    ),
+  records: z.object({
+    cname: dnsCheck('CNAME'),
+    address: z.object({
+      expected: z.array(z.string()).describe("the target's addresses"),
+      found: z.array(z.string()).describe("the domain's A and AAAA addresses"),
+      ok: z.boolean().describe("true: the domain has addresses, all among the target's"),
+    }),
+    txt: z.object({
+      name: z.string().describe('`_formward.{domain}`'),
+      expected: z
+        .string()
+        .nullable()
+        .describe("the claiming account's value; null while no account holds the domain"),
+      found: z.array(z.string()).describe('the TXT values found'),
+      ok: z.boolean(),
+    }),
+  }),
+  present: z.array(z.string()).describe('the required records found, in words'),
+  missing: z.array(z.string()).describe('what to add when not verified'),
+  error: z.string().optional().describe('DNS failures other than "no such record"'),
+  checked_at: dateTime('when DNS was queried'),
+};
+
 export const domainVerificationSchema = z
   .object({
     ok: z.literal(true).describe('the check ran; see `verified` for its outcome'),
-    domain: z.string().describe('the normalized domain checked'),
-    verified: z.boolean(),
-    method: z.enum(['cname', 'txt']).nullable().describe('which record verified it'),
-    records: z.object({
-      cname: dnsCheck('CNAME'),
-      txt: dnsCheck('TXT'),
-    }),
-    missing: z.array(z.string()).describe('what to add when not verified'),
-    error: z.string().optional().describe('DNS failures other than "no such record"'),
-    checked_at: dateTime('when DNS was queried'),
+    ...domainCheckFields,
     links: linksSchema(),
   })
   .describe(
-    'A custom form-page domain verifies with a CNAME to the ingest host, or a TXT record ' +
-      '`formward-verification=<token>` on the domain or on `_formward.<domain>`.',
+    'A custom form-page domain verifies with the TXT record `_formward.{domain}` holding the ' +
+      "claiming account's value AND a CNAME to FORM_PAGES_TARGET (or A/AAAA records with its " +
+      'addresses); docs/custom-domains.md.',
   )
   .meta({ id: 'DomainVerification' });

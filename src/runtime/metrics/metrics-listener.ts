@@ -8,6 +8,7 @@ import { labelProcess, metricsRegistry } from '../../domain/metrics/registry';
 import { trackPool, type PoolCounts } from './pool-gauge';
 import { temporalSdkMetrics } from './temporal-sdk-metrics';
 import { trackWaitingStarts } from './waiting-starts';
+import { answerTlsAsk, TLS_ASK_PATH } from '../tls-ask';
 
 export type RunningMetricsListener = {
   /** `http://host:port/metrics`. */
@@ -19,7 +20,8 @@ export type RunningMetricsListener = {
 /**
  * The metrics listener (docs/metrics.md): its own node:http server on METRICS_HOST:METRICS_PORT,
  * never the public app. `GET /metrics` answers the Prometheus text of this process (ours, then
- * the Temporal SDK's); everything else is 404.
+ * the Temporal SDK's); `GET /tls/ask?domain=` answers Caddy's on-demand TLS question
+ * (tls-ask.ts, docs/custom-domains.md); everything else is 404.
  */
 export async function startMetricsListener(deps: {
   host: string;
@@ -36,6 +38,7 @@ export async function startMetricsListener(deps: {
 
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
+    if (path === TLS_ASK_PATH && req.method === 'GET') return answerTlsAsk(req, res, deps);
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
       return;

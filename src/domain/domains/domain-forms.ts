@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Domain, Form } from '../../db/entities';
+import {
+  countDomainForms as countForms,
+  findServedFormToken,
+  isDomainServing,
+} from '../../db/sql/domains';
+
+/** A form's slug on its custom domain: `https://{domain}/{slug}`. */
+export const SLUG_PATTERN = /^[a-z0-9-]{1,64}$/;
+
+export const countDomainForms = countForms;
+
+/** The endpoint token behind `https://{host}/{slug}`, while the domain serves; else null. */
+export async function servedFormToken(
+  em: EntityManager,
+  host: string,
+  slug: string,
+): Promise<string | null> {
+  if (!SLUG_PATTERN.test(slug)) return null;
+  return findServedFormToken(em, host, slug);
+}
+
+/** Whether the host is a claimed domain that serves now: Caddy's `ask` (docs/custom-domains.md). */
+export const domainServes = (em: EntityManager, host: string) => isDomainServing(em, host);
+
+/**
+ * Why the form cannot take this domain and slug, per field (`domain: …`, `slug: …`), or an
+ * empty list. The domain must be a verified domain of the form's own account (another
+ * account's reads as unknown); a slug already used on that domain is `slugTaken`.
+ */
+export async function checkFormPlace(
+  em: EntityManager,
+  form: Form,
+  place: { domain: string | null; slug: string | null },
+): Promise<{ errors: string[]; slugTaken: boolean }> {
+  const errors: string[] = [];
+  if (place.domain !== null) {
+    const domain = await em.findOne(Domain, { accountId: form.accountId, domain: place.domain });
+    if (!domain) errors.push(`domain: ${place.domain} is not a domain of this account`);
+    else if (!domain.verifiedAt)
+      errors.push(
+        `domain: ${place.domain} is not verified yet (POST /api/domains/{domain}/verify)`,
+      );
+  }
+  if (errors.length > 0 || place.domain === null || place.slug === null)
+    return { errors, slugTaken: false };
+  const other = await em.findOne(Form, {
+    domain: place.domain,
+    slug: place.slug,
+    id: { $ne: form.id },
+  });
+  return { errors, slugTaken: other !== null };
+}
