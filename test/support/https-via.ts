@@ -14,11 +14,19 @@ export type HttpsAnswer = {
  * host:port:127.0.0.1 --cacert` would: SNI and Host are `host`, and the certificate must chain
  * to `ca` and name `host`. Rejects when the TLS handshake fails.
  */
+export type HttpsViaOptions = {
+  /** PEM of the only CA trusted. */
+  ca: string;
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+};
+
 export function httpsVia(
   port: number,
   host: string,
   path: string,
-  options: { ca: string; method?: string; body?: string; headers?: Record<string, string> },
+  options: HttpsViaOptions,
 ): Promise<HttpsAnswer> {
   return new Promise((resolve, reject) => {
     const request = https.request(
