@@ -21,6 +21,8 @@ const UNIT_TESTS = [
   'test/db/connection-errors.test.ts',
   // Renders the Helm chart with the cached helm: no server.
   'test/deploy/helm-chart.test.ts',
+  // Reads docker-compose.yml: no server.
+  'test/deploy/compose-caddy.test.ts',
   'test/domain/address-policy.test.ts',
   'test/domain/app-secret.test.ts',
   'test/domain/captcha-settings.test.ts',

@@ -133,6 +133,7 @@ describe.skipIf(!helm)('the Helm chart', () => {
       expect(env.get('TEMPORAL_TASK_QUEUE')?.value).toBe('formward-ci');
       expect(env.get('BASE_URL')?.value).toBe('https://forms.example.com');
       expect(env.get('INGEST_URL')?.value).toBe('https://ingest.example.com');
+      expect(env.get('FORM_PAGES_TARGET')?.value).toBe('pages.example.com');
     }
 
     const migrate = one(manifests, 'Job', 'forms-formward-migrate');
@@ -193,6 +194,8 @@ describe.skipIf(!helm)('the Helm chart', () => {
     });
     expect(env.has('SMTP_URL')).toBe(false);
     expect(env.has('OIDC_CLIENT_SECRET')).toBe(false);
+    // Without a value, FORM_PAGES_TARGET is left to its default (the ingest URL's host).
+    expect(env.has('FORM_PAGES_TARGET')).toBe(false);
     expect(manifests.map((m) => m.kind).sort()).toEqual([
       'Deployment',
       'Deployment',

@@ -96,6 +96,10 @@ limit; the metrics port never shares the public port.
 - name: FILE_STORAGE_URL
   value: {{ . | quote }}
 {{- end }}
+{{- with .Values.config.formPagesTarget }}
+- name: FORM_PAGES_TARGET
+  value: {{ . | quote }}
+{{- end }}
 {{- if .Values.metrics.enabled }}
 - name: METRICS_HOST
   value: 0.0.0.0
