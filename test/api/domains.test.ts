@@ -75,7 +75,10 @@ describe('POST /api/domains', () => {
   it('another account gets 409 domain_taken, naming nobody', async () => {
     const res = await other.api.post('/api/domains', { domain: 'forms.claim.test' });
     const error = expectError(res, 409, 'domain_taken');
-    expect(error.message).toBe('another account holds this domain');
+    // It says what would prove control, with the claimant's own value, never the holder's.
+    expect(error.message).toContain('another account holds forms.claim.test');
+    expect(error.message).toContain(valueOf(other.accountId, 'forms.claim.test'));
+    expect(error.message).not.toContain(valueOf(t.accountId, 'forms.claim.test'));
     expect(res.text).not.toContain(t.email);
     expect(Object.keys(error).sort()).toEqual(['error', 'links', 'message', 'ok']);
   });
@@ -172,6 +175,50 @@ describe('POST /api/domains/{domain}/verify', () => {
 
   it("another account's domain is 404", async () => {
     expectError(await other.api.post('/api/domains/flow.claim.test/verify'), 404, 'not_found');
+  });
+});
+
+describe('a claim held by another account', () => {
+  it('moves to the account whose records the DNS shows: a squatter cannot lock the owner out', async () => {
+    // The squatter claims and even verifies while it controls the records, and puts a form there.
+    dns.setRecords({
+      [TARGET]: { A: [TARGET_ADDRESS] },
+      ...pointAt('moved.claim.test', other.accountId),
+    });
+    claimOf(await other.api.post('/api/domains', { domain: 'moved.claim.test' }));
+    expect(verifyOf(await other.api.post('/api/domains/moved.claim.test/verify')).verified).toBe(
+      true,
+    );
+    const theirForm = await other.api.createForm({ name: 'Theirs' });
+    const placed = await other.api.patch(`/api/forms/${theirForm.id}`, {
+      domain: 'moved.claim.test',
+      slug: 'contact',
+    });
+    expect(placed.status, placed.text).toBe(200);
+
+    // While the DNS shows the squatter's value, the owner is refused and told what to add.
+    expectError(
+      await t.api.post('/api/domains', { domain: 'moved.claim.test' }),
+      409,
+      'domain_taken',
+    );
+
+    // The owner publishes its own records: the claim moves, verified, and the squatter's form loses it.
+    dns.setRecords({ [TARGET]: { A: [TARGET_ADDRESS] }, ...pointAt('moved.claim.test') });
+    const moved = claimOf(await t.api.post('/api/domains', { domain: 'moved.claim.test' }));
+    expect(moved).toMatchObject({ verified: true, serving: true });
+    expectError(await other.api.get('/api/domains/moved.claim.test'), 404, 'not_found');
+    const after = expectAnswer(
+      await other.api.get(`/api/forms/${theirForm.id}`),
+      'GET /api/forms/{id}',
+      200,
+    );
+    expect([after.form.domain, after.form.slug]).toEqual([null, null]);
+    const audit = await t.stack.sql<{ summary: string }>(
+      "select summary from audit_events where account_id = ? and action = 'domain.created' order by id desc limit 1",
+      [t.accountId],
+    );
+    expect(audit[0]?.summary).toMatch(/taken over from another account/);
   });
 });
 

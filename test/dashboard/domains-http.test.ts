@@ -74,7 +74,8 @@ describe('/app/domains', () => {
     await other.api.post('/api/domains', { domain: 'theirs.dash.test' });
     const res = await post('/app/domains', [['domain', 'theirs.dash.test']]);
     expect(res.status).toBe(409);
-    expect(res.text).toContain('Another account holds this domain.');
+    expect(res.text).toContain('Another account holds theirs.dash.test. If you control its DNS');
+    expect(res.text).toContain('then claim it again');
     expect(res.text).not.toContain(other.email);
   });
 

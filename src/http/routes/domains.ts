@@ -6,11 +6,10 @@ import type { DomainCheck } from '../../domain/domains/domain-check';
 import { requiredRecords } from '../../domain/domains/domain-check';
 import { checkClaim, claimValueOf } from '../../domain/domains/domain-checks';
 import { countDomainForms } from '../../domain/domains/domain-forms';
+import { claimOrTakeOver, DomainHeldError } from '../../domain/domains/domain-takeover';
 import {
   claimableDomain,
-  claimDomain,
   deleteDomain,
-  DomainTakenError,
   findAccountDomain,
   listAccountDomains,
   MAX_DOMAINS_PER_ACCOUNT,
@@ -135,20 +134,24 @@ export const domainRoutes = [
       serviceHosts(ctx.urls, ctx.domainChecks.target()),
     );
     if (!claimable.ok) throw validationFailed([`domain: ${claimable.error}`]);
-    const claimed = await claimDomain(req.em, principal.accountId, claimable.domain).catch(
-      (error: unknown) => {
-        if (error instanceof DomainTakenError)
-          throw new HttpError(409, 'domain_taken', 'another account holds this domain');
-        throw error;
-      },
-    );
+    const claimed = await claimOrTakeOver(
+      req.em,
+      ctx.domainChecks,
+      principal.accountId,
+      claimable.domain,
+    ).catch((error: unknown) => {
+      if (error instanceof DomainHeldError) throw new HttpError(409, 'domain_taken', error.message);
+      throw error;
+    });
     const view = await viewOf(req, ctx, principal, claimed.domain);
     if (!claimed.created) {
       audit.skip = true;
       return { status: 200, body: envelope('domain', view, view.links) };
     }
     audit.targetId = claimed.domain.domain;
-    audit.summary = `claimed ${claimed.domain.domain}`;
+    audit.summary = claimed.tookOver
+      ? `claimed ${claimed.domain.domain}, taken over from another account by its DNS records`
+      : `claimed ${claimed.domain.domain}`;
     return {
       status: 201,
       body: envelope('domain', view, view.links),

@@ -1,12 +1,11 @@
 import type { Request } from 'express';
 import { requiredRecords } from '../../../domain/domains/domain-check';
 import { checkClaim, claimValueOf } from '../../../domain/domains/domain-checks';
+import { claimOrTakeOver, DomainHeldError } from '../../../domain/domains/domain-takeover';
 import {
   claimableDomain,
-  claimDomain,
   deleteDomain,
   domainStatus,
-  DomainTakenError,
   findAccountDomain,
   graceEnd,
   listAccountDomains,
@@ -95,18 +94,25 @@ export const domainPages = [
     };
     const claimable = claimableDomain(typed, serviceHosts(ctx.urls, ctx.domainChecks.target()));
     if (!claimable.ok) return again(422, `The domain ${claimable.error}.`);
-    let claimed: { domain: Domain; created: boolean };
+    let claimed: { domain: Domain; created: boolean; tookOver: boolean };
     try {
-      claimed = await claimDomain(req.em, session.accountId, claimable.domain);
+      claimed = await claimOrTakeOver(
+        req.em,
+        ctx.domainChecks,
+        session.accountId,
+        claimable.domain,
+      );
     } catch (error) {
-      if (error instanceof DomainTakenError)
-        return again(409, 'Another account holds this domain.');
+      if (error instanceof DomainHeldError)
+        return again(409, `${error.message[0]!.toUpperCase()}${error.message.slice(1)}.`);
       if (error instanceof LimitReachedError) return again(409, error.message);
       throw error;
     }
     audit.skip = !claimed.created;
     audit.targetId = claimed.domain.domain;
-    audit.summary = `claimed ${claimed.domain.domain}`;
+    audit.summary = claimed.tookOver
+      ? `claimed ${claimed.domain.domain}, taken over from another account by its DNS records`
+      : `claimed ${claimed.domain.domain}`;
     setFlash(res, ctx.urls.base, 'domain_added');
     res.redirect(303, DOMAINS_PATH);
   }),
