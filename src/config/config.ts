@@ -110,6 +110,16 @@ const environmentSchema = z.object({
   WORKER_NICE: z.coerce.number().int().min(-20).max(19).default(10),
   SMTP_URL: optionalText,
   MAIL_FROM: z.string().default('Formward <no-reply@formward.local>'),
+  /**
+   * Where people report a hosted form page as abuse (docs/form-pages.md): a `mailto:` or
+   * `https://` URL shown in every page's footer; unset, the footer has no report link.
+   */
+  ABUSE_CONTACT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: or https:// URL')
+      .optional(),
+  ),
   APP_SECRET: optionalText,
   TRUST_PROXY: optionalText,
   WEBHOOK_CONNECT_TIMEOUT: duration(webhookDefaults.connectTimeoutMs),
@@ -248,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     workflowStarts: e.WORKFLOW_STARTS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    abuseContact: e.ABUSE_CONTACT ?? null,
     appSecret: e.APP_SECRET,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webhook: {

@@ -16,7 +16,8 @@ import { countSubmissions, onlySubmission } from '../support/stored-submissions'
 // The hosted form page over HTTP (docs/form-pages.md): GET /f/{token}, a browser's failed and
 // successful posts, the thank-you page, and allowed_domains with the page's own origin.
 
-const t = useTestStack();
+const ABUSE_CONTACT = 'mailto:abuse@forms.example?subject=Form%20page';
+const t = useTestStack({ env: { ABUSE_CONTACT } });
 const HTML = { accept: 'text/html,application/xhtml+xml' };
 
 const pagePath = (form: FormView) => `/f/${form.endpoint_token}`;
@@ -215,6 +216,19 @@ describe('POST /f/{token} from the page', () => {
     expect(thanks.text).toContain('<p>Thanks! We will be in touch within one working day.</p>');
     expect(thanks.text).toContain('--accent:#0f766e');
     expect(thanks.text).toContain(`<a href="${pagePath(form)}">Send another response</a>`);
+    expect(thanks.text).toContain('Never submit passwords through this form.');
+  });
+
+  it('every page warns against passwords and links to the operator’s abuse contact', async () => {
+    const form = await t.api.createForm(pageFormSettings());
+    const html = expectPage(await t.http.get(pagePath(form), { headers: HTML }), 200);
+    const footer = /<footer class="page-footer">([\s\S]*?)<\/footer>/.exec(html)?.[1] ?? '';
+    expect(footer).toContain('Never submit passwords through this form.');
+    expect(footer).toContain(
+      '<a href="mailto:abuse@forms.example?subject=Form%20page">Report abuse</a>',
+    );
+    // After </main>: a contentinfo landmark of its own, not part of the customer's content.
+    expect(html.indexOf('<footer')).toBeGreaterThan(html.indexOf('</main>'));
   });
 
   it('success with success_redirect_url goes there, and the page lets the form post lead there', async () => {

@@ -6,11 +6,17 @@ import { FieldValidationError, type HttpError } from '../http-error';
 import { captchaWidget } from '../views/captcha-widget';
 import type { PageProblem } from '../views/form-page/error-summary';
 import { formPage } from '../views/form-page/form-page';
+import type { PageChrome } from '../views/form-page/page-document';
 import { setFormPageHeaders } from './form-page-headers';
 import { parseFormBody } from './parse-form-body';
 
 type PageForm = Pick<IngestForm, 'page' | 'fields' | 'captcha' | 'successRedirectUrl'>;
 export type ServedForm = PageForm & { page: FormPage; fields: FormField[] };
+
+/** What every hosted page's footer needs of the configuration. */
+export const pageChrome = (ctx: { config: { abuseContact: string | null } }): PageChrome => ({
+  abuseContact: ctx.config.abuseContact,
+});
 
 /** A form is served as a page when it has both a page and a field list (docs/form-pages.md). */
 export const servesPage = <F extends PageForm>(form: F): form is F & ServedForm =>
@@ -45,6 +51,7 @@ export function renderFormPage(
   form: ServedForm,
   base: string,
   shown: { values: Record<string, string[]>; problem: PageProblem | null; hadFiles: boolean },
+  chrome: PageChrome,
 ): string {
   return formPage({
     page: form.page,
@@ -55,6 +62,7 @@ export function renderFormPage(
       altchaScriptUrl: `${base}/altcha.js`,
     }),
     ...shown,
+    chrome,
   });
 }
 
@@ -64,6 +72,7 @@ const PAGE_AGAIN = 'formPageAgain';
 export type PageAgain = {
   form: ServedForm;
   base: string;
+  chrome: PageChrome;
   values: Record<string, string[]>;
   hadFiles: boolean;
   /** Keeps the posted fields (files are never kept) for a page shown again. */
@@ -76,10 +85,15 @@ export type PageAgain = {
  * For a post to `/f/{token}` of a form with a page: from here on a refusal is answered to a
  * browser with the page again (errorHandler asks `formPageAgain`). Null for other forms.
  */
-export function offerPageAgain(res: Response, form: IngestForm): PageAgain | null {
+export function offerPageAgain(
+  res: Response,
+  form: IngestForm,
+  chrome: PageChrome,
+): PageAgain | null {
   if (!servesPage(form)) return null;
   const again: PageAgain = {
     form,
+    chrome,
     base: formPageBase(res, form.endpointToken),
     values: {},
     hadFiles: false,
@@ -117,9 +131,14 @@ export function formPageAgain(res: Response, error: HttpError): string | null {
     details: error.errors ?? [],
     fieldErrors: error instanceof FieldValidationError ? error.fieldErrors : {},
   };
-  return renderFormPage(again.form, again.base, {
-    values: again.values,
-    problem,
-    hadFiles: again.hadFiles,
-  });
+  return renderFormPage(
+    again.form,
+    again.base,
+    {
+      values: again.values,
+      problem,
+      hadFiles: again.hadFiles,
+    },
+    again.chrome,
+  );
 }

@@ -1,6 +1,7 @@
 import { HttpError } from '../http-error';
 import {
   formPageBase,
+  pageChrome,
   renderFormPage,
   servesPage,
   type ServedForm,
@@ -53,11 +54,16 @@ export const formPageRoutes = [
     if (!form.isActive)
       throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
     setFormPageHeaders(res, form);
-    const html = renderFormPage(form, formPageBase(res, form.endpointToken), {
-      values: hiddenValuesFromQuery(form, req.query),
-      problem: null,
-      hadFiles: false,
-    });
+    const html = renderFormPage(
+      form,
+      formPageBase(res, form.endpointToken),
+      {
+        values: hiddenValuesFromQuery(form, req.query),
+        problem: null,
+        hadFiles: false,
+      },
+      pageChrome(ctx),
+    );
     // Changes to the form show at once; the page itself holds nothing private.
     return { status: 200, content: html, headers: { 'Cache-Control': 'no-cache' } };
   }),

@@ -15,6 +15,7 @@ import { DatabaseUnavailableError, prefersHtml } from '../middleware/errors';
 import {
   formPageBase,
   offerPageAgain,
+  pageChrome,
   postedFromOwnPage,
   servesPage,
   type PageAgain,
@@ -92,7 +93,7 @@ async function acceptingForm(
     );
   }
   // From here on a hosted page's browser gets the page again on a refusal (docs/form-pages.md).
-  const pageAgain = res && prefersHtml(req) ? offerPageAgain(res, form) : null;
+  const pageAgain = res && prefersHtml(req) ? offerPageAgain(res, form, pageChrome(ctx)) : null;
   const subject = rateLimitSubject(clientAddress(req));
   try {
     limitsOf(ctx).countPost(subject, form.id);

@@ -1,6 +1,6 @@
 import { findFormByToken } from '../../domain/forms/forms';
 import { HttpError } from '../http-error';
-import { formPageBase } from '../ingest/form-page-answers';
+import { formPageBase, pageChrome } from '../ingest/form-page-answers';
 import { setFormPageHeaders } from '../ingest/form-page-headers';
 import { thanksPage } from '../ingest/thanks-page';
 import { defineRoute } from '../routing/define-route';
@@ -21,13 +21,13 @@ export const thanksPageRoute = defineRoute({
   server: 'ingest',
   responses: { 200: { description: 'the page', content: 'text/html' } },
   errors: ['not_found'],
-}).handle(async ({ req, res, params }) => {
+}).handle(async ({ req, res, params }, ctx) => {
   const form = await findFormByToken(req.em, params.endpoint_token);
   if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
   if (form.page && form.fields) {
     setFormPageHeaders(res, { captcha: null, successRedirectUrl: null });
     const base = formPageBase(res, form.endpointToken);
-    return { status: 200, content: formPageThanks(form.page, base) };
+    return { status: 200, content: formPageThanks(form.page, base, pageChrome(ctx)) };
   }
   return { status: 200, content: thanksPage(form.name, req.get('referer') ?? null) };
 });

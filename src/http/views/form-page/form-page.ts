@@ -4,7 +4,7 @@ import { captchaEmbedLines, type CaptchaWidget } from '../captcha-widget';
 import { FILL_STAMP_SCRIPT } from '../embed-html';
 import { errorSummary, type PageProblem } from './error-summary';
 import { fieldMarkup } from './field-markup';
-import { pageDocument, textParagraphs } from './page-document';
+import { pageDocument, textParagraphs, type PageChrome } from './page-document';
 
 export type FormPageView = {
   page: FormPage;
@@ -18,6 +18,7 @@ export type FormPageView = {
   problem: PageProblem | null;
   /** The refused post carried files, which are never kept. */
   hadFiles: boolean;
+  chrome: PageChrome;
 };
 
 /**
@@ -61,5 +62,10 @@ export function formPage(view: FormPageView): string {
     `<button type="submit">${escapeHtml(page.submit_label)}</button>`,
     '</form>',
   ];
-  return pageDocument(page, content.filter(Boolean).join('\n'), problem ? 'Error: ' : '');
+  return pageDocument(
+    page,
+    content.filter(Boolean).join('\n'),
+    view.chrome,
+    problem ? 'Error: ' : '',
+  );
 }

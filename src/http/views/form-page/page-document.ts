@@ -7,7 +7,29 @@ import { DEFAULT_ACCENT, pageStyles } from './page-styles';
  * the page's title, the viewport for phones and its stylesheet. `content` is markup,
  * already escaped.
  */
-export function pageDocument(page: FormPage, content: string, titlePrefix = ''): string {
+/** What every hosted page ends with: the operator's abuse contact, when there is one. */
+export type PageChrome = { abuseContact: string | null };
+
+/**
+ * Pages on our host or a customer's domain can be abused for phishing: every page says it is
+ * a hosted form, warns against sending passwords, and links to where to report it.
+ */
+function pageFooter(chrome: PageChrome): string {
+  const report = chrome.abuseContact
+    ? ` <a href="${escapeHtml(chrome.abuseContact)}">Report abuse</a>`
+    : '';
+  return `<footer class="page-footer">
+<p>Never submit passwords through this form.</p>
+<p>A form hosted with Formward.${report}</p>
+</footer>`;
+}
+
+export function pageDocument(
+  page: FormPage,
+  content: string,
+  chrome: PageChrome,
+  titlePrefix = '',
+): string {
   const accent = page.accent_color ?? DEFAULT_ACCENT;
   return `<!doctype html>
 <html lang="en">
@@ -23,6 +45,7 @@ export function pageDocument(page: FormPage, content: string, titlePrefix = ''):
 ${content}
 </div>
 </main>
+${pageFooter(chrome)}
 </body>
 </html>`;
 }
