@@ -106,7 +106,14 @@ describe('Caddy with on-demand TLS in front of Formward', () => {
       200,
     ).domain;
     expect(verified.verified, JSON.stringify(verified)).toBe(true);
-    const form = await t.api.createForm({ name: 'Contact' });
+    const form = await t.api.createForm({
+      name: 'Contact',
+      fields: [
+        { name: 'email', label: 'E-mail', type: 'email', required: true },
+        { name: 'message', label: 'Message', type: 'textarea', required: true },
+      ],
+      page: { title: 'Write to us' },
+    });
     slug = 'contact';
     const patched = await t.api.patch(`/api/forms/${form.id}`, { domain: VERIFIED, slug });
     expect(expectAnswer(patched, 'PATCH /api/forms/{id}', 200).form).toMatchObject({
@@ -118,8 +125,11 @@ describe('Caddy with on-demand TLS in front of Formward', () => {
   });
 
   it('gets a certificate from Pebble for a verified domain at its first TLS handshake', async () => {
-    const answer = await overHttps(VERIFIED, `/${slug}/thanks`);
+    // The first request to the domain is the form page itself, posting to its own origin.
+    const answer = await overHttps(VERIFIED, `/${slug}`, { headers: { accept: 'text/html' } });
     expect(answer.status, answer.text).toBe(200);
+    expect(answer.text).toContain('<h1>Write to us</h1>');
+    expect(answer.text).toMatch(new RegExp(`<form[^>]* action="/${slug}"`));
     expect(answer.certificate.subjectaltname).toBe(`DNS:${VERIFIED}`);
     expect(answer.certificate.issuer.CN).toMatch(/^Pebble Intermediate CA/);
   });
