@@ -265,6 +265,15 @@ describe("a form's domain and slug (PATCH /api/forms/{id})", () => {
     expect(expectAnswer(res, 'PATCH /api/forms/{id}', 200).form).toMatchObject({
       domain: 'flow.claim.test',
       slug: 'contact-us',
+      custom_page_url: null, // no page yet
+    });
+    const withPage = await patch({
+      fields: [{ name: 'email', label: 'E-mail', type: 'email', required: true }],
+      page: { title: 'Contact us' },
+    });
+    expect(expectAnswer(withPage, 'PATCH /api/forms/{id}', 200).form).toMatchObject({
+      custom_page_url: 'https://flow.claim.test/contact-us',
+      page_url: expect.stringMatching(/\/f\/[A-Za-z0-9_-]+$/),
     });
     const domain = await t.api.get('/api/domains/flow.claim.test');
     expect(expectAnswer(domain, 'GET /api/domains/{domain}', 200).domain.forms).toBe(1);

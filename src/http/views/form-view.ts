@@ -79,6 +79,13 @@ export const formSchema = z
       .meta({ format: 'uri' })
       .nullable()
       .describe('where the hosted page is served; null without a page or without fields'),
+    custom_page_url: z
+      .string()
+      .meta({ format: 'uri' })
+      .nullable()
+      .describe(
+        'the page on its custom domain, https://{domain}/{slug}; null without a page, domain or slug (docs/custom-domains.md)',
+      ),
     schema_url: z
       .string()
       .meta({ format: 'uri' })
@@ -146,6 +153,10 @@ export function formView(
     unknown_fields: form.unknownFields,
     page: form.page ?? null,
     page_url: form.page && form.fields ? u.pageUrl : null,
+    custom_page_url:
+      form.page && form.fields && form.domain && form.slug
+        ? `https://${form.domain}/${form.slug}`
+        : null,
     schema_url: `${urls.base}/api/forms/${form.id}/schema`,
     domain: form.domain ?? null,
     slug: form.slug ?? null,

@@ -205,7 +205,9 @@ export const formBuilderPages = [
   }).handle(async ({ req, res, session, next }, ctx) => {
     const form = await formOr404(req, res);
     if (!form) return;
-    const url = (await formSectionData(req, session, ctx, form, 'share')).form.page_url;
+    // The link people are given: the custom domain's when the form has one.
+    const shown = (await formSectionData(req, session, ctx, form, 'share')).form;
+    const url = shown.custom_page_url ?? shown.page_url;
     if (!url) return next();
     const svg = await QRCode.toString(url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
     res.type('image/svg+xml');
