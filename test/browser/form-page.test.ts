@@ -13,11 +13,11 @@ import { HOSTILE, pageFormSettings, STORED_ANSWERS } from '../support/page-form'
 // violation at a phone's and a desktop's size, clean and after a refused post with hostile
 // values; the form is filled and sent with JavaScript off and on, and with ALTCHA; no
 // Content-Security-Policy violation anywhere. Screenshots go to SHOTS (and, with
-// UPDATE_SCREENSHOTS=1, the README's to docs/images/).
+// UPDATE_SCREENSHOTS=1, the README's to docs/screenshots/).
 
 const t = useTestStack();
 const SHOTS = path.join(os.tmpdir(), 'formward-form-page');
-const README_IMAGES = path.resolve(__dirname, '../../docs/images');
+const README_IMAGES = path.resolve(__dirname, '../../docs/screenshots');
 
 const PHONE: BrowserContextOptions = {
   viewport: { width: 390, height: 844 },
