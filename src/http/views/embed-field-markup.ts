@@ -1,24 +1,6 @@
 import escapeHtml from 'escape-html';
 import { isSingleCheckbox, type FormField } from '../../domain/forms/form-fields';
-
-const attr = (name: string, value: string | number | undefined | boolean) =>
-  value === undefined || value === false
-    ? ''
-    : value === true
-      ? ` ${name}`
-      : ` ${name}="${escapeHtml(String(value))}"`;
-
-// What browsers may fill in for a person: the common names only, never a guess.
-const AUTOCOMPLETE: Record<string, string> = { name: 'name', email: 'email', tel: 'tel' };
-
-const INPUT_TYPES: Partial<Record<FormField['type'], string>> = {
-  text: 'text',
-  email: 'email',
-  number: 'number',
-  tel: 'tel',
-  url: 'url',
-  date: 'date',
-};
+import { attr, autocompleteOf, INPUT_TYPES } from './field-attributes';
 
 /**
  * The plain markup of one field for the ready-to-paste embed: a label and its input, with the
@@ -32,7 +14,7 @@ export function embedFieldMarkup(field: FormField): string[] {
     attr('required', field.required) +
     attr('placeholder', field.placeholder) +
     attr('maxlength', field.max_length) +
-    attr('autocomplete', AUTOCOMPLETE[field.name] ?? AUTOCOMPLETE[field.type]);
+    attr('autocomplete', autocompleteOf(field));
   const help = field.help ? [`  <small>${escapeHtml(field.help)}</small>`] : [];
   switch (field.type) {
     case 'hidden':

@@ -71,6 +71,21 @@ export const ownedDomain = (req: Request, session: DashboardSession, name: strin
   findAccountDomain(req.em, session.accountId, String(name).toLowerCase());
 
 /**
+ * The account's domain a post's path names; otherwise the page answers 404 (no audit entry)
+ * and this gives null.
+ */
+async function ownedDomainOr404(
+  page: DomainsPage & { params: { domain: string }; audit: { skip?: boolean } },
+  ctx: AppContext,
+) {
+  const domain = await ownedDomain(page.req, page.session, page.params.domain);
+  if (domain) return domain;
+  page.audit.skip = true;
+  await showDomains(page, ctx, { status: 404, data: { notFound: true } });
+  return null;
+}
+
+/**
  * `/app/domains` (docs/custom-domains.md): the account's custom domains with the records to
  * add (copyable), add one, verify one now, remove one. The same as `/api/domains`.
  */
@@ -124,12 +139,9 @@ export const domainPages = [
     path: `${DOMAINS_PATH}/:domain/verify`,
     audit: { action: 'domain.verified', target: 'domain' },
   }).handle(async (page, ctx) => {
-    const { req, res, params, session, audit } = page;
-    const domain = await ownedDomain(req, session, params.domain);
-    if (!domain) {
-      audit.skip = true;
-      return showDomains(page, ctx, { status: 404, data: { notFound: true } });
-    }
+    const { req, res, audit } = page;
+    const domain = await ownedDomainOr404(page, ctx);
+    if (!domain) return;
     const wasVerified = Boolean(domain.verifiedAt && !domain.failingSince);
     const check = await checkClaim(req.em, ctx.domainChecks, domain);
     audit.skip = check.verified === wasVerified;
@@ -145,12 +157,9 @@ export const domainPages = [
     path: `${DOMAINS_PATH}/:domain/delete`,
     audit: { action: 'domain.deleted', target: 'domain' },
   }).handle(async (page, ctx) => {
-    const { req, res, params, session, audit } = page;
-    const domain = await ownedDomain(req, session, params.domain);
-    if (!domain) {
-      audit.skip = true;
-      return showDomains(page, ctx, { status: 404, data: { notFound: true } });
-    }
+    const { req, res, audit } = page;
+    const domain = await ownedDomainOr404(page, ctx);
+    if (!domain) return;
     const cleared = await deleteDomain(req.em, domain);
     audit.summary = `released ${domain.domain}${cleared ? `, cleared from ${cleared} forms` : ''}`;
     setFlash(res, ctx.urls.base, 'domain_deleted');

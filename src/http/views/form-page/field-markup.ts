@@ -1,5 +1,6 @@
 import escapeHtml from 'escape-html';
 import { isSingleCheckbox, type FormField } from '../../../domain/forms/form-fields';
+import { attr, autocompleteOf, INPUT_TYPES } from '../field-attributes';
 
 /** What one field shows besides its definition: values, its error, whether it takes focus. */
 export type FieldState = {
@@ -10,29 +11,6 @@ export type FieldState = {
   autofocus: boolean;
   /** The page is shown again after a post: chosen files were not kept. */
   filesDropped: boolean;
-};
-
-const attr = (name: string, value: string | number | boolean | undefined) =>
-  value === undefined || value === false
-    ? ''
-    : value === true
-      ? ` ${name}`
-      : ` ${name}="${escapeHtml(String(value))}"`;
-
-const INPUT_TYPES: Partial<Record<FormField['type'], string>> = {
-  text: 'text',
-  email: 'email',
-  number: 'number',
-  tel: 'tel',
-  url: 'url',
-  date: 'date',
-};
-
-// What browsers may fill in for a person: the common names and types only, never a guess.
-const AUTOCOMPLETE_BY_NAME: Record<string, string> = { name: 'name', email: 'email', phone: 'tel' };
-const AUTOCOMPLETE_BY_TYPE: Partial<Record<FormField['type'], string>> = {
-  email: 'email',
-  tel: 'tel',
 };
 
 /** Ids come from the field's position, never from its name (names may hold any character). */
@@ -93,7 +71,7 @@ export function fieldMarkup(field: FormField, index: number, state: FieldState):
       case 'file':
         return `<input type="file" id="${id}"${common}${attr('accept', field.accept?.join(','))}${attr('multiple', field.multiple)}>`;
       default:
-        return `<input type="${INPUT_TYPES[field.type]}" id="${id}"${common}${attr('value', state.values[0])}${attr('placeholder', field.placeholder)}${attr('maxlength', field.max_length)}${attr('min', field.min)}${attr('max', field.max)}${field.type === 'number' ? ' step="any" inputmode="decimal"' : ''}${attr('autocomplete', AUTOCOMPLETE_BY_NAME[field.name] ?? AUTOCOMPLETE_BY_TYPE[field.type])}>`;
+        return `<input type="${INPUT_TYPES[field.type]}" id="${id}"${common}${attr('value', state.values[0])}${attr('placeholder', field.placeholder)}${attr('maxlength', field.max_length)}${attr('min', field.min)}${attr('max', field.max)}${field.type === 'number' ? ' step="any" inputmode="decimal"' : ''}${attr('autocomplete', autocompleteOf(field))}>`;
     }
   })();
   return `<div class="${wrapper}"><label for="${id}">${label}</label>${notes}${control}</div>`;
