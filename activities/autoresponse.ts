@@ -28,10 +28,8 @@ import {
   type AutoresponseInput,
   type AutoresponseResult,
 } from '../workflows/submission-contract';
-
-export type AutoresponseActivities = {
-  sendAutoresponse(input: AutoresponseInput): Promise<AutoresponseResult>;
-};
+import type { AutoresponseActivities } from '../workflows/activity-contracts';
+import { attemptNumberOf } from './attempt-number';
 
 export type AutoresponseDeps = {
   orm: Orm;
@@ -67,7 +65,7 @@ async function recordAttempt(em: EntityManager, input: AutoresponseInput, attemp
     submissionId: input.submissionId,
     pluginId: null,
     pluginType: 'autoresponse',
-    attempt: info.attempt,
+    attempt: attemptNumberOf(),
     status: attempt.status,
     httpStatus: null,
     error: attempt.error,
@@ -158,7 +156,7 @@ export function createAutoresponseActivities(deps: AutoresponseDeps): Autorespon
         senderDomain: deps.mailer.senderDomain,
         unsubscribeUrl: unsubscribe,
       });
-      const attempt = Context.current().info.attempt;
+      const attempt = attemptNumberOf();
       const log = deps.logger.child({
         submissionId: submission.id,
         formId: form.id,

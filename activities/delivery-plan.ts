@@ -7,15 +7,9 @@ import {
   type DeliveryPlanRow,
   type PluginTargetRow,
 } from '../src/db/sql/workflow-step-reads';
-import { deliveryIdOf } from '../src/domain/deliveries/delivery-ids';
-import type { DeliveryPlan } from '../workflows/submission-contract';
-
-export type DeliveryPlanActivities = {
-  planDeliveries(submissionId: string): Promise<DeliveryPlan>;
-};
-
-/** A replay runs as `submission-{id}-replay-…` (src/temporal/workflow-ids.ts). */
-const REPLAY_WORKFLOW = /-replay-/;
+import { deliveryIdOf } from '../workflows/delivery-ids';
+import type { DeliveryPlanActivities } from '../workflows/activity-contracts';
+import { REDELIVERY, type DeliveryMode } from '../workflows/submission-contract';
 
 /**
  * Records a `skipped` delivery for each disabled plugin of the form (docs/endpoint-health.md),
@@ -27,6 +21,7 @@ async function recordSkipped(
   em: EntityManager,
   submissionId: string,
   plan: DeliveryPlanRow,
+  mode: DeliveryMode,
 ): Promise<void> {
   const run = Context.current().info.workflowExecution;
   const disabled: PluginTargetRow[] = plan.plugins.filter((plugin) => !plugin.enabled);
@@ -37,7 +32,7 @@ async function recordSkipped(
       submissionId,
       pluginId: plugin.id,
       error: `plugin disabled: ${plugin.disabledReason ?? 'by the account'}`,
-      isReplay: REPLAY_WORKFLOW.test(run.workflowId),
+      isReplay: mode === REDELIVERY,
       workflowId: run.workflowId,
       workflowRunId: run.runId,
     });
@@ -51,12 +46,12 @@ async function recordSkipped(
  */
 export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
   return {
-    async planDeliveries(submissionId) {
+    async planDeliveries(submissionId, mode = 'live') {
       const em = orm.em.fork();
       // One statement: the form's plugins, its notification addresses, the test mark.
       const plan = await selectDeliveryPlanRow(em, submissionId);
       if (!plan) return { targets: [], notify: false, autorespond: false }; // the submission is gone
-      await recordSkipped(em, submissionId, plan);
+      await recordSkipped(em, submissionId, plan, mode);
       return {
         targets: plan.plugins
           .filter((plugin) => plugin.enabled)

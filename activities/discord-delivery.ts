@@ -2,12 +2,8 @@ import type { Orm } from '../src/db/orm';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { discordMessage } from '../src/domain/chat/discord-message';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import type { DeliveryOutcome, DeliveryInput } from '../workflows/submission-contract';
 import { deliverChatMessage } from './plugin-attempt';
-
-export type DiscordActivities = {
-  deliverDiscord(input: DeliveryInput): Promise<DeliveryOutcome>;
-};
+import type { DiscordActivities } from '../workflows/activity-contracts';
 
 /**
  * One attempt of a Discord plugin (docs/plugins.md): the submission as an embed, mentions

@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import { Form, Submission } from '../src/db/entities';
 import type { Orm } from '../src/db/orm';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
@@ -9,11 +8,7 @@ import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../src/domain/recipients
 import { sendCopies } from '../src/domain/recipients/recipient-copies';
 import { splitDeliverable } from '../src/domain/recipients/recipient-states';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
-import {
-  SMTP_REJECTED_FAILURE,
-  type DeliveryOutcome,
-  type DeliveryInput,
-} from '../workflows/submission-contract';
+import { SMTP_REJECTED_FAILURE } from '../workflows/submission-contract';
 import { uploadedFiles } from './notification-email';
 import {
   loadDeliverable,
@@ -21,10 +16,8 @@ import {
   recordSkippedAttempt,
   type AttemptResult,
 } from './plugin-attempt';
-
-export type EmailPluginActivities = {
-  deliverEmailPlugin(input: DeliveryInput): Promise<DeliveryOutcome>;
-};
+import type { EmailPluginActivities } from '../workflows/activity-contracts';
+import { attemptNumberOf } from './attempt-number';
 
 /**
  * One attempt of an e-mail plugin (docs/plugins.md): the notification e-mail of
@@ -105,7 +98,7 @@ export function createEmailPluginActivities(
           submissionId: input.submissionId,
           pluginId: input.pluginId,
           deliveryId: input.deliveryId,
-          attempt: Context.current().info.attempt,
+          attempt: attemptNumberOf(input.attemptOffset),
           error: result.error,
         },
         result.ok ? 'e-mail plugin delivered' : 'e-mail plugin attempt failed',

@@ -11,10 +11,7 @@ import { sendCopies } from '../src/domain/recipients/recipient-copies';
 import { splitDeliverable } from '../src/domain/recipients/recipient-states';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import { SMTP_REJECTED_FAILURE, type NotificationResult } from '../workflows/submission-contract';
-
-export type NotificationActivities = {
-  sendNotificationEmail(submissionId: string): Promise<NotificationResult>;
-};
+import type { NotificationActivities } from '../workflows/activity-contracts';
 
 /** The file rows without their content (a lazy column), only to show what was uploaded. */
 export function uploadedFiles(em: EntityManager, submissionId: string) {

@@ -18,6 +18,7 @@ import {
   type DeliveryOutcome,
   type DeliveryInput,
 } from '../workflows/submission-contract';
+import { attemptNumberOf } from './attempt-number';
 
 // What every delivery activity (webhook, Slack, Discord, e-mail plugin) does around its send:
 // load the plugin and the submission now, record the attempt, and tell Temporal what next.
@@ -116,8 +117,7 @@ export async function recordAndSettle(
     deliveryId: input.deliveryId,
     submissionId: input.submissionId,
     pluginId: input.pluginId,
-    // A recovery (docs/recovery.md) numbers on after the attempts already recorded.
-    attempt: (input.attemptOffset ?? 0) + info.attempt,
+    attempt: attemptNumberOf(input.attemptOffset),
     status: result.ok ? 'succeeded' : final ? 'failed' : 'pending_retry',
     httpStatus: result.statusCode,
     error: result.error,
@@ -190,7 +190,7 @@ export async function recordSkippedAttempt(
     deliveryId: input.deliveryId,
     submissionId: input.submissionId,
     pluginId: input.pluginId,
-    attempt: (input.attemptOffset ?? 0) + info.attempt,
+    attempt: attemptNumberOf(input.attemptOffset),
     status: 'skipped',
     httpStatus: null,
     error: reason,

@@ -1,15 +1,6 @@
 import type { Orm } from '../src/db/orm';
 import { nextRecoveryPage, recordRecoveryProgress } from '../src/domain/plugins/recovery';
-import type {
-  RecoveryPageInput,
-  RecoveryPageResult,
-  RecoveryProgressInput,
-} from '../workflows/recovery-contract';
-
-export type RecoveryActivities = {
-  recoveryPage(input: RecoveryPageInput): Promise<RecoveryPageResult>;
-  recordRecoveryProgress(input: RecoveryProgressInput): Promise<void>;
-};
+import type { RecoveryActivities } from '../workflows/activity-contracts';
 
 /** The recovery workflow's database steps (docs/recovery.md): its candidates and its progress. */
 export function createRecoveryActivities(orm: Orm): RecoveryActivities {

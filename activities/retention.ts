@@ -1,18 +1,7 @@
 import type { Orm } from '../src/db/orm';
 import { purgeOldAuditEvents } from '../src/domain/audit/audit-log';
 import { deleteIfDelivered, purgeBatch, purgeStale } from '../src/domain/retention/retention-purge';
-import type {
-  PurgeBatchInput,
-  PurgeBatchResult,
-  StaleRowsResult,
-} from '../workflows/retention-contract';
-
-export type RetentionActivities = {
-  purgeSubmissionBatch(input: PurgeBatchInput): Promise<PurgeBatchResult>;
-  purgeStaleRows(): Promise<StaleRowsResult>;
-  /** The submission workflow's last step: true when the submission was deleted. */
-  deleteDeliveredSubmission(submissionId: string): Promise<boolean>;
-};
+import type { RetentionActivities } from '../workflows/activity-contracts';
 
 /** Retention's database steps (docs/retention.md). */
 export function createRetentionActivities(deps: {

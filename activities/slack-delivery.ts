@@ -2,12 +2,8 @@ import type { Orm } from '../src/db/orm';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { slackMessage } from '../src/domain/chat/slack-message';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import type { DeliveryOutcome, DeliveryInput } from '../workflows/submission-contract';
 import { deliverChatMessage } from './plugin-attempt';
-
-export type SlackActivities = {
-  deliverSlack(input: DeliveryInput): Promise<DeliveryOutcome>;
-};
+import type { SlackActivities } from '../workflows/activity-contracts';
 
 /**
  * One attempt of a Slack plugin (docs/plugins.md): the submission as Block Kit to its

@@ -6,11 +6,7 @@ import type { SpamReason } from '../src/domain/spam/reasons';
 import { contentSpamReason } from '../src/domain/spam/rules';
 import { submissionsTotal } from '../src/domain/metrics/registry';
 import { submittedText } from '../src/domain/spam/submitted-text';
-import type { SpamVerdict } from '../workflows/submission-contract';
-
-export type SpamActivities = {
-  checkSpam(submissionId: string): Promise<SpamVerdict>;
-};
+import type { SpamActivities } from '../workflows/activity-contracts';
 
 /**
  * The spam activity: applies the content rules (docs/spam-rules.md) and the burst rule to a

@@ -1,20 +1,14 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Orm } from '../src/db/orm';
 import { signatureHeaders } from '../src/domain/webhooks/signatures';
 import { webhookBody } from '../src/domain/webhooks/webhook-body';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import {
-  PLUGIN_UNAVAILABLE,
-  type DeliveryOutcome,
-  type DeliveryInput,
-} from '../workflows/submission-contract';
+import { PLUGIN_UNAVAILABLE } from '../workflows/submission-contract';
 import { loadDeliverable, recordAndSettle, sendWithHeartbeat } from './plugin-attempt';
-
-export type WebhookActivities = {
-  deliverWebhook(input: DeliveryInput): Promise<DeliveryOutcome>;
-};
+import type { WebhookActivities } from '../workflows/activity-contracts';
+import { attemptNumberOf } from './attempt-number';
 
 /**
  * One attempt of a webhook delivery (docs/webhook-delivery.md), run by Temporal with the retry policy
@@ -31,8 +25,7 @@ export function createWebhookActivities(
 ): WebhookActivities {
   return {
     async deliverWebhook(input) {
-      // Temporal counts this run's attempts; a recovery numbers on after the recorded ones.
-      const attempt = (input.attemptOffset ?? 0) + Context.current().info.attempt;
+      const attempt = attemptNumberOf(input.attemptOffset);
       const log = deps.logger.child({
         submissionId: input.submissionId,
         pluginId: input.pluginId,

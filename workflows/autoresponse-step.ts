@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 // Only types cross into workflow code, plus pure helpers: activities run outside the sandbox.
-import type { AutoresponseActivities } from '../activities/autoresponse';
-import { deliveryIdOf } from '../src/domain/deliveries/delivery-ids';
+import type { AutoresponseActivities } from './activity-contracts';
+import { deliveryIdOf } from './delivery-ids';
 import { failureOf } from './delivery-summary';
 import { durableOptions } from './first-attempt';
 import { emailPluginActivityPolicy } from './plugin-policies';

@@ -6,7 +6,7 @@ import {
   sleep,
 } from '@temporalio/workflow';
 // Only types cross into workflow code, plus pure helpers: activities run outside the sandbox.
-import type { RecoveryActivities } from '../activities/recovery';
+import type { RecoveryActivities } from './activity-contracts';
 import { DATABASE_STEP } from './database-step';
 import {
   recoveryChildWorkflowId,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { RetentionActivities } from '../activities/retention';
+import type { RetentionActivities } from '../workflows/activity-contracts';
 import { RETENTION_BATCH_SIZE, type PurgeBatchInput } from './retention-contract';
 import { RETENTION_BATCHES_PER_RUN, retentionWorkflow } from './retention-workflow';
 

@@ -1,6 +1,6 @@
 import { continueAsNew, proxyActivities } from '@temporalio/workflow';
 // Only types cross into workflow code, plus pure helpers: activities run outside the sandbox.
-import type { RetentionActivities } from '../activities/retention';
+import type { RetentionActivities } from './activity-contracts';
 import {
   RETENTION_BATCH_SIZE,
   type RetentionTotals,

@@ -5,16 +5,18 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-// Only types cross into workflow code, plus pure helpers: activities run outside the sandbox.
-import type { DeliveryPlanActivities } from '../activities/delivery-plan';
-import type { DiscordActivities } from '../activities/discord-delivery';
-import type { EmailPluginActivities } from '../activities/email-plugin-delivery';
-import type { NotificationActivities } from '../activities/notification-email';
-import type { RetentionActivities } from '../activities/retention';
-import type { SlackActivities } from '../activities/slack-delivery';
-import type { SpamActivities } from '../activities/spam';
-import type { WebhookActivities } from '../activities/webhook-delivery';
-import { deliveryIdOf } from '../src/domain/deliveries/delivery-ids';
+// Workflow code imports only from this folder: the activities' types and pure helpers.
+import type {
+  DeliveryPlanActivities,
+  DiscordActivities,
+  EmailPluginActivities,
+  NotificationActivities,
+  RetentionActivities,
+  SlackActivities,
+  SpamActivities,
+  WebhookActivities,
+} from './activity-contracts';
+import { deliveryIdOf } from './delivery-ids';
 import { sendAutoresponseStep } from './autoresponse-step';
 import { DATABASE_STEP } from './database-step';
 import {
@@ -112,7 +114,7 @@ export async function submissionWorkflow(
   const { recover } = input;
   const plan: DeliveryPlan = recover
     ? { targets: [{ pluginId: recover.pluginId, pluginType: recover.pluginType }], notify: false }
-    : await planDeliveries(submissionId);
+    : await planDeliveries(submissionId, mode);
   const { targets, notify, autorespond } = plan;
   const { runId } = workflowInfo();
   // Runs started before the e-mail, Slack and Discord activities existed reported those

@@ -10,15 +10,15 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { afterAll, beforeAll, inject } from 'vitest';
-import type { AutoresponseActivities } from '../../activities/autoresponse';
-import type { DeliveryPlanActivities } from '../../activities/delivery-plan';
-import type { DiscordActivities } from '../../activities/discord-delivery';
-import type { EmailPluginActivities } from '../../activities/email-plugin-delivery';
-import type { NotificationActivities } from '../../activities/notification-email';
-import type { RetentionActivities } from '../../activities/retention';
-import type { SlackActivities } from '../../activities/slack-delivery';
-import type { SpamActivities } from '../../activities/spam';
-import type { WebhookActivities } from '../../activities/webhook-delivery';
+import type { AutoresponseActivities } from '../../workflows/activity-contracts';
+import type { DeliveryPlanActivities } from '../../workflows/activity-contracts';
+import type { DiscordActivities } from '../../workflows/activity-contracts';
+import type { EmailPluginActivities } from '../../workflows/activity-contracts';
+import type { NotificationActivities } from '../../workflows/activity-contracts';
+import type { RetentionActivities } from '../../workflows/activity-contracts';
+import type { SlackActivities } from '../../workflows/activity-contracts';
+import type { SpamActivities } from '../../workflows/activity-contracts';
+import type { WebhookActivities } from '../../workflows/activity-contracts';
 import type { DeliveryPolicy } from '../../workflows/delivery-policy';
 import {
   type AutoresponseInput,
