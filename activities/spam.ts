@@ -1,9 +1,9 @@
 import type { Orm } from '../src/db/orm';
 import { recordSpamVerdict } from '../src/db/sql/submissions';
 import { selectSpamCheckRow, type SpamCheckRow } from '../src/db/sql/workflow-step-reads';
-import { BURST_WINDOW_MINUTES, completesBurst } from '../src/domain/spam/burst';
+import { BURST_WINDOW_MINUTES } from '../src/domain/spam/burst';
 import type { SpamReason } from '../src/domain/spam/reasons';
-import { contentSpamReason } from '../src/domain/spam/rules';
+import { spamReasonAt } from '../src/domain/spam/rules';
 import { submissionsTotal } from '../src/domain/metrics/registry';
 import { submittedText } from '../src/domain/spam/submitted-text';
 import type { SpamActivities } from '../workflows/activity-contracts';
@@ -33,10 +33,9 @@ export function createSpamActivities(orm: Orm): SpamActivities {
 }
 
 function spamReason(submission: SpamCheckRow): SpamReason | null {
-  const content = contentSpamReason({
+  return spamReasonAt('workflow', {
     texts: submittedText(submission.payloadJson, submission.id),
     fillMs: submission.fillMs,
+    identical: submission.identical ?? 0,
   });
-  if (content) return content;
-  return completesBurst(submission.identical ?? 0) ? 'burst' : null;
 }

@@ -9,6 +9,7 @@ import {
   normalizeSpecialFields,
 } from './special-fields';
 import type { NewSubmission, UploadedFile } from './store-submission';
+import { spamReasonAt } from '../spam/rules';
 
 /** What ingest knows about the request besides its fields (raw header values). */
 export type RequestFacts = {
@@ -113,7 +114,7 @@ export function prepareSubmission(input: SubmissionToPrepare): PreparedSubmissio
       sourceIp: input.request.sourceIp,
       userAgent: input.request.userAgent?.slice(0, USER_AGENT_CHARS) ?? null,
       referrer: input.request.referrer?.slice(0, REFERRER_CHARS) ?? null,
-      spamReason: spam ? 'honeypot' : null,
+      spamReason: spamReasonAt('ingest', { honeypotFilled: spam, captchaUnverified: false }),
       fillMs,
       // Spam keeps no file bytes; its answer still looks like success.
       files: spam ? [] : files,

@@ -8,6 +8,7 @@ import type { RouteContext } from '../routing/define-route';
 import { clientAddress } from './client-address';
 import { captchaFailed } from './ingest-refusals';
 import type { FileAdmission } from './parse-form-body';
+import { spamReasonAt } from '../../domain/spam/rules';
 
 /** Said when a file part comes before the CAPTCHA's field: no file is written unchecked. */
 export const CAPTCHA_BEFORE_FILES =
@@ -64,7 +65,10 @@ export function captchaGate(req: Request, ctx: RouteContext, form: IngestForm, e
               { formId: form.id, reason: outcome.reason },
               'CAPTCHA not verified: the submission is kept as spam for review',
             );
-            submission.spamReason ??= 'captcha_unverified';
+            submission.spamReason = spamReasonAt('ingest', {
+              honeypotFilled: submission.spamReason === 'honeypot',
+              captchaUnverified: true,
+            });
             submission.files = []; // spam keeps no file bytes
           }
         },
