@@ -9,7 +9,7 @@ import { startHttpServer, type RunningHttpServer } from '../runtime/http-server'
 import { startMetricsListener } from '../runtime/metrics/metrics-listener';
 import { openTemporal, type TemporalService } from '../runtime/temporal-service';
 import { startWorkerHealthServer } from '../runtime/worker-health-server';
-import { eagerStartClient, runWorker, type RunningWorker } from '../runtime/worker-runner';
+import { runWorker, type RunningWorker } from '../runtime/worker-runner';
 import { say } from './output';
 import { onShutdownSignal } from './signals';
 import {
@@ -26,7 +26,8 @@ type Parts = { http: boolean; worker: boolean };
  * `start` (everything), `serve` (HTTP only) and `worker` (Temporal worker only). Embedded
  * PostgreSQL and Temporal are started when no external ones are configured; a signal stops
  * all of it, in reverse order. `start` runs its worker as a supervised child process
- * (`formward worker`, src/cli/worker-supervisor.ts) unless WORKER_PROCESS=inline.
+ * (`formward worker`, src/cli/worker-supervisor.ts): the HTTP server and the worker are always
+ * two processes, as `serve` and `worker` are in production.
  */
 export async function runStack(config: Config, parts: Parts): Promise<void> {
   const stops: Array<() => Promise<void>> = [];
@@ -96,7 +97,7 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
     // After the HTTP server, whose bound port decides the links in notification e-mails.
     let worker: RunningWorker | null = null;
     let workerProcess: SupervisedWorker | null = null;
-    if (parts.worker && http && config.worker.process === 'separate') {
+    if (parts.worker && http) {
       // Stopped first on shutdown: in-flight deliveries finish while the rest still runs.
       const supervised = await startSupervisedWorker({
         env: workerEnvironment({
@@ -120,16 +121,8 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
       worker = await runWorker(ctx, { address: temporal.address });
       const running = worker;
       stops.push(() => running.stop());
-      if (http && config.temporal.eagerStart && config.workflowStarts === 'serve') {
-        // One connection for client and worker: the server hands a new workflow's first task
-        // back in the start's answer instead of through the task queue.
-        ctx.workflows.useEagerStart(eagerStartClient(running, config.temporal.namespace));
-        stops.push(async () => ctx.workflows.useEagerStart(null));
-      }
-      if (!http) {
-        const health = await startWorkerHealthServer(ctx, running);
-        stops.push(() => health.close());
-      }
+      const health = await startWorkerHealthServer(ctx, running);
+      stops.push(() => health.close());
     }
     // The bound port may have changed the URLs: the file says the final ones.
     if (publishesRuntime) writeRuntimeFile(config.dataDir, runtimeInfo());

@@ -102,11 +102,7 @@ const environmentSchema = z.object({
   TEMPORAL_UI_URL: optionalText,
   /** Workflows a worker starts (or, inline, its serve process): first task straight to that worker. */
   TEMPORAL_EAGER_START: z.enum(['true', 'false']).default('true'),
-  /** Who starts submission workflows: the workers, told by PostgreSQL (docs/running.md), or `serve`. */
-  WORKFLOW_STARTS: z.enum(['worker', 'serve']).default('worker'),
-  /** `formward start`: the worker in a supervised child process (`separate`) or in this one. */
-  WORKER_PROCESS: z.enum(['separate', 'inline']).default('separate'),
-  /** CPU nice of that child and of the embedded Temporal dev server (docs/running.md); 0: off. */
+  /** CPU nice of `formward start`'s worker process and of the embedded Temporal dev server (docs/running.md); 0: off. */
   WORKER_NICE: z.coerce.number().int().min(-20).max(19).default(10),
   SMTP_URL: optionalText,
   MAIL_FROM: z.string().default('Formward <no-reply@formward.local>'),
@@ -195,7 +191,7 @@ const environmentSchema = z.object({
   SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Days audit log entries are kept before the hourly purge deletes them (docs/audit-log.md). */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
-  /** How long a submission may wait for its workflow before the sweeper starts it. */
+  /** How often each serve process deletes the objects of deleted files (docs/running.md). */
   SWEEPER_INTERVAL: duration('5s'),
   /** A dashboard session unused for this long is refused (besides its 14-day lifetime). */
   SESSION_IDLE_TIMEOUT: duration('12h'),
@@ -254,8 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       uiUrl: e.TEMPORAL_UI_URL ? stripSlash(e.TEMPORAL_UI_URL) : undefined,
       eagerStart: e.TEMPORAL_EAGER_START === 'true',
     },
-    worker: { process: e.WORKER_PROCESS, nice: e.WORKER_NICE },
-    workflowStarts: e.WORKFLOW_STARTS,
+    worker: { nice: e.WORKER_NICE },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     abuseContact: e.ABUSE_CONTACT ?? null,

@@ -17,7 +17,7 @@ import { parseAllowList, type AllowList } from '../domain/plugins/address-policy
 import { UnsubscribeTokens } from '../domain/recipients/unsubscribe-tokens';
 import { AddressKeys } from '../domain/mail/address-keys';
 import type { PublicUrls } from '../http/public-urls';
-import { createStartNotices, type StartNotices } from '../domain/submissions/start-notices';
+import { createStartNotices, type StartNotices } from '../pipeline/1-notify-workers';
 import { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
 import { createRecoveryStarter } from '../temporal/recovery-starter';
@@ -29,10 +29,7 @@ import type { RecoveryStarter } from '../domain/plugins/recovery';
 import { OwnListeners } from '../domain/webhooks/own-listeners';
 import { ReplayBudget } from '../domain/deliveries/replay-budget';
 import { ApiWriteBudget } from '../domain/budgets/api-write-budget';
-import {
-  createAdmittedWorkflowStarter,
-  type SubmissionWorkflowStarter,
-} from '../temporal/workflow-starter';
+import { createWorkflowStarter, type SubmissionWorkflowStarter } from '../pipeline/4-start-workflow';
 import { resolveAppSecret } from './app-secret';
 import { createDns } from './dns';
 import { createLogger } from './logger';
@@ -44,7 +41,7 @@ export type AppContext = {
   logger: Logger;
   urls: PublicUrls;
   workflows: SubmissionWorkflowStarter;
-  /** Tells the workers of stored submissions waiting for their start (WORKFLOW_STARTS=worker). */
+  /** Tells the workers of stored submissions waiting for their start (src/pipeline). */
   startNotices: StartNotices;
   /** Replays per account per minute (REPLAY_RATE), counted in PostgreSQL. */
   replayBudget: ReplayBudget;
@@ -109,13 +106,11 @@ export async function createAppContext(
     address: endpoints.temporalAddress,
     namespace: config.temporal.namespace,
   });
-  const { workflows, admission } = createAdmittedWorkflowStarter({
+  const workflows = createWorkflowStarter({
     temporal,
     orm,
     taskQueue: config.temporal.taskQueue,
-    logger,
     delivery: deliveryPolicy(config),
-    window: config.admissionWindow,
   });
   const startNotices = createStartNotices(orm, logger);
   const { resolver, lookupHost } = createDns(config.dnsServers);
@@ -185,7 +180,6 @@ export async function createAppContext(
     retentionSchedule: retentionScheduleReader(temporal, config.temporal.taskQueue),
     temporal,
     async close() {
-      admission.stop();
       await startNotices.close();
       await captcha.close();
       await temporal.close();

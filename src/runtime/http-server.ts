@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import type { AppContext } from './app-context';
 import { createApp } from '../http/app';
 import type { LazyTemporalClient } from '../temporal/client';
-import { startSweeper } from '../temporal/sweeper';
 import { startObjectSweep } from '../domain/files/object-sweep';
 import { startDomainRechecks } from '../domain/domains/domain-rechecks';
 
@@ -15,7 +14,7 @@ export type RunningHttpServer = {
   close(): Promise<void>;
 };
 
-/** Starts the HTTP server and the workflow sweeper; links follow the bound port unless BASE_URL is set. */
+/** Starts the HTTP server and its background sweeps; links follow the bound port unless BASE_URL is set. */
 export async function startHttpServer(
   ctx: AppContext & { temporal: LazyTemporalClient },
 ): Promise<RunningHttpServer> {
@@ -44,12 +43,6 @@ export async function startHttpServer(
     ctx.urls.base = url;
     ctx.urls.ingest = url;
   }
-  const sweeper = startSweeper({
-    orm: ctx.orm,
-    workflows: ctx.workflows,
-    logger: ctx.logger,
-    intervalMs: ctx.config.sweeperIntervalMs,
-  });
   // Deleted files' objects: the rows queue them, this deletes them (docs/running.md, File storage).
   const objectSweep =
     ctx.fileStore.kind === 's3'
@@ -64,13 +57,10 @@ export async function startHttpServer(
     async close() {
       await domainRechecks.stop();
       await objectSweep?.stop();
-      await sweeper.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      // Answered submissions whose start is still queued: start them before we go.
-      await ctx.workflows.drain();
     },
   };
 }

@@ -11,9 +11,10 @@ import { installTemporalRuntimeLogger } from '../temporal/runtime-logger';
 import { freePort } from '../embedded/free-port';
 import { processLabel } from '../domain/metrics/registry';
 import { setTemporalSdkMetricsAddress } from './metrics/temporal-sdk-metrics';
-import { startStartDispatcher, type StartDispatcher } from '../temporal/start-dispatcher';
+import { claimWorkflowStarts } from '../pipeline/2-claim-starts';
+import { createAdmission } from '../pipeline/3-admission';
+import { createWorkflowStarter } from '../pipeline/4-start-workflow';
 import { createWorker } from '../temporal/worker';
-import { createAdmittedWorkflowStarter } from '../temporal/workflow-starter';
 import { tracingClientInterceptors } from '../tracing/trace-hooks';
 
 export type RunningWorker = {
@@ -86,7 +87,7 @@ export async function runWorker(
   });
   // One client on the worker's own connection: eager starts, and the retention schedule.
   const client = eagerStartClient({ connection }, config.temporal.namespace);
-  const starts = config.workflowStarts === 'worker' ? startWorkflowsHere(ctx, client) : null;
+  const starts = startWorkflowsHere(ctx, client);
   const done = worker
     .run()
     .catch((error: unknown) => {
@@ -94,7 +95,7 @@ export async function runWorker(
       throw error;
     })
     .finally(async () => {
-      await starts?.stop();
+      await starts.stop();
       await connection.close();
       await sender.close();
       mailer.close();
@@ -114,7 +115,7 @@ export async function runWorker(
     state: () => worker.getState(),
     connection,
     async stop() {
-      await starts?.stop();
+      await starts.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await done.catch(() => undefined);
     },
@@ -146,25 +147,24 @@ function withinMs<T>(ms: number, step: Promise<T>): Promise<T> {
 }
 
 /**
- * This worker claims and starts submission workflows (src/temporal/start-dispatcher.ts), with
+ * This worker claims and starts submission workflows (src/pipeline/2-claim-starts.ts), with
  * an admission window of its own; with TEMPORAL_EAGER_START each start hands the workflow's
  * first task straight back to this worker.
  */
-function startWorkflowsHere(ctx: WorkerContext, client: Client): StartDispatcher {
+function startWorkflowsHere(ctx: WorkerContext, client: Client): { stop(): Promise<void> } {
   const { config, orm, logger } = ctx;
-  const { workflows, admission } = createAdmittedWorkflowStarter({
+  const workflows = createWorkflowStarter({
     temporal: ctx.temporal,
     orm,
     taskQueue: config.temporal.taskQueue,
-    logger,
     delivery: deliveryPolicy(config),
-    window: config.admissionWindow,
   });
   if (config.temporal.eagerStart) workflows.useEagerStart(client);
-  const dispatcher = startStartDispatcher({ orm, workflows, admission, logger });
+  const admission = createAdmission({ orm, window: config.admissionWindow, logger });
+  const claims = claimWorkflowStarts({ orm, workflows, admission, logger });
   return {
     async stop() {
-      await dispatcher.stop();
+      await claims.stop();
       admission.stop();
     },
   };

@@ -6,7 +6,7 @@ import {
   notifyPendingStarts,
   PENDING_STARTS_CHANNEL,
 } from '../../src/db/sql/workflow-start-claims';
-import { createStartNotices } from '../../src/domain/submissions/start-notices';
+import { createStartNotices } from '../../src/pipeline/1-notify-workers';
 import { eventually } from '../support/eventually';
 import { storeBareSubmission, useScratchDatabase } from '../support/scratch-database';
 
@@ -126,8 +126,8 @@ describe('claims of pending workflow starts', () => {
     );
     const claims = await claimPendingStarts(db.orm.em.fork(), 10, 30_000);
     expect(claims.sort((a, b) => Number(a.id) - Number(b.id))).toEqual([
-      { id: traced, traceparent },
-      { id: untraced, traceparent: null },
+      { id: traced, traceparent, present: true },
+      { id: untraced, traceparent: null, present: true },
     ]);
   });
 });

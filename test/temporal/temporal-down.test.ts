@@ -9,7 +9,7 @@ import {
 } from '../support/workflow-probes';
 
 // docs/api-conventions.md (Temporal): a submission whose workflow could not start (Temporal
-// down) is still accepted and stored; the sweeper starts `submission-{id}` once Temporal is back.
+// down) is still accepted and stored; a worker starts `submission-{id}` once Temporal is back.
 
 const temporal = useOwnTemporal();
 // The stack's stop (worker included) is waited for at most 65 s, so that one stuck step
@@ -18,7 +18,7 @@ const t = useTestStack(() => ({ temporalAddress: temporal.address, stopWithinMs:
 
 describe('Temporal down during ingest', () => {
   it(
-    'accepts and stores the submission; the sweeper starts its workflow once Temporal is back',
+    'accepts and stores the submission; a worker starts its workflow once Temporal is back',
     { timeout: 180_000 },
     async () => {
       const address = temporal.address;
@@ -41,7 +41,7 @@ describe('Temporal down during ingest', () => {
         message: 'still accepted',
       });
 
-      // Several sweeper rounds (500 ms apart) fail while Temporal is down: nothing is marked started.
+      // While Temporal is down nothing is started: the start stays pending.
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       expect(await workflowMarks(t.stack, id)).toEqual({
         workflow_started: false,
@@ -56,7 +56,7 @@ describe('Temporal down during ingest', () => {
       const result = await completedSubmissionWorkflow(t.stack, id, 60_000);
       expect(result).toMatchObject({ submissionId: id, spam: { isSpam: false } });
       const marks = await waitForWorkflowMarks(t.stack, id, 20_000);
-      // Checked only after the restart: the sweeper started it, not the request.
+      // Checked only after the restart: the worker's claim loop started it, not the request.
       expect(marks.workflow_started).toBe(true);
       expect(marks.spam_checked_at!.getTime()).toBeGreaterThanOrEqual(restartedAt - 1000);
     },

@@ -1,11 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
+import { expectAnswer } from '../support/api-client';
+import { eventually } from '../support/eventually';
 import { useTestStack } from '../support/fixture';
 import { ingestResultOf, postJson } from '../support/ingest-requests';
 import { describeWorkflow, completedSubmissionWorkflow } from '../support/workflow-probes';
 
-// src/temporal/start-dispatcher.ts (WORKFLOW_STARTS=worker, the default): the HTTP process
-// stores and answers; the workers claim the pending starts, told by PostgreSQL, and start them.
+// src/pipeline (docs/architecture.md): the HTTP process stores and answers; the workers claim
+// the pending starts, told by PostgreSQL, and start them within their admission window.
 
 const WINDOW = 3;
 const BURST = 10;
@@ -25,10 +27,30 @@ const pending = async () =>
     .map((row) => String(row.id))
     .sort();
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const readyStarts = async () =>
+  expectAnswer(await t.http.get('/readyz'), 'GET /readyz', 200).workflow_starts;
+
+/** The workflow ids of every run on this stack's task queue. */
+async function runsOnTaskQueue(atLeast: number): Promise<string[]> {
+  const connection = await Connection.connect({ address: t.stack.temporalAddress });
+  try {
+    const client = new Client({ connection });
+    return await eventually(async () => {
+      const found: string[] = [];
+      for await (const run of client.workflow.list({
+        query: `TaskQueue = '${t.stack.taskQueue}'`,
+      }))
+        found.push(run.workflowId);
+      return found.length >= atLeast && found;
+    });
+  } finally {
+    await connection.close();
+  }
+}
 
 describe('workflow starts by the workers', () => {
   it(
-    'leaves a burst stored until a worker runs, which starts every workflow once, eagerly',
+    'leaves a burst stored until a worker runs, which starts every workflow once, eagerly, within its window',
     { timeout: 120_000 },
     async () => {
       const form = await t.api.createForm({ name: 'Worker starts' });
@@ -38,10 +60,11 @@ describe('workflow starts by the workers', () => {
         expect(res.status).toBe(200);
         ids.push(ingestResultOf(res).id);
       }
-      // The HTTP process started nothing: no worker, no start (the sweeper waits 10 s).
+      // The HTTP process started nothing: no worker, no start; /readyz says they wait.
       await pause(1_000);
       expect(await pending()).toEqual([...ids].sort());
       expect(await describeWorkflow(t.stack.temporalAddress, `submission-${ids[0]}`)).toBeNull();
+      expect(await readyStarts()).toEqual({ waiting: BURST, queued: 0, in_flight: 0, window: 0 });
 
       const worker = await t.stack.startWorker();
       try {
@@ -54,6 +77,11 @@ describe('workflow starts by the workers', () => {
           [`{${ids.join(',')}}`],
         );
         expect(Number(delivered[0]!.n)).toBe(BURST);
+        // The worker's window is this process's while it runs; nothing waits any more.
+        expect(await readyStarts()).toMatchObject({ waiting: 0, queued: 0, window: WINDOW });
+        // One run per submission on this task queue, none twice.
+        const runs = await runsOnTaskQueue(BURST);
+        expect(runs.sort()).toEqual(ids.map((id) => `submission-${id}`).sort());
       } finally {
         await worker.stop();
       }

@@ -63,27 +63,23 @@ describe('tracing on', () => {
     for (const stack of stacks) await stack.stop();
   });
 
-  // worker: the ingest request stores its traceparent, a worker starts the workflow later;
-  // serve: the serving process starts it after the answer.
-  it.each(['worker', 'serve'])(
-    'WORKFLOW_STARTS=%s: one trace from the ingest request to the webhook request',
-    async (starts) => {
-      process.env.OTEL_EXPORTER_OTLP_ENDPOINT = otlp.url;
-      process.env.OTEL_BSP_SCHEDULE_DELAY = '100';
-      expect(await startTracing()).toBe(true);
-      const stack = await startTestStack({
-        worker: true,
-        env: { ...FAST_DELIVERY_ENV, WORKFLOW_STARTS: starts },
-      });
-      stacks.push(stack);
-      const { submissionId, formId } = await submitOne(stack, hook.url);
+  // The ingest request stores its traceparent; a worker starts the workflow later in it.
+  it('one trace from the ingest request to the webhook request', async () => {
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = otlp.url;
+    process.env.OTEL_BSP_SCHEDULE_DELAY = '100';
+    expect(await startTracing()).toBe(true);
+    const stack = await startTestStack({
+      worker: true,
+      env: FAST_DELIVERY_ENV,
+    });
+    stacks.push(stack);
+    const { submissionId, formId } = await submitOne(stack, hook.url);
 
-      const trace = await eventually(
-        async () => completeSubmissionTrace(otlp.spans, { submissionId, hookUrl: hook.url }),
-        { timeoutMs: 30_000, what: 'the submission trace' },
-      );
-      expectSubmissionTrace(trace, { submissionId, formId, hookUrl: hook.url });
-      expectNoProbeSpans(otlp.spans);
-    },
-  );
+    const trace = await eventually(
+      async () => completeSubmissionTrace(otlp.spans, { submissionId, hookUrl: hook.url }),
+      { timeoutMs: 30_000, what: 'the submission trace' },
+    );
+    expectSubmissionTrace(trace, { submissionId, formId, hookUrl: hook.url });
+    expectNoProbeSpans(otlp.spans);
+  });
 });

@@ -183,29 +183,6 @@ export async function recordSpamVerdict(
   return stored ? { isSpam: stored.is_spam, reason: stored.spam_reason } : null;
 }
 
-/** A submission whose workflow is not known to run yet; `present` is false once it is deleted. */
-export type PendingStart = { id: string; present: boolean };
-
-/**
- * Up to `limit` submissions, by id, whose workflow was never marked started (their row in
- * pending_workflow_starts) and which nobody has claimed for `graceMs` or more.
- */
-export async function selectPendingStarts(
-  em: EntityManager,
-  graceMs: number,
-  limit: number,
-): Promise<PendingStart[]> {
-  const rows = await selectRows<{ id: string; present: boolean }>(
-    em,
-    `select p.submission_id as id, s.id is not null as present
-       from pending_workflow_starts p left join submissions s on s.id = p.submission_id
-      where p.claimed_until < now() - (? * interval '1 millisecond')
-      order by p.submission_id limit ?`,
-    [graceMs, limit],
-  );
-  return rows.map((row) => ({ id: String(row.id), present: row.present }));
-}
-
 /** Submissions whose workflow is not started yet, in all accounts. */
 export async function countUnstartedSubmissions(em: EntityManager): Promise<number> {
   const [row] = await selectRows<{ total: string }>(

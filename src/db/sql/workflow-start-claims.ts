@@ -13,22 +13,26 @@ export async function notifyPendingStarts(em: EntityManager): Promise<void> {
  * Claims up to `limit` claimable pending starts, oldest first, for `leaseMs`: no other
  * worker takes them meanwhile (rows another transaction is claiming are skipped, not waited
  * for), and a claim whose worker died lapses. The rows stay until their start is marked.
- * Each comes with the ingest request's trace context, if one was stored.
+ * Each comes with the ingest request's trace context, if one was stored, and `present`: false
+ * when its submission was deleted meanwhile (nothing to start, the row is to be forgotten).
  */
 export async function claimPendingStarts(
   em: EntityManager,
   limit: number,
   leaseMs: number,
-): Promise<Array<{ id: string; traceparent: string | null }>> {
-  return selectRows<{ id: string; traceparent: string | null }>(
+): Promise<ClaimedStart[]> {
+  return selectRows<ClaimedStart>(
     em,
-    `update pending_workflow_starts set claimed_until = now() + (? * interval '1 millisecond')
-      where submission_id in (
+    `update pending_workflow_starts p set claimed_until = now() + (? * interval '1 millisecond')
+      where p.submission_id in (
         select submission_id from pending_workflow_starts
          where claimed_until <= now()
          order by submission_id limit ?
          for update skip locked)
-      returning submission_id::text as id, traceparent`,
+      returning p.submission_id::text as id, p.traceparent,
+                exists (select 1 from submissions s where s.id = p.submission_id) as present`,
     [leaseMs, limit],
   );
 }
+
+export type ClaimedStart = { id: string; traceparent: string | null; present: boolean };

@@ -1,12 +1,12 @@
 import { Gauge } from 'prom-client';
 import { metricsRegistry } from './registry';
 
-/** As src/temporal/admission.ts reports it. */
-type AdmissionStats = { inFlight: number; window: number };
+/** As the claim loop of src/pipeline/2-claim-starts.ts reports it. */
+type AdmissionStats = { inFlight: number; window: number; starting: number };
 
 /**
- * The live admission windows of this process (a `serve` process and a worker that starts
- * workflows each have one), read by the gauges when scraped.
+ * The live admission windows of this process (each worker that starts workflows has one),
+ * read by the gauges when scraped.
  */
 const admissions = new Set<() => AdmissionStats>();
 
@@ -21,6 +21,13 @@ const sumOf = (pick: (stats: AdmissionStats) => number) => {
   for (const stats of admissions) total += pick(stats());
   return total;
 };
+
+/** This process's admission windows together (all 0 in a process that starts no workflows). */
+export const admissionTotals = (): AdmissionStats => ({
+  inFlight: sumOf((stats) => stats.inFlight),
+  window: sumOf((stats) => stats.window),
+  starting: sumOf((stats) => stats.starting),
+});
 
 new Gauge({
   name: 'formward_admission_window_in_use',

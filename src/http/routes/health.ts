@@ -4,6 +4,7 @@ import {
   countSubmissionsAwaitingWorkflow,
   pingDatabase,
 } from '../../domain/health/database-readiness';
+import { admissionTotals } from '../../domain/metrics/admission-gauges';
 import type { AppContext } from '../../runtime/app-context';
 import { linksSchema } from '../links';
 import { defineRoute } from '../routing/define-route';
@@ -28,7 +29,10 @@ const readinessSchema = z
           .describe(
             'Submissions stored whose workflow is not started yet, in all processes (null when PostgreSQL is down)',
           ),
-        queued: z.number().int().describe('Of those, queued in this process'),
+        queued: z
+          .number()
+          .int()
+          .describe('Of those, claimed by this process and being started (a worker; 0 elsewhere)'),
         in_flight: z
           .number()
           .int()
@@ -36,7 +40,9 @@ const readinessSchema = z
         window: z
           .number()
           .int()
-          .describe('The most this process starts ahead of the workers (`ADMISSION_WINDOW`)'),
+          .describe(
+            'The most this process starts ahead of the workers (`ADMISSION_WINDOW` in a worker, 0 elsewhere)',
+          ),
       })
       .describe('Admission control of workflow starts (docs/running.md)'),
     links: linksSchema(),
@@ -86,7 +92,7 @@ export const healthRoutes = [
     if (ctx.fileStore.kind === 's3')
       checks.file_storage = await check('file_storage', ctx.fileStore.check());
     const ready = Object.values(checks).every((v) => v === 'ok');
-    const starts = ctx.workflows.stats();
+    const starts = admissionTotals();
     const waiting =
       checks.postgres === 'ok'
         ? await countSubmissionsAwaitingWorkflow(req.em).catch(() => null)
@@ -96,7 +102,7 @@ export const healthRoutes = [
       checks,
       workflow_starts: {
         waiting,
-        queued: starts.queued,
+        queued: starts.starting,
         in_flight: starts.inFlight,
         window: starts.window,
       },

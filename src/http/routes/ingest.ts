@@ -26,7 +26,7 @@ import {
   type SubmissionToPrepare,
 } from '../../domain/submissions/prepare-submission';
 import { storeSubmission, type StartHold } from '../../domain/submissions/store-submission';
-import { currentTraceparent, setSpanAttributes } from '../../tracing/trace-hooks';
+import { setSpanAttributes } from '../../tracing/trace-hooks';
 import { TEST_RUN_START_HOLD } from '../../domain/submissions/test-submission';
 import { CAPTCHA_BEFORE_FILES, captchaGate, type CaptchaGate } from '../ingest/captcha-gate';
 import { captchaFailed } from '../ingest/ingest-refusals';
@@ -190,14 +190,11 @@ const resultLinks = (ctx: RouteContext, form: IngestForm, submissionId: string) 
 ];
 
 /**
- * After the answer, off the request path: by default a worker starts the workflow, told by a
- * notification; with WORKFLOW_STARTS=serve this process does. The sweeper backs up both.
+ * After the answer, off the request path: the workers hear that a start waits
+ * (src/pipeline/1-notify-workers.ts); one of them claims and starts it.
  */
-const startWorkflowAfter = (ctx: RouteContext, res: Response, submissionId: string) => {
-  if (ctx.config.workflowStarts === 'serve') {
-    const traceparent = currentTraceparent(); // the answer's callback runs outside the request's trace
-    res.on('finish', () => ctx.workflows.enqueue(submissionId, traceparent));
-  } else res.on('finish', () => ctx.startNotices.poke());
+const notifyWorkersAfter = (ctx: RouteContext, res: Response) => {
+  res.on('finish', () => ctx.startNotices.poke());
 };
 
 const FORM_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
@@ -303,7 +300,7 @@ export const ingestRoutes = [
     )
       .catch((error: unknown) => unavailableWithResend(req, ctx, error, body))
       .finally(() => body.discard());
-    startWorkflowAfter(ctx, res, id);
+    notifyWorkersAfter(ctx, res);
     if (req.accepts(['html', 'json']) === 'json')
       return { status: 200, body: { ok: true, id, links: resultLinks(ctx, form, id) } };
     return {
@@ -394,7 +391,7 @@ export const ingestRoutes = [
     );
     const links = resultLinks(ctx, form, id);
     if (!testRun) {
-      startWorkflowAfter(ctx, res, id);
+      notifyWorkersAfter(ctx, res);
       return { status: 200, body: { ok: true, id, links } };
     }
     const result = await ctx.workflows.runAndWait(id, TEST_RUN_TIMEOUT_MS);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Orm } from '../../db/orm';
-import { notifyPendingStarts } from '../../db/sql/workflow-start-claims';
+import type { Orm } from '../db/orm';
+import { notifyPendingStarts } from '../db/sql/workflow-start-claims';
 
 /**
  * The least time between two notifications from one process. A NOTIFY's commit takes a
@@ -17,9 +17,10 @@ export type StartNotices = {
 };
 
 /**
- * Tells the workers (WORKFLOW_STARTS=worker, docs/running.md) that submissions wait for their
- * workflow start. A lost notification costs latency, not the start: the workers also look
- * once a second.
+ * Step 1, in the HTTP process, once a submission's answer is sent: tells the workers that
+ * submissions wait for their workflow start (the statement that stored each one also wrote
+ * its row of pending_workflow_starts, src/domain/submissions/store-submission.ts). A lost
+ * notification costs latency, not the start: the workers also look once a second.
  */
 export function createStartNotices(orm: Orm, logger: Logger): StartNotices {
   let lastSent = 0;

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm';
 import { selectIdsAwaitingSpamCheck } from '../db/sql/submissions';
-import { trackAdmission } from '../domain/metrics/admission-gauges';
 
 /** How often the in-flight starts are checked against the database while any are open. */
 const POLL_MS = 100;
@@ -32,13 +31,12 @@ export interface Admission {
 }
 
 /**
- * Admission control for workflow starts: at most `window` started workflows wait for their
- * first workflow task at once, so a burst waits in PostgreSQL (rows not yet started) instead
- * of in Temporal's task queue, where every task costs more than a task handed straight to a
- * waiting poller. A start leaves the window when its spam check is stored (the first thing
- * the workflow does, on a worker), which is read from the database: it works the same with
- * the worker in this process or in another one. The start rate so follows the rate at which
- * the workers take up workflows.
+ * Step 3: admission control of workflow starts. At most `window` started workflows wait for
+ * their first workflow task at once, so a burst waits in PostgreSQL (rows not yet started)
+ * instead of in Temporal's task queue, where every task costs more than a task handed straight
+ * to a waiting poller. A start leaves the window when its spam check is stored (the first
+ * thing the workflow does), read from the database every 100 ms while starts are open: the
+ * start rate so follows the rate at which the workers take up workflows.
  */
 export function createAdmission(deps: { orm: Orm; window: number; logger: Logger }): Admission {
   const { orm, window, logger } = deps;
@@ -91,8 +89,6 @@ export function createAdmission(deps: { orm: Orm; window: number; logger: Logger
   };
 
   const stats = (): AdmissionStats => ({ inFlight: inFlight.size + reserved, window });
-  // The admission gauges of /metrics read this window while it runs.
-  const untrack = trackAdmission(stats);
 
   return {
     tryAcquire() {
@@ -114,7 +110,6 @@ export function createAdmission(deps: { orm: Orm; window: number; logger: Logger
     },
     stats,
     stop() {
-      untrack();
       if (timer) clearTimeout(timer);
       timer = null;
       inFlight.clear();
