@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /*
- * Two projects (README, "Tests"):
+ * Two projects (CONTRIBUTING.md, "Tests"):
  * - `unit`: the files listed below, which need no server: no PostgreSQL, no Temporal, no
  *   fixture or test stack, no helper that starts a server. `npm run test:unit`.
  * - `integration`: every other test file. One real PostgreSQL and one real Temporal dev server
@@ -55,6 +55,8 @@ const UNIT_TESTS = [
   'test/temporal/workflow-replay.test.ts',
   'test/tracing/span-redaction.test.ts',
   'workflows/first-attempt.test.ts',
+  // Pure tests by where they live: everything under test/unit/.
+  'test/unit/**/*.test.ts',
 ];
 
 const ALL_TESTS = ['test/**/*.test.ts', 'workflows/**/*.test.ts', 'activities/**/*.test.ts'];

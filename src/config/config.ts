@@ -143,8 +143,8 @@ const environmentSchema = z.object({
   /** Accounts one user may own (docs/teams.md); 0: no limit. */
   MAX_ACCOUNTS_PER_USER: z.coerce.number().int().min(0).default(5),
   /**
-   * Forms one account may have, counted per owning user over every account they own (docs:
-   * README, Budgets against amplification); 0: no limit.
+   * Forms one account may have, counted per owning user over every account they own (docs/security.md,
+   * "Budgets against amplification"); 0: no limit.
    */
   MAX_FORMS_PER_ACCOUNT: z.coerce.number().int().min(0).default(500),
   /** Plugins of every type one form may have, deleted ones aside; 0: no limit. */
@@ -158,7 +158,7 @@ const environmentSchema = z.object({
   API_WRITE_RATE: z.coerce.number().int().min(0).default(120),
   /**
    * Submission mails (one per recipient) an account may send per hour, counted per owning
-   * user over every account they own (README, "Recipients and mail").
+   * user over every account they own (docs/security.md, "Recipients and mail").
    */
   ACCOUNT_MAIL_PER_HOUR: z.coerce.number().int().min(0).default(1000),
   /** Invitations an account may send per hour, counted per owning user (docs/teams.md); 0: no cap. */

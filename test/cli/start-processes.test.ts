@@ -23,7 +23,7 @@ import {
 } from './running-start';
 import { buildOnce } from '../support/build-once';
 
-// `formward start` answers first (README, "Performance"; docs/running.md): its worker is a
+// `formward start` answers first (docs/performance.md; docs/running.md): its worker is a
 // supervised child process at nice 10, like the embedded Temporal dev server; the HTTP
 // process and PostgreSQL keep their priority. Real parts: the built CLI, embedded
 // PostgreSQL, the Temporal dev server, an HTTPS receiver.
