@@ -18,6 +18,7 @@ import {
 const README = path.join(REPO_ROOT, 'README.md');
 const INDEX = path.join(REPO_ROOT, 'docs/README.md');
 const CONTRIBUTING = path.join(REPO_ROOT, 'CONTRIBUTING.md');
+const CHART_README = path.join(REPO_ROOT, 'deploy/helm/formward/README.md');
 const README_MAX_LINES = 250;
 
 const read = (file: string) => fs.readFileSync(file, 'utf8');
@@ -68,8 +69,8 @@ describe('the docs index', () => {
 });
 
 describe('relative links', () => {
-  it('in README.md, CONTRIBUTING.md and docs/ lead to a file and heading that exist', () => {
-    const files = [README, CONTRIBUTING, ...markdownFilesUnder('docs')];
+  it('in README.md, CONTRIBUTING.md, docs/ and the chart lead to a file and heading that exist', () => {
+    const files = [README, CONTRIBUTING, CHART_README, ...markdownFilesUnder('docs')];
     const broken = files.flatMap((file) =>
       linksOf(file, read(file))
         .map(brokenLink)
