@@ -3,7 +3,7 @@ import { workerEnvironment } from '../../../src/cli/worker-supervisor';
 import { loadConfig } from '../../../src/config/config';
 
 // METRICS_PORT and METRICS_HOST (docs/metrics.md): off by default, and `formward start`'s
-// worker process on the next port.
+// worker process without a listener of its own (its parent serves its series).
 
 describe('the metrics configuration', () => {
   it('is off unless METRICS_PORT is set, on 127.0.0.1 by default', () => {
@@ -21,7 +21,7 @@ describe('the metrics configuration', () => {
     expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
   });
 
-  it("gives start's worker process METRICS_PORT+1", () => {
+  it("gives start's worker process no metrics listener, and tells it whether to collect", () => {
     const parent = {
       databaseUrl: 'postgres://db/formward',
       temporalAddress: '127.0.0.1:7233',
@@ -30,14 +30,17 @@ describe('the metrics configuration', () => {
       urls: { base: 'http://127.0.0.1:3000', ingest: 'http://127.0.0.1:3000' },
       listener: { address: '127.0.0.1', port: 3000 },
     };
-    expect(workerEnvironment({ ...parent, metricsPort: 9464 }).METRICS_PORT).toBe('9465');
-    expect(workerEnvironment({ ...parent, metricsPort: 0 }).METRICS_PORT).toBe('0');
     const saved = process.env.METRICS_PORT;
-    delete process.env.METRICS_PORT;
+    process.env.METRICS_PORT = '9464';
     try {
-      expect(workerEnvironment(parent).METRICS_PORT).toBeUndefined();
+      const env = workerEnvironment({ ...parent, metrics: true });
+      expect(env.METRICS_PORT).toBeUndefined();
+      expect(JSON.parse(env.FORMWARD_SUPERVISOR!)).toMatchObject({ metrics: true });
+      const off = workerEnvironment({ ...parent, metrics: false });
+      expect(JSON.parse(off.FORMWARD_SUPERVISOR!)).toMatchObject({ metrics: false });
     } finally {
-      if (saved !== undefined) process.env.METRICS_PORT = saved;
+      if (saved === undefined) delete process.env.METRICS_PORT;
+      else process.env.METRICS_PORT = saved;
     }
   });
 });
