@@ -115,6 +115,44 @@ export default tseslint.config(
     },
   },
   {
+    // test/unit/ is the unit project (vitest.config.ts): it runs without the global setup, so
+    // no PostgreSQL, no Temporal and no Formward server; a test that needs them lives elsewhere.
+    files: ['test/unit/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'vitest',
+              importNames: ['inject'],
+              message: "test/unit/ has no global setup: inject('stack') is undefined there",
+            },
+            {
+              name: '@temporalio/testing',
+              message: 'a TestWorkflowEnvironment runs Temporal: an integration test',
+            },
+          ],
+          patterns: [
+            {
+              regex:
+                '^(\\.{1,2}/)+(support/(fixture|test-stack|shared-stack|scratch-database|own-temporal|build-once|workflow-probes|retention-runs|temporal-postgres|worker-process)|temporal/workflow-test-env|cli/running-start)$',
+              message:
+                'this helper starts or needs PostgreSQL, Temporal or a Formward server: an integration test, outside test/unit/',
+            },
+            {
+              regex:
+                '^(\\.{1,2}/)+src/(embedded/(postgres|temporal-server)|runtime/(http-server|worker-runner))$',
+              allowTypeImports: true,
+              message:
+                'this starts PostgreSQL, Temporal, the HTTP server or a worker: an integration test, outside test/unit/',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['bin/**/*.js', 'scripts/**/*.js', '.ci/**/*.js'],
     languageOptions: {
       globals: {

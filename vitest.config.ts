@@ -1,63 +1,23 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /*
- * Two projects (README, "Tests"):
- * - `unit`: the files listed below, which need no server: no PostgreSQL, no Temporal, no
- *   fixture or test stack, no helper that starts a server. `npm run test:unit`.
+ * Two projects, told apart by where a file lives (CONTRIBUTING.md, "Tests"):
+ * - `unit`: test/unit/**, pure tests: no PostgreSQL, no Temporal, no Formward server (a file
+ *   may open a throwaway socket or run a local tool such as helm or promtool). No global setup:
+ *   `inject('stack')` is undefined there, the stack helpers refuse to run, and eslint forbids
+ *   importing them under test/unit/. `npm run test:unit`.
  * - `integration`: every other test file. One real PostgreSQL and one real Temporal dev server
  *   for the whole run (test/global-setup.ts); every test file gets its own database and task
  *   queue. `npm run test:integration`.
- * `npm test` runs both, the unit project first. A new file is an integration test until it is
- * listed here; a listed file that reaches for the stack fails (`inject('stack')` is undefined).
+ * `npm test` (scripts/run-tests.mjs) runs the unit project, then the integration project, and
+ * prints the wall time of each.
  */
-const UNIT_TESTS = [
-  'test/config/byte-size.test.ts',
-  'test/config/embedded-postgres-settings.test.ts',
-  'test/config/file-storage.test.ts',
-  'test/config/form-pages-target.test.ts',
-  'test/config/metrics-config.test.ts',
-  'test/config/spam-retention.test.ts',
-  'test/config/temporal-dev-server.test.ts',
-  'test/db/connection-errors.test.ts',
-  // Renders the Helm chart with the cached helm: no server.
-  'test/deploy/helm-chart.test.ts',
-  // Reads docker-compose.yml: no server.
-  'test/deploy/compose-caddy.test.ts',
-  'test/domain/address-policy.test.ts',
-  'test/domain/app-secret.test.ts',
-  'test/domain/captcha-settings.test.ts',
-  'test/domain/autoresponse-text.test.ts',
-  'test/domain/chat-messages.test.ts',
-  'test/domain/dev-mailbox.test.ts',
-  'test/domain/own-origin.test.ts',
-  'test/domain/passwords.test.ts',
-  'test/domain/plugin-configs.test.ts',
-  'test/domain/prepare-submission.test.ts',
-  'test/domain/semaphore-failures.test.ts',
-  'test/domain/semaphore.test.ts',
-  'test/domain/signing-secret.test.ts',
-  'test/domain/spam-rules.test.ts',
-  'test/domain/validate-fields.test.ts',
-  'test/domain/form-json-schema.test.ts',
-  'test/domain/submission-email.test.ts',
-  'test/http/expect-answer.test.ts',
-  'test/http/next-path.test.ts',
-  'test/http/openapi-document.test.ts',
-  'test/http/route-answers.test.ts',
-  'test/http/test-deliveries-view.test.ts',
-  'test/ingest/rate-limit-key.test.ts',
-  'test/mail/mime-reader.test.ts',
-  'test/metrics/dashboard-queries.test.ts',
-  // Runs promtool on deploy/prometheus: no server of ours.
-  'test/metrics/promtool.test.ts',
-  'test/temporal/workflow-code.test.ts',
-  // Worker.runReplayHistories replays the recorded histories in process: no server.
-  'test/temporal/workflow-replay.test.ts',
-  'test/tracing/span-redaction.test.ts',
-  'workflows/first-attempt.test.ts',
+const UNIT_TESTS = ['test/unit/**/*.test.ts'];
+const INTEGRATION_TESTS = [
+  'test/**/*.test.ts',
+  'workflows/**/*.test.ts',
+  'activities/**/*.test.ts',
 ];
-
-const ALL_TESTS = ['test/**/*.test.ts', 'workflows/**/*.test.ts', 'activities/**/*.test.ts'];
 // Its own topology and runner: `npm run test:production` (vitest.production.config.ts).
 const EXCLUDED = [...configDefaults.exclude, 'test/production/**'];
 
@@ -85,6 +45,10 @@ export default defineConfig({
           exclude: EXCLUDED,
           // Pure tests: every core by default.
           maxWorkers: workersFrom('UNIT_TEST_WORKERS', '100%'),
+          // A worker runs its files one after another on the modules it already loaded:
+          // re-importing src/ for each file was most of the unit run's time. So a unit file
+          // leaves no global state changed (environment variables, module settings).
+          isolate: false,
           // Projects with different worker counts run one after the other.
           sequence: { groupOrder: 0 },
         },
@@ -93,8 +57,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ALL_TESTS,
-          exclude: [...EXCLUDED, ...UNIT_TESTS],
+          include: INTEGRATION_TESTS,
+          exclude: [...EXCLUDED, 'test/unit/**'],
           globalSetup: ['test/global-setup.ts'],
           // Each worker runs a server, a Temporal worker and their database: two by default.
           maxWorkers: workersFrom('TEST_WORKERS', 2),

@@ -36,7 +36,7 @@ export type NotificationDeps = {
 /**
  * The notification e-mail activity: one message about an accepted, non-spam submission to
  * its form's `notification_email_addresses` that are confirmed and not unsubscribed (read at
- * attempt time, README "Recipients and mail"), one copy per recipient with its unsubscribe
+ * attempt time, docs/security.md, "Recipients and mail"), one copy per recipient with its unsubscribe
  * link, within the account's hourly budget. Its Message-ID is stable, so a retry after an
  * unclear failure is the same message. Transient SMTP failures throw (Temporal retries); a
  * 5xx refusal of every copy fails without retry.

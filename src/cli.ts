@@ -20,7 +20,7 @@ const USAGE = `usage: formward <command>
   mailbox show FILE_OR_INDEX [--html|--raw]
                              print one of them (1 is the newest)
 
-Configuration comes from the environment; see README.md.`;
+Configuration comes from the environment; see docs/configuration.md.`;
 
 /** The `formward` CLI (docs/running.md). */
 export async function main(argv: string[]): Promise<void> {

@@ -17,7 +17,7 @@ export type DeliveryPolicy = {
   attemptTimeoutMs: number;
 };
 
-/** The WEBHOOK_* knobs a policy is made of (README, "Configuration"). */
+/** The WEBHOOK_* knobs a policy is made of (docs/configuration.md). */
 export type WebhookTimings = {
   connectTimeoutMs: number;
   readTimeoutMs: number;

@@ -7,6 +7,8 @@ import { createAppContext } from '../runtime/app-context';
 import { openDatabase, type Database } from '../runtime/database';
 import { startHttpServer, type RunningHttpServer } from '../runtime/http-server';
 import { startMetricsListener } from '../runtime/metrics/metrics-listener';
+import { startProcessMetrics } from '../runtime/metrics/process-metrics';
+import { answerMetricsRequests } from '../runtime/metrics/worker-metrics-channel';
 import { openTemporal, type TemporalService } from '../runtime/temporal-service';
 import { startWorkerHealthServer } from '../runtime/worker-health-server';
 import { runWorker, type RunningWorker } from '../runtime/worker-runner';
@@ -55,16 +57,35 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
       temporalUiUrl: temporal.uiUrl,
     });
     stops.push(() => ctx.close());
+    // The worker process of `formward start` (docs/metrics.md), once it runs.
+    let workerProcess: SupervisedWorker | null = null;
+    const separateWorker = parts.worker && parts.http;
+    // Before the worker: its Temporal SDK metrics take this process's label.
     if (config.metrics) {
-      // Before the worker: its Temporal SDK metrics take this process's label.
       const listener = await startMetricsListener({
         ...config.metrics,
         process: parts.http ? 'serve' : 'worker',
         orm: ctx.orm,
         temporal: ctx.temporal,
         logger: ctx.logger,
+        ...(separateWorker && {
+          workerMetrics: () => workerProcess?.metrics() ?? Promise.resolve(null),
+        }),
       });
       stops.push(() => listener.close());
+    } else if (supervisor?.metrics) {
+      // No listener here: the parent's /metrics asks for these over IPC.
+      const stopMetrics = startProcessMetrics({
+        process: 'worker',
+        orm: ctx.orm,
+        temporal: ctx.temporal,
+        logger: ctx.logger,
+      });
+      const stopAnswering = answerMetricsRequests();
+      stops.push(async () => {
+        stopAnswering();
+        stopMetrics();
+      });
     }
     const applied = await migrate(ctx.orm);
     if (applied.length > 0) ctx.logger.info({ applied }, 'migrations applied');
@@ -96,8 +117,7 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
     }
     // After the HTTP server, whose bound port decides the links in notification e-mails.
     let worker: RunningWorker | null = null;
-    let workerProcess: SupervisedWorker | null = null;
-    if (parts.worker && http) {
+    if (separateWorker && http) {
       // Stopped first on shutdown: in-flight deliveries finish while the rest still runs.
       const supervised = await startSupervisedWorker({
         env: workerEnvironment({
@@ -107,7 +127,7 @@ export async function runStack(config: Config, parts: Parts): Promise<void> {
           dataDir: config.dataDir,
           urls: ctx.urls,
           listener: { address: http.address, port: http.port },
-          metricsPort: config.metrics?.port,
+          metrics: config.metrics !== null,
         }),
         nice: config.worker.nice,
         say,

@@ -2,6 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '../embedded/free-port';
 import { lowerPriority } from '../embedded/process-priority';
+import type { ProcessExposition } from '../runtime/metrics/exposition';
+import { requestWorkerMetrics } from '../runtime/metrics/worker-metrics-channel';
 import { WORKER_SHUTDOWN_GRACE_MS } from '../temporal/worker';
 
 /**
@@ -15,8 +17,15 @@ import { WORKER_SHUTDOWN_GRACE_MS } from '../temporal/worker';
 const SUPERVISOR_ENV = 'FORMWARD_SUPERVISOR';
 const READY_MESSAGE = 'formward-worker-ready';
 
-/** What the child learns from its parent besides the ordinary configuration. */
-type SupervisorNote = { pid: number; listener: { address: string; port: number } };
+/**
+ * What the child learns from its parent besides the ordinary configuration; `metrics`: the
+ * parent serves the child's metrics and asks for them over IPC (docs/metrics.md).
+ */
+type SupervisorNote = {
+  pid: number;
+  listener: { address: string; port: number };
+  metrics: boolean;
+};
 
 /** Restart delays: 1 s, doubling to 30 s; back to 1 s once a worker has run for a minute. */
 const FIRST_DELAY_MS = 1_000;
@@ -32,6 +41,8 @@ export type WorkerProcessInfo = { pid: number; healthUrl: string };
 export type SupervisedWorker = {
   /** The worker process running now (null between a death and its restart). */
   current(): WorkerProcessInfo | null;
+  /** Its metrics, or null when none runs or it does not answer in time. */
+  metrics(): Promise<ProcessExposition | null>;
   /** SIGTERM, then SIGKILL after the worker's shutdown grace and a margin; no more restarts. */
   stop(): Promise<void>;
 };
@@ -45,10 +56,14 @@ export function workerEnvironment(parent: {
   urls: { base: string; ingest: string };
   /** Where the parent's HTTP server is bound: the child's deliveries never connect there. */
   listener: { address: string; port: number };
-  /** The parent's METRICS_PORT: the child serves its own metrics on the next port. */
-  metricsPort?: number;
+  /** Whether the parent serves metrics: the child then collects its own for it. */
+  metrics: boolean;
 }): NodeJS.ProcessEnv {
-  const note: SupervisorNote = { pid: process.pid, listener: parent.listener };
+  const note: SupervisorNote = {
+    pid: process.pid,
+    listener: parent.listener,
+    metrics: parent.metrics,
+  };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: parent.databaseUrl,
@@ -61,9 +76,8 @@ export function workerEnvironment(parent: {
     [SUPERVISOR_ENV]: JSON.stringify(note),
   };
   if (parent.temporalUiUrl) env.TEMPORAL_UI_URL = parent.temporalUiUrl;
-  // METRICS_PORT + 1 (0, any free port, stays 0); METRICS_HOST is inherited (docs/metrics.md).
-  if (parent.metricsPort !== undefined)
-    env.METRICS_PORT = String(parent.metricsPort === 0 ? 0 : parent.metricsPort + 1);
+  // No listener of its own: the parent's /metrics serves the child's series (docs/metrics.md).
+  delete env.METRICS_PORT;
   return env;
 }
 
@@ -124,6 +138,8 @@ export async function startSupervisedWorker(options: {
     const child = fork(entry, [], {
       env: { ...options.env, PORT: String(port) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // Structured clone: metric values such as NaN and Infinity cross intact.
+      serialization: 'advanced',
     });
     const startedAt = Date.now();
     lowerPriority(child.pid, options.nice, options.say);
@@ -167,6 +183,7 @@ export async function startSupervisedWorker(options: {
   supervising = true;
   return {
     current: () => running?.info ?? null,
+    metrics: () => (running ? requestWorkerMetrics(running.child) : Promise.resolve(null)),
     async stop() {
       stopping = true;
       clearTimeout(restartTimer);

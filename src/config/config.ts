@@ -100,7 +100,7 @@ const environmentSchema = z.object({
   TEMPORAL_DEV_SQLITE_SYNCHRONOUS: z.enum(SQLITE_SYNCHRONOUS_LEVELS).default('normal'),
   /** The Temporal Web UI, for links from the delivery log; the embedded dev server's is known. */
   TEMPORAL_UI_URL: optionalText,
-  /** Workflows a worker starts (or, inline, its serve process): first task straight to that worker. */
+  /** Workflows a worker starts: their first task straight back to that worker (docs/running.md). */
   TEMPORAL_EAGER_START: z.enum(['true', 'false']).default('true'),
   /** CPU nice of `formward start`'s worker process and of the embedded Temporal dev server (docs/running.md); 0: off. */
   WORKER_NICE: z.coerce.number().int().min(-20).max(19).default(10),
@@ -139,8 +139,8 @@ const environmentSchema = z.object({
   /** Accounts one user may own (docs/teams.md); 0: no limit. */
   MAX_ACCOUNTS_PER_USER: z.coerce.number().int().min(0).default(5),
   /**
-   * Forms one account may have, counted per owning user over every account they own (docs:
-   * README, Budgets against amplification); 0: no limit.
+   * Forms one account may have, counted per owning user over every account they own (docs/security.md,
+   * "Budgets against amplification"); 0: no limit.
    */
   MAX_FORMS_PER_ACCOUNT: z.coerce.number().int().min(0).default(500),
   /** Plugins of every type one form may have, deleted ones aside; 0: no limit. */
@@ -154,7 +154,7 @@ const environmentSchema = z.object({
   API_WRITE_RATE: z.coerce.number().int().min(0).default(120),
   /**
    * Submission mails (one per recipient) an account may send per hour, counted per owning
-   * user over every account they own (README, "Recipients and mail").
+   * user over every account they own (docs/security.md, "Recipients and mail").
    */
   ACCOUNT_MAIL_PER_HOUR: z.coerce.number().int().min(0).default(1000),
   /** Invitations an account may send per hour, counted per owning user (docs/teams.md); 0: no cap. */

@@ -8,8 +8,7 @@ const MAX_SOCKET_PATH = 100;
  * The folder of the embedded PostgreSQL's Unix socket, made ready for the server's user, or
  * null when its path would be too long for a socket (then TCP alone is used). Formward
  * talks to its embedded database over this socket: a query on a Unix socket costs both
- * processes about a quarter less CPU than one through the loopback TCP stack (README,
- * Performance). The TCP port stays open for tools and for readers of DATABASE_URL that
+ * processes about a quarter less CPU than one through the loopback TCP stack (docs/performance.md). The TCP port stays open for tools and for readers of DATABASE_URL that
  * cannot use a socket.
  */
 export function prepareSocketDirectory(

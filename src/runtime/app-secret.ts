@@ -8,7 +8,7 @@ import { randomToken } from '../domain/accounts/secrets';
  */
 export const MIN_APP_SECRET_BYTES = 32;
 
-/** The command README.md gives too: 48 random bytes, 64 characters of base64. */
+/** The command docs/configuration.md gives too: 48 random bytes, 64 characters of base64. */
 export const MAKE_APP_SECRET = 'openssl rand -base64 48';
 
 function tooShort(secret: string, source: string): Error {

@@ -9,7 +9,7 @@ import { deliveryPolicy } from '../temporal/delivery-policy';
 import { ensureRetentionSchedule } from '../temporal/retention-schedule';
 import { installTemporalRuntimeLogger } from '../temporal/runtime-logger';
 import { freePort } from '../embedded/free-port';
-import { processLabel } from '../domain/metrics/registry';
+import { metricsServed, processLabel } from '../domain/metrics/registry';
 import { setTemporalSdkMetricsAddress } from './metrics/temporal-sdk-metrics';
 import { claimWorkflowStarts } from '../pipeline/2-claim-starts';
 import { createAdmission } from '../pipeline/3-admission';
@@ -123,11 +123,12 @@ export async function runWorker(
 }
 
 /**
- * The SDK's runtime, once per process; with METRICS_PORT it serves its worker metrics on a
- * free loopback port, which our /metrics appends (docs/metrics.md).
+ * The SDK's runtime, once per process; when this process's metrics are served (METRICS_PORT,
+ * or the parent `formward start` reads them) it serves its worker metrics on a free loopback
+ * port, which our /metrics appends (docs/metrics.md).
  */
-async function installRuntime({ config, logger }: WorkerContext): Promise<void> {
-  if (!config.metrics) return void installTemporalRuntimeLogger(logger);
+async function installRuntime({ logger }: WorkerContext): Promise<void> {
+  if (!metricsServed()) return void installTemporalRuntimeLogger(logger);
   const metricsAddress = `127.0.0.1:${await freePort('127.0.0.1')}`;
   const globalTags = { process: processLabel() };
   if (installTemporalRuntimeLogger(logger, { metricsAddress, globalTags }))

@@ -5,8 +5,9 @@ let installed = false;
 
 /**
  * Routes the Temporal SDK's own logs (worker state, bundling) into our pino logger, at warn and
- * above. With `metricsAddress` (`127.0.0.1:port`, only when METRICS_PORT is set) the SDK's
- * runtime also serves its worker metrics there, for our /metrics to append (docs/metrics.md).
+ * above. With `metricsAddress` (`127.0.0.1:port`, only when this process's metrics are
+ * served) the SDK's runtime also serves its worker metrics there, for our /metrics to append
+ * (docs/metrics.md).
  * The runtime is installed once per process: the first call decides. Returns whether this
  * call installed it.
  */

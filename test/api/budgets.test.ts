@@ -4,7 +4,7 @@ import { expectAnswer, expectError, hrefOf } from '../support/api-client';
 import { useTestStack, type Tenant } from '../support/fixture';
 import { submitJson } from '../support/ingest-requests';
 
-// Budgets against amplification (README, Security notes), with small limits so each can be
+// Budgets against amplification (docs/security.md, "Budgets against amplification"), with small limits so each can be
 // reached: forms per account, plugins per form, replays per minute, one running recovery.
 
 const t = useTestStack({

@@ -6,7 +6,7 @@ import { cookieValue, setCookie } from '../support/sign-in';
 import { submitJson } from '../support/ingest-requests';
 import { openAppSession, postForm } from './dashboard-support';
 
-// The budgets against amplification in the dashboard (README, Security notes): each refusal
+// The budgets against amplification in the dashboard (docs/security.md, "Budgets against amplification"): each refusal
 // is a page with a human message naming the limit, never a silent failure or a 500.
 
 const t = useTestStack({

@@ -16,7 +16,7 @@ import { startSmtpSink, type SinkMessage, type SmtpSink } from '../support/smtp-
 const formOf = (res: ApiResponse) => expectAnswer(res, 'GET /api/forms/{id}', 200).form;
 
 // Recipients confirm before they receive anything, every mail to them has a one-click
-// unsubscribe, and an account's submission mail has an hourly budget (README, "Recipients
+// unsubscribe, and an account's submission mail has an hourly budget (docs/security.md, "Recipients
 // and mail"): a real worker, ingest, the SMTP sink and an HTTPS webhook receiver.
 
 let smtp: SmtpSink;

@@ -10,7 +10,7 @@ import { createTestCertificates } from '../support/test-ca';
 import { paceLoad, postJsonTo, tally, waitForDeliveries } from './support/load';
 import { startTopology, type Topology } from './support/topology';
 
-// The production topology of docker-compose.yml run natively (README.md, "Production"):
+// The production topology of docker-compose.yml run natively (docs/production.md):
 // PostgreSQL, Temporal on it, 2 × `formward serve`, 2 × `formward worker`, under a paced load
 // of distinct submissions to a form with a webhook at an HTTPS receiver. Every submission the
 // service accepted must be stored and delivered, signed, under one webhook-id.

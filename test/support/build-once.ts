@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { inject } from 'vitest';
+import { sharedStack } from './shared-stack';
 
 const ROOT = path.resolve(__dirname, '../..');
 const LOCK = path.join(ROOT, '.tmp', 'test-build.lock');
@@ -15,7 +15,7 @@ const MARKER = path.join(ROOT, 'dist', '.test-run');
  * file's `formward` reads them. The run is told apart by the global setup's data directory.
  */
 export async function buildOnce(): Promise<void> {
-  const run = inject('stack').dataDir;
+  const run = sharedStack().dataDir;
   fs.mkdirSync(path.dirname(LOCK), { recursive: true });
   await acquire();
   try {

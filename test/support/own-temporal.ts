@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../../src/embedded/free-port';
 import { startTemporalDevServer, type TemporalDevServer } from '../../src/embedded/temporal-server';
+import { sharedStack } from './shared-stack';
 
 /**
  * A Temporal dev server of the suite's own, for tests that stop it. It keeps its ports and
@@ -20,7 +21,7 @@ export function useOwnTemporal() {
     address: '',
     async start() {
       server = await startTemporalDevServer({
-        cliPath: inject('stack').temporalCli,
+        cliPath: sharedStack().temporalCli,
         dataDir,
         ...ports,
       });

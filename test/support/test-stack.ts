@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { Client } from 'pg';
-import { inject } from 'vitest';
 import { loadConfig } from '../../src/config/config';
 import { migrate } from '../../src/db/orm';
 import { createAccount } from '../../src/domain/accounts/accounts';
@@ -20,6 +19,7 @@ import { startMetricsListener } from '../../src/runtime/metrics/metrics-listener
 import type { Dial } from '../../src/domain/webhooks/guarded-connector';
 import { runWorker, type RunningWorker } from '../../src/runtime/worker-runner';
 import { retentionScheduleId } from '../../src/temporal/retention-schedule';
+import { sharedStack } from './shared-stack';
 
 export type TestStackOptions = {
   /** Run a Temporal worker in this process (needed when workflows must actually run). */
@@ -35,9 +35,7 @@ export type TestStackOptions = {
 };
 
 /** Creates an empty database on the shared PostgreSQL and returns its URL. */
-export async function createTestDatabase(
-  databaseUrl = inject('stack').databaseUrl,
-): Promise<string> {
+export async function createTestDatabase(databaseUrl = sharedStack().databaseUrl): Promise<string> {
   const name = `formward_test_${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: databaseUrl });
   await admin.connect();
@@ -53,7 +51,7 @@ export async function createTestDatabase(
  * PostgreSQL and Temporal, an HTTP server on 127.0.0.1 with a random port, and optionally a worker.
  */
 export async function startTestStack(options: TestStackOptions = {}) {
-  const stack = inject('stack');
+  const stack = sharedStack();
   const databaseUrl = await createTestDatabase(options.postgresUrl);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-stack-'));
   const taskQueue = `formward-test-${randomBytes(4).toString('hex')}`;

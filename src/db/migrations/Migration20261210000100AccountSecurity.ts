@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Account security (README, "Accounts and sign-in"): a confirmation link carries the password
+ * Account security (docs/security.md, "Accounts and sign-in"): a confirmation link carries the password
  * hash it was asked with, so whoever confirms an address owns the password of that link; sessions
  * record when they were last used (idle timeout); API keys record the user who created them
  * (null for keys made with the CLI or before this release); and an index for the purge of

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Recipients and mail budget (README, "Recipients and mail"): per account and address, the
+ * Recipients and mail budget (docs/security.md, "Recipients and mail"): per account and address, the
  * pending confirmation token (its hash), when it was confirmed and when it unsubscribed; per
  * address across accounts, when the last confirmation request went out (one a day); per
  * account and hour, how many submission mails were sent and whether the owner was told.

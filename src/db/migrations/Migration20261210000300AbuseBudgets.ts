@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Budgets against amplification (README, Security notes): at most one running recovery per
+ * Budgets against amplification (docs/security.md, "Budgets against amplification"): at most one running recovery per
  * plugin, held by a partial unique index so two requests at once cannot both start one. Runs
  * left running side by side from before are settled first, all but the newest marked failed
  * (their workflows finish their pages but no longer record progress).

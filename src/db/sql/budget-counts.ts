@@ -3,7 +3,7 @@ import { countOwnerForms, lockAccountOwner } from './account-owners';
 import { runStatement, selectRows } from './execute';
 
 /*
- * Counts for the budgets against amplification (README, Security notes), taken under a row
+ * Counts for the budgets against amplification (docs/security.md, "Budgets against amplification"), taken under a row
  * lock so that two creations at the limit cannot both pass. Call inside a transaction: the
  * lock (FOR NO KEY UPDATE, which ingest's foreign-key checks do not wait for) is held until it
  * ends. The count is a separate statement on purpose: in READ COMMITTED a statement sees the

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runStatement, selectRows } from './execute';
 
-/** Where an address stands with an account (docs: README, "Recipients and mail"). */
+/** Where an address stands with an account (docs/security.md, "Recipients and mail"). */
 export type RecipientStateRow = {
   address: string;
   /** Not unsubscribed, and confirmed by its link or an own confirmed user's address. */

@@ -21,7 +21,7 @@ export type AccountMailing = { mailer: Mailer; logger: Logger; baseUrl: () => st
  * Dashboard sign-up. The caller answers the same whatever happens here: a new address gets
  * an unconfirmed account and a confirmation link; an address with an unconfirmed account gets
  * another link; a confirmed one gets a note pointing to the password reset. Every link carries
- * the password given with the sign-up that asked for it (README, "Accounts and sign-in"):
+ * the password given with the sign-up that asked for it (docs/security.md, "Accounts and sign-in"):
  * whoever confirms the address owns the password of the link they followed, and a later
  * sign-up neither discards an earlier one's password nor lets its link confirm someone
  * else's. Sign-ups whose links all expired are deleted first, so their address starts afresh.

@@ -1,6 +1,6 @@
 /**
- * A creation refused because a budget against amplification is used up (README, Security
- * notes): the API answers 409 `limit_reached` with this message, which names the limit and
+ * A creation refused because a budget against amplification is used up (docs/security.md,
+ * "Budgets against amplification"): the API answers 409 `limit_reached` with this message, which names the limit and
  * its value; the dashboard shows it on the page.
  */
 export class LimitReachedError extends Error {

@@ -77,8 +77,14 @@ let labelled: 'serve' | 'worker' | null = null;
 export const processLabel = (): 'serve' | 'worker' => labelled ?? 'worker';
 
 /**
+ * Whether this process's metrics are served: a metrics listener, or the parent `formward
+ * start` that reads them over IPC, has named the process (src/runtime/metrics/process-metrics.ts).
+ */
+export const metricsServed = (): boolean => labelled !== null;
+
+/**
  * Names the process (`serve` or `worker`) on every series and adds prom-client's process
- * and Node.js metrics; the first listener of the process decides.
+ * and Node.js metrics; the first call of the process decides.
  */
 export function labelProcess(name: 'serve' | 'worker'): void {
   if (labelled) return;

@@ -12,7 +12,7 @@ import type { Mailer } from '../mail/mailer';
 import { randomToken } from '../accounts/secrets';
 import { pluginsDisabledTotal } from '../metrics/registry';
 
-/** PLUGIN_DISABLE_AFTER_FAILURES and PLUGIN_DISABLE_AFTER (README, "Configuration"). */
+/** PLUGIN_DISABLE_AFTER_FAILURES and PLUGIN_DISABLE_AFTER (docs/configuration.md). */
 export type PluginHealthPolicy = { disableAfterFailures: number; disableAfterMs: number };
 
 export type PluginHealthDeps = {

@@ -37,7 +37,7 @@ const apiFieldName = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLow
 
 /**
  * The form's addresses were given: each one not confirmed for the account is asked to confirm
- * (README, "Recipients and mail"); then where each one stands.
+ * (docs/security.md, "Recipients and mail"); then where each one stands.
  */
 async function askAndLook(em: EntityManager, ctx: RouteContext, form: Form) {
   const addresses = form.notificationEmailAddresses;

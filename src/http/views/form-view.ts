@@ -55,7 +55,7 @@ export const formSchema = z
           .meta({ id: 'NotificationRecipient' }),
       )
       .describe(
-        'notification_email_addresses with their confirmation status (README, "Recipients and mail")',
+        'notification_email_addresses with their confirmation status (docs/security.md, "Recipients and mail")',
       ),
     captcha: captchaViewSchema,
     autoresponse: autoresponseSchema

@@ -53,7 +53,7 @@ export const pluginSchema = z
       .optional()
       .describe(
         'email only: `config.recipients` with their confirmation status; an unconfirmed or ' +
-          'unsubscribed address is sent nothing (README, "Recipients and mail")',
+          'unsubscribed address is sent nothing (docs/security.md, "Recipients and mail")',
       ),
     signing_secret: z
       .string()

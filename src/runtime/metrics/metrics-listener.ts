@@ -3,11 +3,15 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Orm } from '../../db/orm';
 import type { LazyTemporalClient } from '../../temporal/client';
-import { startDependencyChecks } from './dependency-checks';
-import { labelProcess, metricsRegistry } from '../../domain/metrics/registry';
-import { trackPool, type PoolCounts } from './pool-gauge';
-import { temporalSdkMetrics } from './temporal-sdk-metrics';
-import { trackWaitingStarts } from './waiting-starts';
+import { Gauge } from 'prom-client';
+import { metricsRegistry } from '../../domain/metrics/registry';
+import {
+  collectExposition,
+  exposition,
+  mergeExpositions,
+  type ProcessExposition,
+} from './exposition';
+import { startProcessMetrics } from './process-metrics';
 import { answerTlsAsk, TLS_ASK_PATH } from '../tls-ask';
 
 export type RunningMetricsListener = {
@@ -20,8 +24,9 @@ export type RunningMetricsListener = {
 /**
  * The metrics listener (docs/metrics.md): its own node:http server on METRICS_HOST:METRICS_PORT,
  * never the public app. `GET /metrics` answers the Prometheus text of this process (ours, then
- * the Temporal SDK's); `GET /tls/ask?domain=` answers Caddy's on-demand TLS question
- * (tls-ask.ts, docs/custom-domains.md); everything else is 404.
+ * the Temporal SDK's) and, with `workerMetrics` (`formward start`), its worker process's too;
+ * `GET /tls/ask?domain=` answers Caddy's on-demand TLS question (tls-ask.ts,
+ * docs/custom-domains.md); everything else is 404.
  */
 export async function startMetricsListener(deps: {
   host: string;
@@ -30,11 +35,12 @@ export async function startMetricsListener(deps: {
   orm: Orm;
   temporal: LazyTemporalClient;
   logger: Logger;
+  /** The worker process's metrics, or null when they could not be read in time. */
+  workerMetrics?: () => Promise<ProcessExposition | null>;
 }): Promise<RunningMetricsListener> {
-  labelProcess(deps.process);
-  trackWaitingStarts(deps.orm);
-  trackPool(() => poolOf(deps.orm));
-  const stopChecks = startDependencyChecks(deps);
+  const stopProcessMetrics = startProcessMetrics(deps);
+  const { workerMetrics } = deps;
+  const collect = workerMetrics ? () => withWorker(workerMetrics) : exposition;
 
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
@@ -43,10 +49,10 @@ export async function startMetricsListener(deps: {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
       return;
     }
-    Promise.all([metricsRegistry.metrics(), temporalSdkMetrics()]).then(
-      ([ours, sdk]) => {
+    collect().then(
+      (text) => {
         res.writeHead(200, { 'content-type': metricsRegistry.contentType });
-        res.end(req.method === 'HEAD' ? undefined : joinExpositions(ours, sdk));
+        res.end(req.method === 'HEAD' ? undefined : text);
       },
       (error: unknown) => {
         deps.logger.warn({ err: error }, 'metrics could not be collected');
@@ -65,9 +71,7 @@ export async function startMetricsListener(deps: {
     url: `http://${host}:${port}/metrics`,
     port,
     async close() {
-      stopChecks();
-      trackWaitingStarts(null);
-      trackPool(null);
+      stopProcessMetrics();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -76,16 +80,27 @@ export async function startMetricsListener(deps: {
   };
 }
 
-/** The knex (tarn) pool behind MikroORM's connection, if it has one. */
-function poolOf(orm: Orm): PoolCounts | null {
-  const knex = orm.em.getConnection().getKnex() as unknown as {
-    client?: { pool?: PoolCounts };
-  };
-  return knex.client?.pool ?? null;
+/** Worker-metrics readiness: the gauge's name (docs/metrics.md). */
+const WORKER_METRICS_UP = 'formward_worker_metrics_up';
+
+/**
+ * This process's metrics with the worker process's merged in; when the worker's could not be
+ * read, ours alone, and `formward_worker_metrics_up` says so.
+ */
+async function withWorker(read: () => Promise<ProcessExposition | null>): Promise<string> {
+  const worker = await read();
+  workerMetricsUp().set(worker ? 1 : 0);
+  const ours = await collectExposition();
+  return mergeExpositions(worker ? [ours, worker] : [ours]);
 }
 
-/** Two texts in the Prometheus format as one: each ends its last line. */
-function joinExpositions(ours: string, sdk: string): string {
-  if (!sdk) return ours;
-  return `${ours.endsWith('\n') ? ours : `${ours}\n`}${sdk}`;
+/** Created by the first listener that reads a worker's metrics: no other process has it. */
+function workerMetricsUp(): Gauge {
+  const existing = metricsRegistry.getSingleMetric(WORKER_METRICS_UP);
+  if (existing) return existing as Gauge;
+  return new Gauge({
+    name: WORKER_METRICS_UP,
+    help: "Whether this scrape includes the worker process's series (0: it did not answer in 2 s)",
+    registers: [metricsRegistry],
+  });
 }

@@ -19,7 +19,7 @@ function linkNotValid(req: Request, res: Response, ctx: AppContext): Promise<voi
 }
 
 /**
- * The links in recipient mail (README, "Recipients and mail"). Confirming takes a POST (the
+ * The links in recipient mail (docs/security.md, "Recipients and mail"). Confirming takes a POST (the
  * button of the GET page), since mail scanners fetch every link of a message; unsubscribing
  * is RFC 8058 one-click: a POST to the `List-Unsubscribe` URL, with no cookie and no CSRF
  * token (mail providers send it cross-site), and a GET page with a button for people. The

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { ownOriginError } from '../../../src/domain/plugins/own-origin';
+
+const own = ['http://127.0.0.1:3000', 'https://formulare.bücher.example'];
+const check = (url: string) => ownOriginError(new URL(url), own);
+
+describe('ownOriginError', () => {
+  it.each([
+    'http://127.0.0.1:3000/api/forms',
+    'https://formulare.xn--bcher-kva.example/x',
+    'https://FORMULARE.BÜCHER.EXAMPLE/hook',
+    'https://formulare.bücher.example.:443/hook',
+    'https://formulare.bücher.example:8443/F/token',
+    'https://formulare.bücher.example:8443//json/token',
+    'https://127.0.0.1/f/token',
+  ])('refuses %s', (url) => {
+    expect(check(url)).toMatch(/this Formward service/);
+  });
+
+  it.each([
+    'https://127.0.0.1:3000/api/forms',
+    'https://formulare.bücher.example:8443/hook',
+    'https://other.bücher.example/f/token',
+    'https://formulare.bücher.example.evil.test/f/token',
+  ])('lets %s through', (url) => {
+    expect(check(url)).toBeNull();
+  });
+});
