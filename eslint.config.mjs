@@ -50,8 +50,8 @@ export default tseslint.config(
   {
     files: ['src/domain/**/*.ts'],
     rules: layerRule(
-      ['http', 'runtime', 'cli', 'temporal', 'app-context'],
-      'src/domain is below src/http, src/runtime, src/cli and src/temporal: it must not import them',
+      ['http', 'runtime', 'cli', 'temporal', 'pipeline', 'app-context'],
+      'src/domain is below src/http, src/runtime, src/cli, src/temporal and src/pipeline: it must not import them',
     ),
   },
   {
@@ -66,6 +66,13 @@ export default tseslint.config(
     rules: layerRule(
       ['http', 'runtime', 'cli'],
       'src/temporal (client, starter, worker) is below src/http, src/runtime and src/cli',
+    ),
+  },
+  {
+    files: ['src/pipeline/**/*.ts'],
+    rules: layerRule(
+      ['http', 'runtime', 'cli'],
+      'src/pipeline (the start of submission workflows) is below src/http, src/runtime and src/cli',
     ),
   },
   {

@@ -29,7 +29,10 @@ import type { RecoveryStarter } from '../domain/plugins/recovery';
 import { OwnListeners } from '../domain/webhooks/own-listeners';
 import { ReplayBudget } from '../domain/deliveries/replay-budget';
 import { ApiWriteBudget } from '../domain/budgets/api-write-budget';
-import { createWorkflowStarter, type SubmissionWorkflowStarter } from '../pipeline/4-start-workflow';
+import {
+  createWorkflowStarter,
+  type SubmissionWorkflowStarter,
+} from '../pipeline/4-start-workflow';
 import { resolveAppSecret } from './app-secret';
 import { createDns } from './dns';
 import { createLogger } from './logger';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useScratchDatabase } from '../support/scratch-database';
 
 // Migration20261211002000PendingWorkflowStarts: submissions whose workflow was never marked
-// started are still found by the sweeper after the upgrade (as pending starts), the others not.
+// started are still found by the workers after the upgrade (as pending starts), the others not.
 describe('the pending workflow starts migration', () => {
   const db = useScratchDatabase({
     migrateTo: 'Migration20261210000400UploadReservations',

@@ -5,7 +5,7 @@ import type { TestStack } from './test-stack';
 
 /**
  * Moves a submission back in time (for range and stats tests). It is also marked as having
- * its workflow started, so the workflow sweeper never mistakes it for a missed old submission.
+ * its workflow started, so no worker starts a workflow for it.
  */
 export async function backdate(stack: TestStack, submissionId: string, interval: string) {
   await stack.sql(

@@ -2,11 +2,11 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The "workflow not started yet" state moves off the wide submissions row into a narrow
- * table: ingest adds the row in its insert statement, the dispatcher or the sweeper deletes
- * it once the workflow runs (src/temporal/sweeper.ts). Marking a submission started was an
+ * table: ingest adds the row in its insert statement, the worker that starts the workflow
+ * deletes it (src/pipeline/2-claim-starts.ts). Marking a submission started was an
  * update of an indexed column (the partial index on workflow_started_at), never HOT, so it
  * wrote every index of submissions again, the full-text GIN index included. No foreign key:
- * the sweeper skips (and forgets) submissions deleted meanwhile, and ingest's insert takes
+ * a claim skips (and forgets) submissions deleted meanwhile, and ingest's insert takes
  * no lock on the row it has just written. Unstarted submissions are carried over.
  */
 export class Migration20261211002000PendingWorkflowStarts extends Migration {

@@ -261,7 +261,7 @@ export type NewSubmissionRow = {
 /**
  * Inserts the submission unless a row with its id is already there (an earlier attempt
  * committed); true when this call inserted it. The same statement records its workflow start
- * as pending, so a worker or the sweeper finds it whatever happens after the commit; no
+ * as pending, so a worker finds it whatever happens after the commit; no
  * worker claims it for `startHeldMs` (the storing process starts it itself: a test run).
  */
 export async function insertSubmissionOnce(

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findAccountSubmission } from '../submissions/submission-queries';
 import type { ReplayBudget } from './replay-budget';
 
-/** Starts a replay workflow (src/temporal/workflow-starter.ts implements it). */
+/** Starts a replay workflow (src/pipeline/4-start-workflow.ts implements it). */
 export type ReplayStarter = {
   replay(submissionId: string): Promise<{ workflowId: string; runId: string }>;
 };

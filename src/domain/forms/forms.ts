@@ -123,7 +123,7 @@ export async function updateForm(
 
 /**
  * Deletes the form; its submissions, files, plugins and delivery records go with it (the
- * foreign keys cascade, and stored file bytes are queued for the sweeper).
+ * foreign keys cascade, and stored file bytes are queued for the object sweep).
  */
 export async function deleteForm(em: EntityManager, form: Form): Promise<void> {
   await em.nativeDelete(Form, { id: form.id, accountId: form.accountId });
