@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { createOrm, migrate } from '../src/db/orm';
 import { runStatement } from '../src/db/sql/execute';
 import { createAccount } from '../src/domain/accounts/accounts';
-import { createForm } from '../src/domain/forms/forms';
+import { insertForm } from '../src/domain/forms/forms';
 import { exportFieldNames, exportSubmissions } from '../src/domain/submissions/submission-export';
 import type { SubmissionFilter } from '../src/domain/submissions/submission-queries';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
       email: 'bench@example.com',
       password: 'bench export password',
     });
-    const form = await createForm(em, account.id, { name: 'Export bench' }, 0);
+    const form = await insertForm(em, account.id, { name: 'Export bench' }, 0);
     say(`inserting ${ROWS} submissions`);
     // ~1 KB of fields each, 20 optional field names spread over the rows (27 columns).
     await runStatement(

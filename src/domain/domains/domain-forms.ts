@@ -5,7 +5,7 @@ import {
   findServedFormToken,
   isDomainServing,
 } from '../../db/sql/domains';
-import { updateForm } from '../forms/forms';
+import { applyFormChanges } from '../forms/forms';
 
 /** A form's slug on its custom domain: `https://{domain}/{slug}`. */
 export const SLUG_PATTERN = /^[a-z0-9-]{1,64}$/;
@@ -66,7 +66,7 @@ export async function placeForm(
   const checked = await checkFormPlace(em, form, place);
   if (checked.errors.length > 0 || checked.slugTaken) return { ...checked, changed: false };
   try {
-    const changed = await updateForm(em, form, place);
+    const changed = await applyFormChanges(em, form, place);
     return { errors: [], slugTaken: false, changed: changed.length > 0 };
   } catch (error) {
     if (isSlugClash(error)) return { errors: [], slugTaken: true, changed: false };

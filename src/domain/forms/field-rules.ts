@@ -12,3 +12,17 @@ export function fileFieldsProblem(
   if (!file || acceptFiles) return null;
   return `fields: "${file.name}" is a file field, but the form does not accept files; set accept_files to true as well`;
 }
+
+/** A form's fields and upload setting that cannot go together (fileFieldsProblem). */
+export class FileFieldsRefusedError extends Error {
+  override name = 'FileFieldsRefusedError';
+}
+
+/** Throws FileFieldsRefusedError when the pair would leave a file field without uploads. */
+export function refuseFileFieldsWithoutUploads(
+  fields: FormField[] | null | undefined,
+  acceptFiles: boolean,
+): void {
+  const problem = fileFieldsProblem(fields, acceptFiles);
+  if (problem) throw new FileFieldsRefusedError(problem);
+}

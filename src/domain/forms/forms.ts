@@ -63,11 +63,12 @@ export async function listAccountForms(
 }
 
 /**
- * Creates a form unless the account's owner already has `maxForms` across the accounts they
- * own (MAX_FORMS_PER_ACCOUNT, per owner; 0: no limit), counted under locks on the account and
- * its owner so parallel creations cannot pass it together.
+ * Stores a new form unless the account's owner already has `maxForms` across the accounts
+ * they own (MAX_FORMS_PER_ACCOUNT, per owner; 0: no limit), counted under locks on the account
+ * and its owner so parallel creations cannot pass it together. The use case around it (checks,
+ * confirmation requests, audit) is create-form.ts.
  */
-export async function createForm(
+export async function insertForm(
   em: EntityManager,
   accountId: string,
   input: { name: string } & FormChanges,
@@ -108,8 +109,9 @@ export function changedFields(form: Form, changes: FormChanges): (keyof FormChan
 /**
  * Applies the changes that alter the form and returns their names. When none does, nothing
  * is written: `updated_at` stays, and the caller writes no audit entry (docs/audit-log.md).
+ * The use case around it (checks, cache, confirmation requests, audit) is update-form.ts.
  */
-export async function updateForm(
+export async function applyFormChanges(
   em: EntityManager,
   form: Form,
   changes: FormChanges,

@@ -107,7 +107,7 @@ export async function createTypedPlugin(
 }
 
 /** Soft delete: delivery records keep their plugin, and pending retries see it is gone. */
-export async function deletePlugin(em: EntityManager, plugin: Plugin): Promise<void> {
+export async function softDeletePlugin(em: EntityManager, plugin: Plugin): Promise<void> {
   plugin.deletedAt = new Date();
   plugin.enabled = false;
   await em.flush();

@@ -4,7 +4,7 @@ import { findAccountForm } from '../../domain/forms/forms';
 import { pluginConfigAccess, visibleAttempt } from '../../domain/plugins/plugin-config-visibility';
 import { findFormPlugin } from '../../domain/plugins/plugins';
 import { listAttempts } from '../../domain/deliveries/delivery-records';
-import { replaySubmission } from '../../domain/deliveries/replay';
+import { replaySubmission } from '../../domain/deliveries/replay-submission';
 import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound, rateLimited, temporalUnavailable } from '../http-error';
 import { link, type Link } from '../links';
@@ -95,7 +95,7 @@ export const deliveryRoutes = [
     access: 'can_create_forms',
     responses: { 202: { description: 'the replay started', body: replayEnvelope } },
     errors: ['not_found', 'validation_failed', 'rate_limited', 'unavailable'],
-  }).handle(async ({ req, params, principal }, ctx) => {
+  }).handle(async ({ req, params, principal, audit }, ctx) => {
     const replayed = await replaySubmission(req.em, ctx, principal.accountId, params.id);
     if (replayed.outcome === 'not_found') throw notFound('submission');
     if (replayed.outcome === 'spam') {
@@ -111,10 +111,8 @@ export const deliveryRoutes = [
         replayed.retryAfterSeconds,
       );
     }
-    if (replayed.outcome === 'unavailable') {
-      ctx.logger.warn({ err: replayed.error.message }, 'replay could not start');
-      throw temporalUnavailable();
-    }
+    if (replayed.outcome === 'unavailable') throw temporalUnavailable();
+    Object.assign(audit, replayed.audit);
     const self = `${ctx.urls.base}/api/submissions/${replayed.submissionId}`;
     const links = [link('deliveries', `${self}/deliveries`), link('submission', self)];
     const replay = {

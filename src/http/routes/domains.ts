@@ -4,17 +4,21 @@ import { can } from '../../domain/accounts/principal';
 import type { Domain } from '../../domain/entities';
 import type { DomainCheck } from '../../domain/domains/domain-check';
 import { requiredRecords } from '../../domain/domains/domain-check';
-import { checkClaim, claimValueOf } from '../../domain/domains/domain-checks';
-import { countDomainForms } from '../../domain/domains/domain-forms';
-import { claimOrTakeOver, DomainHeldError } from '../../domain/domains/domain-takeover';
 import {
-  claimableDomain,
+  claimCustomDomain,
+  DomainNotClaimableError,
+} from '../../domain/domains/claim-custom-domain';
+import { claimValueOf } from '../../domain/domains/domain-checks';
+import { countDomainForms } from '../../domain/domains/domain-forms';
+import { DomainHeldError } from '../../domain/domains/domain-takeover';
+import {
   deleteDomain,
   findAccountDomain,
   listAccountDomains,
   MAX_DOMAINS_PER_ACCOUNT,
 } from '../../domain/domains/domains';
 import { normalizeDomain } from '../../domain/domains/verify-domain';
+import { verifyDomainNow } from '../../domain/domains/verify-domain-now';
 import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound, validationFailed } from '../http-error';
 import { link } from '../links';
@@ -129,29 +133,19 @@ export const domainRoutes = [
     },
     errors: ['domain_taken', 'limit_reached'],
   }).handle(async ({ req, body, principal, audit }, ctx) => {
-    const claimable = claimableDomain(
-      body.domain,
-      serviceHosts(ctx.urls, ctx.domainChecks.target()),
-    );
-    if (!claimable.ok) throw validationFailed([`domain: ${claimable.error}`]);
-    const claimed = await claimOrTakeOver(
-      req.em,
-      ctx.domainChecks,
-      principal.accountId,
-      claimable.domain,
-    ).catch((error: unknown) => {
+    const claimed = await claimCustomDomain(req.em, ctx.domainChecks, {
+      accountId: principal.accountId,
+      domain: body.domain,
+      ownHosts: serviceHosts(ctx.urls, ctx.domainChecks.target()),
+    }).catch((error: unknown) => {
+      if (error instanceof DomainNotClaimableError)
+        throw validationFailed([`domain: ${error.reason}`]);
       if (error instanceof DomainHeldError) throw new HttpError(409, 'domain_taken', error.message);
       throw error;
     });
+    Object.assign(audit, claimed.audit);
     const view = await viewOf(req, ctx, principal, claimed.domain);
-    if (!claimed.created) {
-      audit.skip = true;
-      return { status: 200, body: envelope('domain', view, view.links) };
-    }
-    audit.targetId = claimed.domain.domain;
-    audit.summary = claimed.tookOver
-      ? `claimed ${claimed.domain.domain}, taken over from another account by its DNS records`
-      : `claimed ${claimed.domain.domain}`;
+    if (!claimed.created) return { status: 200, body: envelope('domain', view, view.links) };
     return {
       status: 201,
       body: envelope('domain', view, view.links),
@@ -216,12 +210,8 @@ export const domainRoutes = [
     errors: ['not_found'],
   }).handle(async ({ req, params, principal, audit }, ctx) => {
     const domain = await domainOf(req, params.domain);
-    const wasVerified = Boolean(domain.verifiedAt && !domain.failingSince);
-    const check = await checkClaim(req.em, ctx.domainChecks, domain);
-    // Only a change of state is an event (docs/audit-log.md).
-    audit.skip = check.verified === wasVerified;
-    audit.targetId = domain.domain;
-    audit.summary = `${domain.domain} ${check.verified ? 'verified' : 'failed verification'}`;
+    const { check, audit: note } = await verifyDomainNow(req.em, ctx.domainChecks, domain);
+    Object.assign(audit, note);
     const view = await viewOf(req, ctx, principal, domain, check);
     return { status: 200, body: envelope('domain', view, view.links) };
   }),

@@ -2,56 +2,35 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Form } from '../../domain/entities';
 import { can } from '../../domain/accounts/principal';
 import { countSubmissionsByForm } from '../../domain/forms/form-counts';
-import {
-  createForm,
-  findAccountForm,
-  listAccountForms,
-  updateForm,
-} from '../../domain/forms/forms';
-import { checkFormPlace, isSlugClash } from '../../domain/domains/domain-forms';
-import { requestConfirmations } from '../../domain/recipients/confirmations';
+import { createForm } from '../../domain/forms/create-form';
+import { FileFieldsRefusedError } from '../../domain/forms/field-rules';
+import { findAccountForm, listAccountForms } from '../../domain/forms/forms';
+import { FormPlaceRefusedError, SlugTakenError, updateForm } from '../../domain/forms/update-form';
 import { recipientLookup } from '../../domain/recipients/recipient-states';
 import { envelope, listAnswer } from '../envelope';
-import { fileFieldsProblem } from '../../domain/forms/field-rules';
 import { HttpError, notFound, validationFailed } from '../http-error';
 import { link } from '../links';
 import { MAX_PER_PAGE, pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
-import { defineRoute, type RouteContext } from '../routing/define-route';
+import { defineRoute } from '../routing/define-route';
 import { captchaChanges } from '../captcha-changes';
 import { formChanges } from '../form-changes';
 import { createFormBody, updateFormBody } from '../schemas/forms';
 import { LIST_HEADERS } from '../schemas/headers';
 import { formEnvelope, formListEnvelope, formView } from '../views/form-view';
 
-/** 422 for a file field on a form that refuses files: it could never take an answer. */
-function refuseFileFieldsWithoutUploads(
-  fields: Parameters<typeof fileFieldsProblem>[0],
-  acceptFiles: boolean,
-) {
-  const problem = fileFieldsProblem(fields, acceptFiles);
-  if (problem) throw validationFailed([problem]);
-}
-
-/** A form's field as the API names it: `allowedDomains` is `allowed_domains`. */
-const apiFieldName = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/**
- * The form's addresses were given: each one not confirmed for the account is asked to confirm
- * (docs/security.md, "Recipients and mail"); then where each one stands.
- */
-async function askAndLook(em: EntityManager, ctx: RouteContext, form: Form) {
+/** Where each of the form's addresses stands (confirmed, pending, unsubscribed). */
+async function recipientsOf(em: EntityManager, form: Form) {
   const addresses = form.notificationEmailAddresses;
-  await requestConfirmations(em, ctx.accounts.mailing, {
-    accountId: form.accountId,
-    formName: form.name,
-    addresses,
-    mailPerHour: ctx.config.accountMailPerHour,
-  });
   return (await recipientLookup(em, form.accountId, addresses))(addresses);
 }
 
-const slugTaken = () =>
-  new HttpError(409, 'slug_taken', 'another form of this domain has this slug');
+/** The form use cases' refusals as the API answers them. */
+function answerRefusal(error: unknown): never {
+  if (error instanceof FileFieldsRefusedError) throw validationFailed([error.message]);
+  if (error instanceof FormPlaceRefusedError) throw validationFailed(error.problems);
+  if (error instanceof SlugTakenError) throw new HttpError(409, 'slug_taken', error.message);
+  throw error;
+}
 
 /** `/api/forms`: list, create, read and update the account's forms. */
 export const formRoutes = [
@@ -107,26 +86,22 @@ export const formRoutes = [
     },
     errors: ['limit_reached'],
   }).handle(async ({ req, body, principal, audit }, ctx) => {
-    refuseFileFieldsWithoutUploads(body.fields, body.accept_files ?? false);
-    const form = await createForm(
-      req.em,
-      principal.accountId,
-      {
+    const { form, audit: note } = await createForm(req.em, ctx, {
+      accountId: principal.accountId,
+      settings: {
         ...formChanges(body),
         ...captchaChanges(body.captcha, null, ctx.captchaSecrets),
         name: body.name,
       },
-      ctx.config.budgets.formsPerAccount,
-    );
+    }).catch(answerRefusal);
+    Object.assign(audit, note);
     const view = formView(
       form,
       { submissions: 0, spam: 0, lastSubmissionAt: null },
       ctx.urls,
       principal,
-      await askAndLook(req.em, ctx, form),
+      await recipientsOf(req.em, form),
     );
-    audit.targetId = form.id;
-    audit.summary = `created form “${form.name}”`;
     return {
       status: 201,
       body: envelope('form', view, view.links),
@@ -181,36 +156,13 @@ export const formRoutes = [
   }).handle(async ({ req, params, body, principal, audit }, ctx) => {
     const form = await findAccountForm(req.em, principal.accountId, params.id);
     if (!form) throw notFound('form');
-    refuseFileFieldsWithoutUploads(
-      body.fields === undefined ? form.fields : body.fields,
-      body.accept_files ?? form.acceptFiles,
-    );
-    if (body.domain !== undefined || body.slug !== undefined) {
-      const place = await checkFormPlace(req.em, form, {
-        domain: body.domain === undefined ? (form.domain ?? null) : body.domain,
-        slug: body.slug === undefined ? (form.slug ?? null) : body.slug,
-      });
-      if (place.errors.length > 0) throw validationFailed(place.errors);
-      if (place.slugTaken) throw slugTaken();
-    }
-    const changed = await updateForm(req.em, form, {
+    const { audit: note } = await updateForm(req.em, ctx, form, {
       ...formChanges(body),
       ...captchaChanges(body.captcha, form.captcha, ctx.captchaSecrets),
-    }).catch((error: unknown) => {
-      // Two forms given one slug at once: the unique index decides.
-      if (isSlugClash(error)) throw slugTaken();
-      throw error;
-    });
-    // A change that changes nothing is not an event (docs/audit-log.md).
-    audit.skip = changed.length === 0;
-    audit.summary = `changed ${changed.map(apiFieldName).sort().join(', ')}`;
-    ctx.forms.forget(form.endpointToken);
+    }).catch(answerRefusal);
+    Object.assign(audit, note);
     const counts = await countSubmissionsByForm(req.em, [form.id]);
-    const recipients = body.notification_email_addresses
-      ? await askAndLook(req.em, ctx, form)
-      : (await recipientLookup(req.em, form.accountId, form.notificationEmailAddresses))(
-          form.notificationEmailAddresses,
-        );
+    const recipients = await recipientsOf(req.em, form);
     const view = formView(form, counts(form.id), ctx.urls, principal, recipients);
     return { status: 200, body: envelope('form', view, view.links) };
   }),

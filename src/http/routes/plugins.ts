@@ -1,15 +1,14 @@
 import type { Request } from 'express';
 import { can } from '../../domain/accounts/principal';
 import { findAccountForm } from '../../domain/forms/forms';
+import { createPlugin, PluginConfigRefusedError } from '../../domain/plugins/create-plugin';
+import { deletePlugin } from '../../domain/plugins/delete-plugin';
 import {
-  createWebhookPlugin,
-  deletePlugin,
   findFormPlugin,
   listFormPlugins,
   rotateSigningSecret,
   setPluginEnabled,
 } from '../../domain/plugins/plugins';
-import { checkWebhookUrl } from '../../domain/plugins/url-policy';
 import { pluginRecipientLookup } from '../../domain/recipients/recipient-states';
 import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound } from '../http-error';
@@ -106,24 +105,19 @@ export const pluginRoutes = [
         'config.url: is required (an https:// URL)',
       ]);
     }
-    const checked = await checkWebhookUrl(config.data.url, ctx);
-    if (!checked.ok) {
-      throw new HttpError(
-        422,
-        'invalid_config',
-        'the webhook URL is not allowed',
-        checked.errors.map((e) => `config.${e}`),
-      );
-    }
-    const { plugin, signingSecret } = await createWebhookPlugin(
-      req.em,
-      ctx.signingSecrets,
-      { formId: form.id, url: checked.url, name: body.name, enabled: body.enabled },
-      ctx.config.budgets.pluginsPerForm,
-    );
+    const created = await createPlugin(req.em, ctx, form, {
+      type: 'webhook',
+      url: config.data.url,
+      name: body.name,
+      enabled: body.enabled,
+    }).catch((error: unknown) => {
+      if (!(error instanceof PluginConfigRefusedError)) throw error;
+      const problems = error.problems.map((e) => `config.${e}`);
+      throw new HttpError(422, 'invalid_config', 'the webhook URL is not allowed', problems);
+    });
+    const { plugin, signingSecret } = created;
     const view = pluginView(plugin, ctx.urls, principal, { signingSecret });
-    audit.targetId = plugin.id;
-    audit.summary = `webhook to ${new URL(checked.url).host} on form ${form.id}`;
+    Object.assign(audit, created.audit);
     return {
       status: 201,
       body: envelope('plugin', view, view.links),
@@ -179,9 +173,9 @@ export const pluginRoutes = [
     access: 'can_create_forms',
     responses: { 200: { description: 'plugin removed', body: pluginDeletedSchema } },
     errors: ['not_found'],
-  }).handle(async ({ req, params, principal }, ctx) => {
+  }).handle(async ({ req, params, principal, audit }, ctx) => {
     const plugin = await pluginOf(req, params);
-    await deletePlugin(req.em, plugin);
+    Object.assign(audit, (await deletePlugin(req.em, plugin)).audit);
     const view = pluginView(plugin, ctx.urls, principal);
     const links = [
       link('form', `${ctx.urls.base}/api/forms/${plugin.formId}`),

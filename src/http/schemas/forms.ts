@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SLUG_PATTERN } from '../../domain/domains/domain-forms';
 import { captchaInput } from './captcha';
 import { autoresponseSchema } from './autoresponse';
 import { formFieldList, unknownFieldsPolicy } from './form-fields';
@@ -79,7 +80,7 @@ const formDomain = z
 
 const formSlug = z
   .string()
-  .regex(/^[a-z0-9-]{1,64}$/, 'must be 1 to 64 lower-case letters, digits and hyphens')
+  .regex(SLUG_PATTERN, 'must be 1 to 64 lower-case letters, digits and hyphens')
   .nullable()
   .describe('the path of the page on `domain`, unique per domain; null: none');
 

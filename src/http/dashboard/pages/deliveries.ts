@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { findAccountSubmission } from '../../../domain/submissions/submission-queries';
 import { listAttempts } from '../../../domain/deliveries/delivery-records';
-import { replaySubmission } from '../../../domain/deliveries/replay';
+import { replaySubmission } from '../../../domain/deliveries/replay-submission';
 import {
   pluginConfigAccess,
   visibleAttempt,
@@ -80,12 +80,12 @@ export const deliveryPages = [
     path: '/app/submissions/:id/replay',
     audit: { action: 'submission.replayed', target: 'submission' },
     access: 'session',
-  }).handle(async ({ req, res, params, session }, ctx) => {
+  }).handle(async ({ req, res, params, session, audit }, ctx) => {
     const replayed = await replaySubmission(req.em, ctx, session.accountId, params.id);
     if (replayed.outcome === 'not_found') return sendNotFound(req, res, 'submission');
-    if (replayed.outcome === 'unavailable') {
-      ctx.logger.warn({ err: replayed.error.message }, 'replay could not start');
-    }
+    // A replay that did not start changed nothing: no audit entry (the API answers an error).
+    if (replayed.outcome === 'started') Object.assign(audit, replayed.audit);
+    else audit.skip = true;
     const flash = {
       started: 'replay_started',
       spam: 'replay_spam',

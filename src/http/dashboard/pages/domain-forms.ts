@@ -1,4 +1,4 @@
-import { placeForm } from '../../../domain/domains/domain-forms';
+import { placeForm, SLUG_PATTERN } from '../../../domain/domains/domain-forms';
 import { findAccountForm } from '../../../domain/forms/forms';
 import { definePage } from '../define-page';
 import { setFlash } from '../flash';
@@ -34,7 +34,7 @@ export const domainFormPages = [
     };
     if (!domain) return showDomains(page, ctx, { status: 404, data: { notFound: true } });
     if (!form) return refuse(422, 'Choose one of your forms.');
-    if (!/^[a-z0-9-]{1,64}$/.test(slug))
+    if (!SLUG_PATTERN.test(slug))
       return refuse(422, 'The slug takes 1 to 64 lower-case letters, digits and hyphens.');
     const placed = await placeForm(req.em, form, { domain: domain.domain, slug });
     if (placed.errors.length > 0) return refuse(422, sentence(placed.errors[0]!));

@@ -1,9 +1,12 @@
 import type { Request } from 'express';
 import { requiredRecords } from '../../../domain/domains/domain-check';
-import { checkClaim, claimValueOf } from '../../../domain/domains/domain-checks';
-import { claimOrTakeOver, DomainHeldError } from '../../../domain/domains/domain-takeover';
 import {
-  claimableDomain,
+  claimCustomDomain,
+  DomainNotClaimableError,
+} from '../../../domain/domains/claim-custom-domain';
+import { claimValueOf } from '../../../domain/domains/domain-checks';
+import { DomainHeldError } from '../../../domain/domains/domain-takeover';
+import {
   deleteDomain,
   domainStatus,
   findAccountDomain,
@@ -12,7 +15,7 @@ import {
   MAX_DOMAINS_PER_ACCOUNT,
 } from '../../../domain/domains/domains';
 import { LimitReachedError } from '../../../domain/budgets/limit-reached';
-import type { Domain } from '../../../domain/entities';
+import { verifyDomainNow } from '../../../domain/domains/verify-domain-now';
 import { listAccountForms } from '../../../domain/forms/forms';
 import type { AppContext } from '../../../runtime/app-context';
 import { serviceHosts } from '../../service-hosts';
@@ -107,27 +110,22 @@ export const domainPages = [
       audit.skip = true;
       return showDomains(page, ctx, { status, data: { error, form: { domain: typed } } });
     };
-    const claimable = claimableDomain(typed, serviceHosts(ctx.urls, ctx.domainChecks.target()));
-    if (!claimable.ok) return again(422, `The domain ${claimable.error}.`);
-    let claimed: { domain: Domain; created: boolean; tookOver: boolean };
+    let claimed;
     try {
-      claimed = await claimOrTakeOver(
-        req.em,
-        ctx.domainChecks,
-        session.accountId,
-        claimable.domain,
-      );
+      claimed = await claimCustomDomain(req.em, ctx.domainChecks, {
+        accountId: session.accountId,
+        domain: typed,
+        ownHosts: serviceHosts(ctx.urls, ctx.domainChecks.target()),
+      });
     } catch (error) {
+      if (error instanceof DomainNotClaimableError)
+        return again(422, `The domain ${error.reason}.`);
       if (error instanceof DomainHeldError)
         return again(409, `${error.message[0]!.toUpperCase()}${error.message.slice(1)}.`);
       if (error instanceof LimitReachedError) return again(409, error.message);
       throw error;
     }
-    audit.skip = !claimed.created;
-    audit.targetId = claimed.domain.domain;
-    audit.summary = claimed.tookOver
-      ? `claimed ${claimed.domain.domain}, taken over from another account by its DNS records`
-      : `claimed ${claimed.domain.domain}`;
+    Object.assign(audit, claimed.audit);
     setFlash(res, ctx.urls.base, 'domain_added');
     res.redirect(303, DOMAINS_PATH);
   }),
@@ -142,10 +140,8 @@ export const domainPages = [
     const { req, res, audit } = page;
     const domain = await ownedDomainOr404(page, ctx);
     if (!domain) return;
-    const wasVerified = Boolean(domain.verifiedAt && !domain.failingSince);
-    const check = await checkClaim(req.em, ctx.domainChecks, domain);
-    audit.skip = check.verified === wasVerified;
-    audit.summary = `${domain.domain} ${check.verified ? 'verified' : 'failed verification'}`;
+    const { check, audit: note } = await verifyDomainNow(req.em, ctx.domainChecks, domain);
+    Object.assign(audit, note);
     setFlash(res, ctx.urls.base, check.verified ? 'domain_verified' : 'domain_not_verified');
     res.redirect(303, DOMAINS_PATH);
   }),

@@ -1,4 +1,4 @@
-import { updateForm } from '../../../domain/forms/forms';
+import { applyFormChanges } from '../../../domain/forms/forms';
 import { formOr404 } from '../account-form';
 import {
   autoresponseSection,
@@ -33,7 +33,7 @@ export const formAutoresponsePages = [
       const section = autoresponseSection(form.name, input, errors);
       return showAutoresponse(page, ctx, form, { section, status: valid.ok ? 200 : 422 });
     }
-    const changed = await updateForm(req.em, form, { autoresponse: valid.autoresponse });
+    const changed = await applyFormChanges(req.em, form, { autoresponse: valid.autoresponse });
     page.audit.skip = changed.length === 0;
     setFlash(res, ctx.urls.base, 'autoresponse_saved');
     res.redirect(303, `/app/forms/${form.id}/autoresponse`);

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import QRCode from 'qrcode';
 import type { AppContext } from '../../../runtime/app-context';
 import type { Form } from '../../../domain/entities';
-import { type FormChanges, updateForm } from '../../../domain/forms/forms';
+import { type FormChanges, applyFormChanges } from '../../../domain/forms/forms';
 import { UNKNOWN_FIELD_POLICIES, type UnknownFieldPolicy } from '../../../domain/forms/form-fields';
 import { formOr404 } from '../account-form';
 import { type BuilderState, builderView, storedBuilderState } from '../builder-view';
@@ -68,7 +68,7 @@ async function saveAndAnswer(
   changes: FormChanges,
   flash: FlashCode,
 ) {
-  const changed = await updateForm(page.req.em, form, changes);
+  const changed = await applyFormChanges(page.req.em, form, changes);
   // A change that changes nothing is not an event (docs/audit-log.md).
   page.audit.skip = changed.length === 0;
   page.audit.summary = `changed ${changed.map((name) => API_NAMES[name] ?? name).join(', ')}`;

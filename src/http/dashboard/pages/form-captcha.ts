@@ -1,5 +1,5 @@
 import { captchaView } from '../../../domain/captcha/captcha-settings';
-import { updateForm } from '../../../domain/forms/forms';
+import { applyFormChanges } from '../../../domain/forms/forms';
 import type { Form } from '../../../domain/entities';
 import { captchaChanges } from '../../captcha-changes';
 import { HttpError } from '../../http-error';
@@ -69,7 +69,7 @@ export const formCaptchaPages = [
       if (!(error instanceof HttpError)) throw error;
       return show(render, form, { input, error: error.errors?.[0] ?? error.message });
     }
-    audit.skip = (await updateForm(req.em, form, changes)).length === 0;
+    audit.skip = (await applyFormChanges(req.em, form, changes)).length === 0;
     ctx.forms.forget(form.endpointToken);
     setFlash(res, ctx.urls.base, 'captcha_saved');
     res.redirect(303, `/app/forms/${form.id}/spam`);

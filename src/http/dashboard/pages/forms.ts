@@ -1,10 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppContext } from '../../../runtime/app-context';
 import { countSubmissionsByForm } from '../../../domain/forms/form-counts';
 import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
-import { createForm, listAccountForms, updateForm } from '../../../domain/forms/forms';
-import type { Form } from '../../../domain/entities';
-import { requestConfirmations } from '../../../domain/recipients/confirmations';
+import { createForm } from '../../../domain/forms/create-form';
+import { FileFieldsRefusedError } from '../../../domain/forms/field-rules';
+import { listAccountForms } from '../../../domain/forms/forms';
+import { updateForm } from '../../../domain/forms/update-form';
 import { definePage, type Render } from '../define-page';
 import { setFlash } from '../flash';
 import {
@@ -20,15 +19,6 @@ import { formRef } from '../page-views';
 import { SETTINGS_PAGE, showSettings } from './form-sections';
 
 const PER_PAGE = 50;
-
-/** Each address of the form not yet confirmed for the account gets its request. */
-const askToConfirm = (em: EntityManager, ctx: AppContext, form: Form) =>
-  requestConfirmations(em, ctx.accounts.mailing, {
-    accountId: form.accountId,
-    formName: form.name,
-    addresses: form.notificationEmailAddresses,
-    mailPerHour: ctx.config.accountMailPerHour,
-  });
 
 const showNewForm = (
   render: Render<'form-new'>,
@@ -99,17 +89,14 @@ export const formPages = [
     const input = readFormSettings(req.body);
     const valid = validateFormSettings(input, 'create');
     if (!valid.ok) return showNewForm(render, input, valid.errors);
-    const form = await createForm(
-      req.em,
-      session.accountId,
-      valid.changes,
-      ctx.config.budgets.formsPerAccount,
-    ).catch(limitReachedOrThrow);
-    if (form instanceof LimitReachedError)
-      return showNewForm(render, input, {}, { status: 409, message: form.message });
-    await askToConfirm(req.em, ctx, form);
-    audit.targetId = form.id;
-    audit.summary = `created form “${form.name}”`;
+    const created = await createForm(req.em, ctx, {
+      accountId: session.accountId,
+      settings: valid.changes,
+    }).catch(limitReachedOrThrow);
+    if (created instanceof LimitReachedError)
+      return showNewForm(render, input, {}, { status: 409, message: created.message });
+    const { form } = created;
+    Object.assign(audit, created.audit);
     setFlash(res, ctx.urls.base, 'form_created');
     res.redirect(303, `/app/forms/${form.id}`);
   }),
@@ -136,10 +123,14 @@ export const formPages = [
     const input = readFormSettings(req.body);
     const valid = validateFormSettings(input, 'update');
     if (!valid.ok) return showSettings(page, ctx, form, { input, errors: valid.errors });
-    // Saved without a change: nothing for the audit log (docs/audit-log.md).
-    page.audit.skip = (await updateForm(req.em, form, valid.changes)).length === 0;
-    ctx.forms.forget(form.endpointToken);
-    await askToConfirm(req.em, ctx, form);
+    const updated = await updateForm(req.em, ctx, form, valid.changes).catch((error: unknown) => {
+      // Unticking uploads while the form has a file field: shown at the checkbox.
+      if (!(error instanceof FileFieldsRefusedError)) throw error;
+      return { refused: error.message.replace(/^fields: /, '') };
+    });
+    if ('refused' in updated)
+      return showSettings(page, ctx, form, { input, errors: { accept_files: updated.refused } });
+    Object.assign(page.audit, updated.audit);
     setFlash(res, ctx.urls.base, 'form_updated');
     res.redirect(303, `/app/forms/${form.id}/settings`);
   }),

@@ -1,9 +1,10 @@
 import type { Form } from '../../../domain/entities';
 import { checkPluginConfig, isDashboardPluginType } from '../../../domain/plugins/plugin-configs';
 import { urlCheckOptions } from '../../../domain/plugins/url-policy';
-import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
-import { createTypedPlugin, deletePlugin, setPluginEnabled } from '../../../domain/plugins/plugins';
-import { requestConfirmations } from '../../../domain/recipients/confirmations';
+import { limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
+import { createPlugin, PluginConfigRefusedError } from '../../../domain/plugins/create-plugin';
+import { deletePlugin } from '../../../domain/plugins/delete-plugin';
+import { setPluginEnabled } from '../../../domain/plugins/plugins';
 import { definePage } from '../define-page';
 import { setFlash } from '../flash';
 import type { TypedPluginDraft } from '../templates';
@@ -43,7 +44,7 @@ function pluginAction(action: 'enable' | 'disable' | 'delete') {
     if (!owned) return;
     const { form, plugin } = owned;
     if (action === 'delete') {
-      await deletePlugin(req.em, plugin);
+      Object.assign(audit, (await deletePlugin(req.em, plugin)).audit);
       setFlash(res, ctx.urls.base, 'plugin_deleted');
     } else {
       audit.skip = !(await setPluginEnabled(req.em, plugin, action === 'enable'));
@@ -77,37 +78,26 @@ export const pluginTypePages = [
       subject: bodyField(req, 'subject'),
       errors: {},
     };
-    if (!isDashboardPluginType(type)) draft.errors.type = ['choose e-mail, Slack or Discord'];
-    const checked = await checkPluginConfig(draft.type, rawConfig(draft), urlCheckOptions(ctx));
-    if (!checked.ok || draft.errors.type) {
-      const errors = checked.ok ? draft.errors : { ...draft.errors, ...byField(checked.errors) };
+    const refuse = async (status: number, errors: TypedPluginDraft['errors']) => {
       const typed = { ...draft, errors };
-      return render(await pluginsPageData(req, session, form, { typed }), { status: 422 });
+      return render(await pluginsPageData(req, session, form, { typed }), { status });
+    };
+    if (!isDashboardPluginType(type)) {
+      // The config's problems are shown along with the type's, checked as for Slack.
+      const checked = await checkPluginConfig(draft.type, rawConfig(draft), urlCheckOptions(ctx));
+      const typeErrors = { type: ['choose e-mail, Slack or Discord'] };
+      return refuse(422, checked.ok ? typeErrors : { ...typeErrors, ...byField(checked.errors) });
     }
-    const created = await createTypedPlugin(
-      req.em,
-      {
-        formId: form.id,
-        type: draft.type,
-        config: checked.config,
-        name: draft.name || undefined,
-      },
-      ctx.config.budgets.pluginsPerForm,
-    ).catch(limitReachedOrThrow);
-    if (created instanceof LimitReachedError) {
-      const typed = { ...draft, errors: { config: [created.message] } };
-      return render(await pluginsPageData(req, session, form, { typed }), { status: 409 });
-    }
-    if ('recipients' in checked.config) {
-      await requestConfirmations(req.em, ctx.accounts.mailing, {
-        accountId: form.accountId,
-        formName: form.name,
-        addresses: checked.config.recipients,
-        mailPerHour: ctx.config.accountMailPerHour,
-      });
-    }
-    audit.targetId = created.id;
-    audit.summary = `${draft.type} plugin on form ${form.id}`;
+    const created = await createPlugin(req.em, ctx, form, {
+      type: draft.type,
+      config: rawConfig(draft),
+      name: draft.name || undefined,
+    }).catch((error: unknown) =>
+      error instanceof PluginConfigRefusedError ? error : limitReachedOrThrow(error),
+    );
+    if (created instanceof PluginConfigRefusedError) return refuse(422, byField(created.problems));
+    if (created instanceof Error) return refuse(409, { config: [created.message] });
+    Object.assign(audit, created.audit);
     setFlash(res, ctx.urls.base, 'plugin_created');
     return res.redirect(303, back(form));
   }),

@@ -1,14 +1,11 @@
 import type { Form, Plugin } from '../../../domain/entities';
-import { LimitReachedError, limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
-import {
-  createWebhookPlugin,
-  deletePlugin,
-  rotateSigningSecret,
-  setPluginEnabled,
-} from '../../../domain/plugins/plugins';
-import { checkWebhookUrl } from '../../../domain/plugins/url-policy';
+import { limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
+import { createPlugin, PluginConfigRefusedError } from '../../../domain/plugins/create-plugin';
+import { deletePlugin } from '../../../domain/plugins/delete-plugin';
+import { rotateSigningSecret, setPluginEnabled } from '../../../domain/plugins/plugins';
 import type { AppContext } from '../../../runtime/app-context';
 import type { Response } from 'express';
+import type { UseCaseAudit } from '../../../domain/audit/use-case-audit';
 import { definePage } from '../define-page';
 import { setFlash } from '../flash';
 import { revealOnce } from '../reveal-once';
@@ -27,7 +24,8 @@ const WEBHOOK_ACTIONS = {
 
 /**
  * A webhook's action (`/app/forms/{id}/webhooks/{pluginId}/<action>`): it redirects back.
- * `run` answers false when the action changed nothing (no audit entry).
+ * `run` answers false when the action changed nothing (no audit entry), or the use case's
+ * audit details.
  */
 function webhookAction(
   action: keyof typeof WEBHOOK_ACTIONS,
@@ -35,7 +33,7 @@ function webhookAction(
     res: Response,
     owned: { form: Form; plugin: Plugin },
     ctx: AppContext,
-  ) => Promise<boolean | void>,
+  ) => Promise<boolean | UseCaseAudit | void>,
 ) {
   return definePage({
     need: 'can_create_forms',
@@ -46,7 +44,9 @@ function webhookAction(
   }).handle(async ({ req, res, params, audit }, ctx) => {
     const owned = await ownedWebhook(req, res, params);
     if (!owned) return;
-    audit.skip = (await run(res, owned, ctx)) === false;
+    const outcome = await run(res, owned, ctx);
+    if (typeof outcome === 'object') Object.assign(audit, outcome);
+    else audit.skip = outcome === false;
     res.redirect(303, pluginsPath(owned.form));
   });
 }
@@ -88,27 +88,20 @@ export const pluginPages = [
       url: bodyField(req, 'url').trim(),
       name: bodyField(req, 'name').trim().slice(0, 200),
     };
-    const checked = await checkWebhookUrl(draft.url, ctx);
-    if (!checked.ok)
-      return render(await pluginsPageData(req, session, form, { error: checked.errors, draft }), {
-        status: 422,
+    const created = await createPlugin(req.em, ctx, form, {
+      type: 'webhook',
+      url: draft.url,
+      name: draft.name || undefined,
+    }).catch((error: unknown) => {
+      if (error instanceof PluginConfigRefusedError) return { status: 422, error: error.problems };
+      return { status: 409, error: [limitReachedOrThrow(error).message] };
+    });
+    if ('error' in created)
+      return render(await pluginsPageData(req, session, form, { error: created.error, draft }), {
+        status: created.status,
       });
-    const created = await createWebhookPlugin(
-      req.em,
-      ctx.signingSecrets,
-      { formId: form.id, url: checked.url, name: draft.name || undefined },
-      ctx.config.budgets.pluginsPerForm,
-    ).catch(limitReachedOrThrow);
-    if (created instanceof LimitReachedError)
-      return render(
-        await pluginsPageData(req, session, form, { error: [created.message], draft }),
-        {
-          status: 409,
-        },
-      );
     const { plugin, signingSecret } = created;
-    audit.targetId = plugin.id;
-    audit.summary = `webhook to ${new URL(checked.url).host} on form ${form.id}`;
+    Object.assign(audit, created.audit);
     const revealed = { plugin: { name: plugin.name }, secret: signingSecret, rotated: false };
     revealOnce(res, ctx, pluginsPath(form), { revealed });
     res.redirect(303, pluginsPath(form));
@@ -117,8 +110,9 @@ export const pluginPages = [
   toggle(true),
   toggle(false),
   webhookAction('delete', async (res, { plugin }, ctx) => {
-    await deletePlugin(res.req.em, plugin);
+    const { audit } = await deletePlugin(res.req.em, plugin);
     setFlash(res, ctx.urls.base, 'webhook_deleted');
+    return audit;
   }),
   webhookAction('rotate', async (res, { form, plugin }, ctx) => {
     const secret = await rotateSigningSecret(res.req.em, ctx.signingSecrets, plugin);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { eraseSenderSubmissions } from '../../../domain/submissions/erase-sender';
 import {
   countSenderErasure,
   deleteSubmission,
-  eraseSender,
   markSubmissionSpam,
 } from '../../../domain/submissions/submission-changes';
 import { findAccountSubmission } from '../../../domain/submissions/submission-queries';
@@ -53,10 +53,8 @@ export const submissionActionPages = [
       const count = await countSenderErasure(req.em, accountId, email);
       return render({ email, count });
     }
-    const erased = await eraseSender(req.em, accountId, email);
-    ctx.logger.info({ accountId, erased }, 'sender erasure');
-    // The address is the submitters' personal data: the log keeps the count only.
-    audit.summary = `erased ${erased} submission${erased === 1 ? '' : 's'} of one sender`;
+    const { erased, audit: note } = await eraseSenderSubmissions(req.em, ctx, { accountId, email });
+    Object.assign(audit, note);
     setFlash(res, ctx.urls.base, erased > 0 ? 'sender_erased' : 'sender_had_nothing');
     res.redirect(303, '/app/submissions');
   }),

@@ -1,0 +1,97 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Form, Plugin } from '../../db/entities';
+import type { AccountMailing } from '../accounts/registration';
+import type { UseCaseAudit } from '../audit/use-case-audit';
+import { requestConfirmations } from '../recipients/confirmations';
+import { checkPluginConfig, type DashboardPluginType } from './plugin-configs';
+import { createTypedPlugin, createWebhookPlugin } from './plugins';
+import type { SigningSecretCipher } from './signing-secret';
+import { checkWebhookUrl, urlCheckOptions, type UrlPolicySource } from './url-policy';
+
+/** What creating a plugin needs (the app context has it all). */
+export type CreatePluginDeps = UrlPolicySource & {
+  signingSecrets: SigningSecretCipher;
+  config: {
+    budgets: { pluginsPerForm: number };
+    /** ACCOUNT_MAIL_PER_HOUR. */
+    accountMailPerHour: number;
+  };
+  accounts: { mailing: AccountMailing };
+};
+
+/** The plugin's config did not pass its checks: `field: message` problems (docs/plugins.md). */
+export class PluginConfigRefusedError extends Error {
+  override name = 'PluginConfigRefusedError';
+
+  constructor(readonly problems: string[]) {
+    super(problems.join('; '));
+  }
+}
+
+export type WebhookToCreate = { type: 'webhook'; url: string; name?: string; enabled?: boolean };
+export type PluginToCreate =
+  WebhookToCreate | { type: DashboardPluginType; config: unknown; name?: string };
+
+export type CreatedPlugin = {
+  plugin: Plugin;
+  /** A webhook's signing secret, in the clear this once; null for the other types. */
+  signingSecret: string | null;
+  audit: UseCaseAudit;
+};
+
+/**
+ * Adding a plugin to a form, for `POST /api/forms/{id}/plugins` (webhooks) and the dashboard's
+ * plugin page (every type): the URL or config passes the same checks on every path (https,
+ * public addresses, no loop to this service; PluginConfigRefusedError otherwise), the form's
+ * plugin budget must allow one more (LimitReachedError, MAX_PLUGINS_PER_FORM), and an e-mail
+ * plugin's addresses not yet confirmed for the account are asked to confirm.
+ */
+export async function createPlugin(
+  em: EntityManager,
+  deps: CreatePluginDeps,
+  form: Form,
+  input: WebhookToCreate,
+): Promise<CreatedPlugin & { signingSecret: string }>;
+export async function createPlugin(
+  em: EntityManager,
+  deps: CreatePluginDeps,
+  form: Form,
+  input: PluginToCreate,
+): Promise<CreatedPlugin>;
+export async function createPlugin(
+  em: EntityManager,
+  deps: CreatePluginDeps,
+  form: Form,
+  input: PluginToCreate,
+): Promise<CreatedPlugin> {
+  const maxPlugins = deps.config.budgets.pluginsPerForm;
+  if (input.type === 'webhook') {
+    const checked = await checkWebhookUrl(input.url, deps);
+    if (!checked.ok) throw new PluginConfigRefusedError(checked.errors);
+    const created = await createWebhookPlugin(
+      em,
+      deps.signingSecrets,
+      { formId: form.id, url: checked.url, name: input.name, enabled: input.enabled },
+      maxPlugins,
+    );
+    const summary = `webhook to ${new URL(checked.url).host} on form ${form.id}`;
+    return { ...created, audit: { targetId: created.plugin.id, summary } };
+  }
+  const checked = await checkPluginConfig(input.type, input.config, urlCheckOptions(deps));
+  if (!checked.ok) throw new PluginConfigRefusedError(checked.errors);
+  const plugin = await createTypedPlugin(
+    em,
+    { formId: form.id, type: input.type, config: checked.config, name: input.name },
+    maxPlugins,
+  );
+  if ('recipients' in checked.config) {
+    await requestConfirmations(em, deps.accounts.mailing, {
+      accountId: form.accountId,
+      formName: form.name,
+      addresses: checked.config.recipients,
+      mailPerHour: deps.config.accountMailPerHour,
+    });
+  }
+  const summary = `${input.type} plugin on form ${form.id}`;
+  return { plugin, signingSecret: null, audit: { targetId: plugin.id, summary } };
+}
