@@ -11,7 +11,7 @@ import { eventually } from '../support/eventually';
 import { storeBareSubmission, useScratchDatabase } from '../support/scratch-database';
 
 // src/db/sql/workflow-start-claims.ts, src/db/notifications.ts and
-// src/domain/submissions/start-notices.ts: how workers share the
+// src/pipeline/1-notify-workers.ts: how workers share the
 // pending workflow starts (docs/running.md, "Who starts the workflows").
 
 describe('claims of pending workflow starts', () => {

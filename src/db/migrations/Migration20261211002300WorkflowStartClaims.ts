@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
  * workflow (a test run). No trigger notifies the workers: a NOTIFY takes a database-wide lock
  * from its commit until the commit is flushed, which would serialise every ingest commit; the
  * serve processes notify instead, at most once per 10 ms each
- * (src/domain/submissions/start-notices.ts).
+ * (src/pipeline/1-notify-workers.ts).
  */
 export class Migration20261211002300WorkflowStartClaims extends Migration {
   override up(): void {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ReplayBudget } from '../../../src/domain/deliveries/replay-budget';
 import { replaySubmission } from '../../../src/domain/deliveries/replay-submission';
-import { replayWorkflowId } from '../../../src/temporal/workflow-ids';
+import { replayWorkflowId } from '../../../src/pipeline/workflow-ids';
 import { expectAnswer, expectError } from '../../support/api-client';
 import { useTestStack } from '../../support/fixture';
 import { submitJson } from '../../support/ingest-requests';
