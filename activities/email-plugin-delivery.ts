@@ -1,4 +1,3 @@
-import { Form, Submission } from '../src/db/entities';
 import type { Orm } from '../src/db/orm';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { isPermanentSmtpRejection } from '../src/domain/mail/smtp-failure';
@@ -33,10 +32,16 @@ export function createEmailPluginActivities(
   return {
     async deliverEmailPlugin(input) {
       const em = deps.orm.em.fork();
-      const { plugin, source } = await loadDeliverable(em, input, 'email');
+      // One read of the plugin, the submission and its form, as every delivery attempt.
+      const { plugin, source, submission: stored } = await loadDeliverable(em, input, 'email');
       const config = emailPluginConfig.parse(plugin.config);
-      const submission = await em.findOneOrFail(Submission, { id: input.submissionId });
-      const form = await em.findOneOrFail(Form, { id: submission.formId });
+      const { form } = stored;
+      const submission = {
+        id: source.submissionId,
+        createdAt: source.createdAt,
+        payloadJson: source.payload,
+        specialNormalized: stored.specialNormalized,
+      };
       const { deliverable, held } = await splitDeliverable(em, form.accountId, config.recipients);
       if (deliverable.length === 0) {
         return recordSkippedAttempt(em, input, `no confirmed recipients (${held.join(', ')})`);

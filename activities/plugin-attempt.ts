@@ -7,6 +7,7 @@ import { recordDeliveryHealth, type PluginHealthDeps } from '../src/domain/plugi
 import { upsertAttempt } from '../src/db/sql/delivery-attempts';
 import { recordDeliveryMetrics } from './delivery-metrics';
 import { selectDeliverableRow, type DeliverableRow } from '../src/db/sql/workflow-step-reads';
+import type { SpecialFields } from '../src/db/entities/submission';
 import type { WebhookSource } from '../src/domain/webhooks/webhook-body';
 import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { MAX_RETRY_AFTER_MS } from '../workflows/plugin-policies';
@@ -28,15 +29,26 @@ const HEARTBEAT_EVERY_MS = 1_000;
 /** An attempt's result as recorded: the sender's, or the mailer's in the same shape. */
 export type AttemptResult = Omit<SendResult, 'failure'> & { failure: string | null };
 
+/** What an attempt reads of the submission beyond the webhook body: its form and special fields. */
+export type DeliverableSubmission = {
+  form: { id: string; accountId: string; name: string };
+  specialNormalized: SpecialFields | null;
+};
+
 /**
- * The plugin, if it is still there, enabled and of the expected type, and the submission
- * (one statement); otherwise the delivery stops without retry (PLUGIN_UNAVAILABLE).
+ * The plugin, if it is still there, enabled and of the expected type, and the submission with
+ * its form (one statement, the attempt's only read of them); otherwise the delivery stops
+ * without retry (PLUGIN_UNAVAILABLE).
  */
 export async function loadDeliverable(
   em: EntityManager,
   input: DeliveryInput,
   pluginType: string,
-): Promise<{ plugin: DeliverableRow['plugin']; source: WebhookSource }> {
+): Promise<{
+  plugin: DeliverableRow['plugin'];
+  source: WebhookSource;
+  submission: DeliverableSubmission;
+}> {
   const found = await selectDeliverableRow(em, input.pluginId, input.submissionId);
   const plugin = found?.plugin;
   if (!plugin || plugin.deleted || !plugin.enabled || plugin.pluginType !== pluginType) {
@@ -59,7 +71,11 @@ export async function loadDeliverable(
     referrer: row.referrer,
     payload: row.payload_json,
   };
-  return { plugin, source };
+  const submission: DeliverableSubmission = {
+    form: { id: row.form_id, accountId: row.account_id, name: row.name },
+    specialNormalized: row.special_normalized as SpecialFields | null,
+  };
+  return { plugin, source, submission };
 }
 
 /**

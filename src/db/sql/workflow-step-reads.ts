@@ -133,12 +133,15 @@ export type DeliverableRow = {
     /** No failures counted and a success stamped within the last second (plugin-health.ts). */
     recentlyHealthy: boolean;
   };
-  /** The submission's columns and its form's name and token; null when it is gone. */
+  /** The submission's columns and its form's id, account, name and token; null when it is gone. */
   submission: {
     id: string;
     created_at: Date;
+    form_id: string;
+    account_id: string;
     endpoint_token: string;
     name: string;
+    special_normalized: Record<string, unknown> | null;
     source_ip: string | null;
     user_agent: string | null;
     referrer: string | null;
@@ -161,8 +164,11 @@ export async function selectDeliverableRow(
     recently_healthy: boolean;
     id: string | null;
     created_at: Date;
+    form_id: string;
+    account_id: string;
     endpoint_token: string;
     name: string;
+    special_normalized: Record<string, unknown> | null;
     source_ip: string | null;
     user_agent: string | null;
     referrer: string | null;
@@ -173,7 +179,8 @@ export async function selectDeliverableRow(
             p.signing_secret,
             coalesce(p.consecutive_failures = 0 and p.failing_since is null
               and p.last_success_at > now() - interval '1 second', false) as recently_healthy,
-            s.id, s.created_at, f.endpoint_token, f.name, s.source_ip,
+            s.id, s.created_at, f.id::text as form_id, f.account_id::text as account_id,
+            f.endpoint_token, f.name, s.special_normalized, s.source_ip,
             s.user_agent, s.referrer, s.payload_json
        from plugins p
        left join submissions s on s.id = ?
