@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { mergeExpositions, type ProcessExposition } from '../../src/runtime/metrics/exposition';
+import { mergeExpositions, type ProcessExposition } from '../../../src/runtime/metrics/exposition';
 
 // How `formward start` serves two processes' metrics as one text (docs/metrics.md): every
 // family once, each process's samples kept as they are, labelled by process.
