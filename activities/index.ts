@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ProviderUrls } from '../src/config/config';
 import type { Orm } from '../src/db/orm';
 import type { Mailer } from '../src/domain/mail/mailer';
 import type { PluginHealthPolicy } from '../src/domain/plugins/plugin-health';
@@ -24,6 +25,8 @@ export type ActivityDeps = {
   mailer: Mailer;
   /** Opens the sealed webhook signing secrets. */
   signingSecrets: SigningSecretCipher;
+  /** Opens plugins' sealed tokens and keys (src/domain/plugins/plugin-secrets.ts). */
+  pluginSecrets: SigningSecretCipher;
   /** Public API URL, for links in notification e-mails. */
   baseUrl: string;
   /** When a failing plugin is disabled (docs/endpoint-health.md). */
@@ -42,6 +45,8 @@ export type ActivityDeps = {
   spamRetentionDays: number;
   /** AUDIT_RETENTION_DAYS (docs/audit-log.md). */
   auditRetentionDays: number;
+  /** The third-party plugin APIs' base URLs (GOOGLE_SHEETS_API_URL and the others). */
+  providerUrls: ProviderUrls;
 };
 
 /** Every activity the worker registers, bound to the process's ORM, sender and mailer. */

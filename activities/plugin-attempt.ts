@@ -10,6 +10,9 @@ import { selectDeliverableRow, type DeliverableRow } from '../src/db/sql/workflo
 import type { SpecialFields } from '../src/db/entities/submission';
 import type { WebhookSource } from '../src/domain/webhooks/webhook-body';
 import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import { openConfig } from '../src/domain/plugins/plugin-secrets';
+import { pluginTypeOf } from '../src/domain/plugins/registry';
+import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import { MAX_RETRY_AFTER_MS } from '../workflows/plugin-policies';
 import {
   DELIVERY_FAILED,
@@ -78,15 +81,24 @@ export async function loadDeliverable(
   return { plugin, source, submission };
 }
 
+/** The plugin's config with its sealed tokens and keys opened, for this attempt only. */
+export function openedConfig(
+  plugin: DeliverableRow['plugin'],
+  cipher: SigningSecretCipher,
+): Record<string, unknown> {
+  const type = pluginTypeOf(plugin.pluginType);
+  return type ? openConfig(type, plugin.config, cipher) : plugin.config;
+}
+
 /**
- * One POST through the guarded sender. Temporal delivers a cancellation (workflow cancelled,
+ * One request through the guarded sender (POST unless the request says). Temporal delivers a cancellation (workflow cancelled,
  * worker shutting down) only in answer to a heartbeat; the SDK throttles these, so beating
  * often costs nothing. A local activity (a delivery's first attempt) gets its cancellation
  * without them, and the worker logs every heartbeat it sends as failed.
  */
 export async function sendWithHeartbeat(
   sender: WebhookSender,
-  request: { url: string; body: string; headers: Record<string, string> },
+  request: Parameters<WebhookSender['send']>[0],
 ): Promise<SendResult> {
   const context = Context.current();
   if (context.info.isLocal) {

@@ -6,6 +6,7 @@ import type {
   RecoveryPageResult,
   RecoveryProgressInput,
 } from './recovery-contract';
+import type { DeliveryActivityName } from './plugin-types';
 import type { PurgeBatchInput, PurgeBatchResult, StaleRowsResult } from './retention-contract';
 import type {
   AutoresponseInput,
@@ -31,19 +32,18 @@ export type DeliveryPlanActivities = {
   planDeliveries(submissionId: string, mode?: DeliveryMode): Promise<DeliveryPlan>;
 };
 
-/** One attempt of one plugin type's delivery (activities/*-delivery.ts). */
-export type WebhookActivities = {
-  deliverWebhook(input: DeliveryInput): Promise<DeliveryOutcome>;
-};
-export type SlackActivities = {
-  deliverSlack(input: DeliveryInput): Promise<DeliveryOutcome>;
-};
-export type DiscordActivities = {
-  deliverDiscord(input: DeliveryInput): Promise<DeliveryOutcome>;
-};
-export type EmailPluginActivities = {
-  deliverEmailPlugin(input: DeliveryInput): Promise<DeliveryOutcome>;
-};
+/**
+ * One attempt of a plugin's delivery, one activity per type (plugin-types.ts names them;
+ * activities/*-delivery.ts implement them).
+ */
+export type PluginDeliveryActivities = Record<
+  DeliveryActivityName,
+  (input: DeliveryInput) => Promise<DeliveryOutcome>
+>;
+export type WebhookActivities = Pick<PluginDeliveryActivities, 'deliverWebhook'>;
+export type SlackActivities = Pick<PluginDeliveryActivities, 'deliverSlack'>;
+export type DiscordActivities = Pick<PluginDeliveryActivities, 'deliverDiscord'>;
+export type EmailPluginActivities = Pick<PluginDeliveryActivities, 'deliverEmailPlugin'>;
 
 /** The form's notification e-mail (activities/notification-email.ts). */
 export type NotificationActivities = {

@@ -8,22 +8,15 @@ import {
 // Workflow code imports only from this folder: the activities' types and pure helpers.
 import type {
   DeliveryPlanActivities,
-  DiscordActivities,
-  EmailPluginActivities,
   NotificationActivities,
+  PluginDeliveryActivities,
   RetentionActivities,
-  SlackActivities,
   SpamActivities,
-  WebhookActivities,
 } from './activity-contracts';
 import { deliveryIdOf } from './delivery-ids';
 import { sendAutoresponseStep } from './autoresponse-step';
 import { DATABASE_STEP } from './database-step';
-import {
-  DEFAULT_DELIVERY_POLICY,
-  webhookActivityPolicy,
-  type DeliveryPolicy,
-} from './delivery-policy';
+import { DEFAULT_DELIVERY_POLICY } from './delivery-policy';
 import {
   deliveredSummary,
   failedSummary,
@@ -39,11 +32,7 @@ import {
   laterAttemptsPolicy,
   withFirstAttempt,
 } from './first-attempt';
-import {
-  chatActivityPolicy,
-  emailPluginActivityPolicy,
-  type PluginActivityPolicy,
-} from './plugin-policies';
+import { deliveryKindOf, type DeliveryKind } from './plugin-kinds';
 import {
   REDELIVERY,
   type DeliveryInput,
@@ -122,9 +111,8 @@ export async function submissionWorkflow(
   const typed = patched('plugin-types');
   // Runs started before it made every attempt a regular activity, and still do.
   const deliver = patched('local-first-attempt') ? deliverLocalFirst : deliverDurably;
-  const kinds = deliveryKinds(policy, test, typed);
   const deliveries = targets.map(async (target): Promise<DeliverySummary> => {
-    const kind = kinds[target.pluginType];
+    const kind = deliveryKindOf(target.pluginType, policy, test, typed);
     if (!kind) return notDeliveredSummary(target);
     const deliveryId = recover?.deliveryId ?? deliveryIdOf(runId, target.pluginId);
     return deliver(kind, target, {
@@ -173,34 +161,6 @@ export async function submissionWorkflow(
   return result;
 }
 
-type DeliveryActivities = WebhookActivities &
-  SlackActivities &
-  DiscordActivities &
-  EmailPluginActivities;
-
-/** A plugin type's delivery: its activity and that activity's timeout and retry policy. */
-type DeliveryKind = { activity: keyof DeliveryActivities; policy: PluginActivityPolicy };
-
-/** The delivery of each plugin type; webhooks only in runs from before the other types. */
-function deliveryKinds(
-  webhook: DeliveryPolicy,
-  test: boolean,
-  typed: boolean,
-): Partial<Record<DeliveryTarget['pluginType'], DeliveryKind>> {
-  const kinds = {
-    webhook: { activity: 'deliverWebhook', policy: webhookActivityPolicy(webhook, test) },
-  } satisfies Record<string, DeliveryKind>;
-  if (!typed) return kinds;
-  const chat = chatActivityPolicy(webhook, test);
-  const email = emailPluginActivityPolicy(test);
-  return {
-    ...kinds,
-    slack: { activity: 'deliverSlack', policy: chat },
-    discord: { activity: 'deliverDiscord', policy: chat },
-    email: { activity: 'deliverEmailPlugin', policy: email },
-  };
-}
-
 /** Every attempt a regular activity, retried by Temporal; one failure settles the summary. */
 async function deliverDurably(
   { activity, policy }: DeliveryKind,
@@ -208,9 +168,9 @@ async function deliverDurably(
   input: DeliveryInput,
 ): Promise<DeliverySummary> {
   try {
-    const outcome = await proxyActivities<DeliveryActivities>(durableOptions(policy))[activity](
-      input,
-    );
+    const outcome = await proxyActivities<PluginDeliveryActivities>(durableOptions(policy))[
+      activity
+    ](input);
     return deliveredSummary(target, input.deliveryId, outcome);
   } catch (error) {
     return failedSummary(target, input.deliveryId, error, policy.maxAttempts);
@@ -229,7 +189,7 @@ async function deliverLocalFirst(
 ): Promise<DeliverySummary> {
   const { activity, policy } = kind;
   try {
-    const local = proxyLocalActivities<DeliveryActivities>(firstAttemptOptions(policy));
+    const local = proxyLocalActivities<PluginDeliveryActivities>(firstAttemptOptions(policy));
     return deliveredSummary(target, input.deliveryId, await local[activity](input));
   } catch (error) {
     const delay = delayBeforeRetries(policy, error);

@@ -82,6 +82,21 @@ const captchaVerifyUrl = optionalText.pipe(
   z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional(),
 );
 
+/** The third-party plugin APIs' base URLs (docs/plugins.md). */
+export type ProviderUrls = {
+  googleOAuthToken: string;
+  googleSheets: string;
+  airtable: string;
+  notion: string;
+  telegram: string;
+};
+
+/** A provider's API base URL: https only, no trailing slash. */
+const providerUrl = (standard: string) =>
+  optionalText
+    .pipe(z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional())
+    .transform((url) => (url ?? standard).replace(/\/+$/, ''));
+
 /** The environment contract of docs/running.md, validated once at start-up. */
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -130,6 +145,12 @@ const environmentSchema = z.object({
   CAPTCHA_VERIFY_URL_TURNSTILE: captchaVerifyUrl,
   CAPTCHA_VERIFY_URL_HCAPTCHA: captchaVerifyUrl,
   CAPTCHA_VERIFY_URL_RECAPTCHA: captchaVerifyUrl,
+  /** Third-party plugin APIs' base URLs, replaced for self-hosted proxies and tests (docs/plugins.md). */
+  GOOGLE_OAUTH_TOKEN_URL: providerUrl('https://oauth2.googleapis.com/token'),
+  GOOGLE_SHEETS_API_URL: providerUrl('https://sheets.googleapis.com'),
+  AIRTABLE_API_URL: providerUrl('https://api.airtable.com'),
+  NOTION_API_URL: providerUrl('https://api.notion.com'),
+  TELEGRAM_API_URL: providerUrl('https://api.telegram.org'),
   /** Exhausted deliveries in a row after which a plugin is disabled (docs/endpoint-health.md). */
   PLUGIN_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(20),
   /** ... and the least time those failures must span. */
@@ -262,6 +283,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       retryInitialIntervalMs: e.WEBHOOK_RETRY_INITIAL_INTERVAL,
       retryBackoffCoefficient: e.WEBHOOK_RETRY_BACKOFF_COEFFICIENT,
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    },
+    providerUrls: {
+      googleOAuthToken: e.GOOGLE_OAUTH_TOKEN_URL,
+      googleSheets: e.GOOGLE_SHEETS_API_URL,
+      airtable: e.AIRTABLE_API_URL,
+      notion: e.NOTION_API_URL,
+      telegram: e.TELEGRAM_API_URL,
     },
     captchaVerifyUrls: {
       turnstile: e.CAPTCHA_VERIFY_URL_TURNSTILE,

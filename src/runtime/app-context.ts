@@ -1,3 +1,4 @@
+import { pluginSecretsCipher } from '../domain/plugins/plugin-secrets';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { createOrm, type Orm } from '../db/orm';
@@ -58,6 +59,8 @@ export type AppContext = {
   appSecret: string;
   /** Seals and opens webhook signing secrets with a key derived from appSecret. */
   signingSecrets: SigningSecretCipher;
+  /** Seals and opens plugins' tokens and keys (src/domain/plugins/plugin-secrets.ts). */
+  pluginSecrets: SigningSecretCipher;
   /** Seals and opens the secrets of forms' third-party CAPTCHAs. */
   captchaSecrets: SigningSecretCipher;
   /** Checks the CAPTCHA of a form's submissions and issues its ALTCHA challenges. */
@@ -172,6 +175,7 @@ export async function createAppContext(
     webhookAllowList,
     appSecret,
     signingSecrets: new SigningSecretCipher(appSecret),
+    pluginSecrets: pluginSecretsCipher(appSecret),
     captchaSecrets,
     captcha,
     unsubscribeTokens: new UnsubscribeTokens(appSecret),

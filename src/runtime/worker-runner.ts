@@ -36,6 +36,7 @@ export type WorkerContext = Pick<
   | 'lookupHost'
   | 'webhookAllowList'
   | 'signingSecrets'
+  | 'pluginSecrets'
   | 'ownListeners'
   | 'unsubscribeTokens'
   | 'addressKeys'
@@ -75,6 +76,7 @@ export async function runWorker(
     sender,
     mailer,
     signingSecrets: ctx.signingSecrets,
+    pluginSecrets: ctx.pluginSecrets,
     baseUrl: ctx.urls.base,
     pluginHealth: config.pluginHealth,
     unsubscribeTokens: ctx.unsubscribeTokens,
@@ -84,6 +86,7 @@ export async function runWorker(
     autoresponseCaps: config.autoresponseCaps,
     spamRetentionDays: config.spamRetentionDays,
     auditRetentionDays: config.auditRetentionDays,
+    providerUrls: config.providerUrls,
   });
   // One client on the worker's own connection: eager starts, and the retention schedule.
   const client = eagerStartClient({ connection }, config.temporal.namespace);

@@ -1,14 +1,12 @@
 import { trace } from '@opentelemetry/api';
 import type { ActivityInterceptors } from '@temporalio/worker';
 import type { Context } from '@temporalio/activity';
+import { DELIVERY_ACTIVITY } from '../../workflows/plugin-types';
 
 /** Delivery activities by name, and the plugin type each delivers to. */
-const PLUGIN_TYPES: Record<string, string> = {
-  deliverWebhook: 'webhook',
-  deliverSlack: 'slack',
-  deliverDiscord: 'discord',
-  deliverEmailPlugin: 'email',
-};
+const PLUGIN_TYPES: Record<string, string> = Object.fromEntries(
+  Object.entries(DELIVERY_ACTIVITY).map(([type, activity]) => [activity, type]),
+);
 
 /** `submission-{id}` and its replays `submission-{id}-replay-{nonce}` (workflow-ids.ts). */
 const SUBMISSION_WORKFLOW = /^submission-(\d+)(-replay-|$)/;

@@ -12,13 +12,11 @@ import {
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { AutoresponseActivities } from '../../workflows/activity-contracts';
 import type { DeliveryPlanActivities } from '../../workflows/activity-contracts';
-import type { DiscordActivities } from '../../workflows/activity-contracts';
-import type { EmailPluginActivities } from '../../workflows/activity-contracts';
 import type { NotificationActivities } from '../../workflows/activity-contracts';
+import type { PluginDeliveryActivities } from '../../workflows/activity-contracts';
+import { DELIVERY_ACTIVITY } from '../../workflows/plugin-types';
 import type { RetentionActivities } from '../../workflows/activity-contracts';
-import type { SlackActivities } from '../../workflows/activity-contracts';
 import type { SpamActivities } from '../../workflows/activity-contracts';
-import type { WebhookActivities } from '../../workflows/activity-contracts';
 import type { DeliveryPolicy } from '../../workflows/delivery-policy';
 import {
   type AutoresponseInput,
@@ -183,16 +181,16 @@ export function mockActivities(options: MockOptions = {}) {
     };
   const activities: SpamActivities &
     DeliveryPlanActivities &
-    WebhookActivities &
-    SlackActivities &
-    DiscordActivities &
-    EmailPluginActivities &
+    PluginDeliveryActivities &
     NotificationActivities &
     AutoresponseActivities &
     Pick<RetentionActivities, 'deleteDeliveredSubmission'> = {
-    deliverSlack: pluginActivity('deliverSlack'),
-    deliverDiscord: pluginActivity('deliverDiscord'),
-    deliverEmailPlugin: pluginActivity('deliverEmailPlugin'),
+    // Every type but the webhook, from the table the workflow reads (workflows/plugin-types.ts).
+    ...(Object.fromEntries(
+      Object.values(DELIVERY_ACTIVITY)
+        .filter((name) => name !== 'deliverWebhook')
+        .map((name) => [name, pluginActivity(name)]),
+    ) as Omit<PluginDeliveryActivities, 'deliverWebhook'>),
     async checkSpam(submissionId) {
       calls.checkSpam.push(submissionId);
       return options.spam ?? { isSpam: false, reason: null };

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import { DASHBOARD_PLUGIN_TYPES } from '../plugins/plugin-configs';
+import { PLUGIN_TYPE_KEYS } from '../../../workflows/plugin-types';
 
 /**
  * The process's metrics (docs/metrics.md): one registry per process, whatever it runs. The
@@ -64,7 +64,7 @@ export const pluginsDisabledTotal = new Counter({
  * Every outcome and plugin type starts at 0, so the first failure is an increase Prometheus
  * sees (a series born at 1 shows no increase) and the ratio alerts work from the start.
  */
-const PLUGIN_TYPES = ['webhook', ...DASHBOARD_PLUGIN_TYPES];
+const PLUGIN_TYPES = PLUGIN_TYPE_KEYS;
 for (const outcome of ['accepted', 'spam', 'rejected']) submissionsTotal.inc({ outcome }, 0);
 for (const plugin_type of PLUGIN_TYPES) {
   for (const outcome of ['delivered', 'failed']) deliveriesTotal.inc({ plugin_type, outcome }, 0);

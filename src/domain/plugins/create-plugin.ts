@@ -3,7 +3,9 @@ import type { Form, Plugin } from '../../db/entities';
 import type { AccountMailing } from '../accounts/registration';
 import type { UseCaseAudit } from '../audit/use-case-audit';
 import { requestConfirmations } from '../recipients/confirmations';
-import { checkPluginConfig, type DashboardPluginType } from './plugin-configs';
+import type { PluginTypeKey } from '../../../workflows/plugin-types';
+import { sealConfig } from './plugin-secrets';
+import { PLUGIN_TYPES } from './registry';
 import { createTypedPlugin, createWebhookPlugin } from './plugins';
 import type { SigningSecretCipher } from './signing-secret';
 import { checkWebhookUrl, urlCheckOptions, type UrlPolicySource } from './url-policy';
@@ -11,6 +13,7 @@ import { checkWebhookUrl, urlCheckOptions, type UrlPolicySource } from './url-po
 /** What creating a plugin needs (the app context has it all). */
 export type CreatePluginDeps = UrlPolicySource & {
   signingSecrets: SigningSecretCipher;
+  pluginSecrets: SigningSecretCipher;
   config: {
     budgets: { pluginsPerForm: number };
     /** ACCOUNT_MAIL_PER_HOUR. */
@@ -30,7 +33,7 @@ export class PluginConfigRefusedError extends Error {
 
 export type WebhookToCreate = { type: 'webhook'; url: string; name?: string; enabled?: boolean };
 export type PluginToCreate =
-  WebhookToCreate | { type: DashboardPluginType; config: unknown; name?: string };
+  WebhookToCreate | { type: Exclude<PluginTypeKey, 'webhook'>; config: unknown; name?: string };
 
 export type CreatedPlugin = {
   plugin: Plugin;
@@ -77,18 +80,24 @@ export async function createPlugin(
     const summary = `webhook to ${new URL(checked.url).host} on form ${form.id}`;
     return { ...created, audit: { targetId: created.plugin.id, summary } };
   }
-  const checked = await checkPluginConfig(input.type, input.config, urlCheckOptions(deps));
+  const type = PLUGIN_TYPES[input.type];
+  const checked = await type.check(input.config, urlCheckOptions(deps));
   if (!checked.ok) throw new PluginConfigRefusedError(checked.errors);
   const plugin = await createTypedPlugin(
     em,
-    { formId: form.id, type: input.type, config: checked.config, name: input.name },
+    {
+      formId: form.id,
+      type: input.type,
+      config: sealConfig(type, checked.config, deps.pluginSecrets),
+      name: input.name || type.defaultName(checked.config),
+    },
     maxPlugins,
   );
-  if ('recipients' in checked.config) {
+  if (input.type === 'email') {
     await requestConfirmations(em, deps.accounts.mailing, {
       accountId: form.accountId,
       formName: form.name,
-      addresses: checked.config.recipients,
+      addresses: checked.config.recipients as string[],
       mailPerHour: deps.config.accountMailPerHour,
     });
   }

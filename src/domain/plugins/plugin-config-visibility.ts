@@ -1,4 +1,6 @@
 import type { Scope } from '../accounts/scopes';
+import { SECRET_MASK } from './plugin-secrets';
+import { pluginTypeOf } from './registry';
 
 /*
  * What of a plugin's config a member or key may see (docs/teams.md). Webhook, Slack and
@@ -19,22 +21,27 @@ export function pluginConfigAccess(holds: (scope: Scope) => boolean): PluginConf
 }
 
 /**
- * The fields a redacted config keeps. E-mail recipients and the subject template stay: an
- * address grants nothing (and viewers read submitters' addresses anyway); any other field a
- * config might carry (headers, tokens) is dropped rather than trusted.
+ * A plugin's config as `access` may see it (its type's declaration says which fields are
+ * secrets and what a redacted reader keeps): sealed fields are masked for everyone, a
+ * redacted capability URL is its scheme and host only, and any other field is dropped.
  */
-const FIELDS_KEPT_WHEN_REDACTED = ['recipients', 'subject'] as const;
-
-/** A plugin's config as `access` may see it: a redacted `url` is its scheme and host only. */
 export function visiblePluginConfig(
+  pluginType: string,
   config: Record<string, unknown>,
   access: PluginConfigAccess,
 ): Record<string, unknown> {
-  if (access === 'full') return config;
+  const type = pluginTypeOf(pluginType);
+  if (!type) return {};
+  if (access === 'full') {
+    const shown = { ...config };
+    for (const field of type.sealed) if (shown[field] !== undefined) shown[field] = SECRET_MASK;
+    return shown;
+  }
   const visible: Record<string, unknown> = {};
-  for (const field of FIELDS_KEPT_WHEN_REDACTED)
+  for (const field of type.redacted.keep)
     if (config[field] !== undefined) visible[field] = config[field];
-  if (config.url !== undefined) visible.url = urlOrigin(config.url);
+  for (const field of type.redacted.origin)
+    if (config[field] !== undefined) visible[field] = urlOrigin(config[field]);
   return visible;
 }
 

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Plugin } from '../../db/entities';
 import { countPluginsUnderLock } from '../../db/sql/budget-counts';
 import { pluginLimitReached, withinBudget } from '../budgets/limit-reached';
-import type { ChatPluginConfig, DashboardPluginType, EmailPluginConfig } from './plugin-configs';
+import type { PluginTypeKey } from '../../../workflows/plugin-types';
+import { PLUGIN_TYPES } from './registry';
 import { newSigningSecret, SigningSecretCipher } from './signing-secret';
 
 /** One page of a form's plugins, oldest first, and how many there are in all. */
@@ -70,36 +71,19 @@ export async function createWebhookPlugin(
   return { plugin, signingSecret };
 }
 
-/** The name a plugin gets when none is given: its type and where it goes. */
-function defaultName(
-  type: DashboardPluginType,
-  config: EmailPluginConfig | ChatPluginConfig,
-): string {
-  if ('recipients' in config) {
-    const [first, ...rest] = config.recipients;
-    return `E-mail to ${first}${rest.length > 0 ? ` and ${rest.length} more` : ''}`;
-  }
-  return `${type === 'slack' ? 'Slack' : 'Discord'} channel at ${new URL(config.url).host}`;
-}
-
 /**
- * Creates an e-mail, Slack or Discord plugin (the dashboard's; docs/plugins.md) from a config
- * checkPluginConfig accepted. These types have no signing secret.
+ * Creates a plugin of a dashboard type (docs/plugins.md) from a config its declaration
+ * accepted, secrets already sealed. These types have no signing secret.
  */
 export async function createTypedPlugin(
   em: EntityManager,
-  input: {
-    formId: string;
-    type: DashboardPluginType;
-    config: EmailPluginConfig | ChatPluginConfig;
-    name?: string;
-  },
+  input: { formId: string; type: PluginTypeKey; config: Record<string, unknown>; name?: string },
   maxPlugins: number,
 ): Promise<Plugin> {
   return insertWithinBudget(em, maxPlugins, {
     formId: input.formId,
     pluginType: input.type,
-    name: input.name || defaultName(input.type, input.config),
+    name: input.name || PLUGIN_TYPES[input.type].defaultName(input.config),
     enabled: true,
     config: { ...input.config },
     signingSecret: null,

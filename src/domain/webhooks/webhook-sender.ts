@@ -39,6 +39,8 @@ export function retryAfterMs(header: unknown, now = Date.now()): number | null {
 export type WebhookSender = {
   send(request: {
     url: string;
+    /** POST unless said (a provider's API may need GET or PUT); GET sends no body. */
+    method?: 'GET' | 'POST' | 'PUT' | 'PATCH';
     body: string;
     headers: Record<string, string>;
     /** Aborts the attempt (Temporal cancellation); it then ends as a 'cancelled' failure. */
@@ -114,16 +116,16 @@ export function createWebhookSender(options: {
   });
   const deadlineMs = options.connectTimeoutMs + options.readTimeoutMs;
   return {
-    async send({ url, body, headers, signal: cancel }) {
+    async send({ url, method = 'POST', body, headers, signal: cancel }) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       const deadline = AbortSignal.timeout(deadlineMs);
       try {
         const response = await request(url, {
           dispatcher: agent,
-          method: 'POST',
+          method,
           headers,
-          body,
+          body: method === 'GET' ? undefined : body,
           signal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
         });
         const bytes = await readCapped(response.body);

@@ -5,6 +5,7 @@ import {
   pluginConfigAccess,
   visiblePluginConfig,
 } from '../../domain/plugins/plugin-config-visibility';
+import { pluginTypeOf } from '../../domain/plugins/registry';
 
 /*
  * What the dashboard's templates see of a form and of a plugin: plain objects with the fields
@@ -21,12 +22,6 @@ export const formRef = (form: Form): FormRef => ({
   createdAt: form.createdAt,
 });
 
-/**
- * The config fields a page shows: the URL (webhook, Slack, Discord; `https://host/…` for a
- * member who may not manage plugins), an e-mail's subject and recipients.
- */
-export type PluginConfigView = { url?: unknown; subject?: unknown; recipients?: unknown };
-
 /** Who is looking: the session's scopes decide what of a config they see. */
 export type PluginViewer = { scopes: ReadonlySet<Scope> };
 
@@ -34,8 +29,15 @@ export type PluginRow = {
   id: string;
   name: string;
   pluginType: string;
+  /** The type as pages name it (`Slack`); the stored key for a type this version lacks. */
+  typeLabel: string;
+  /** Whether it signs its deliveries (a secret to rotate). */
+  signs: boolean;
+  /** Where it delivers: its declaration's summary of the config the viewer may see. */
+  deliversTo: string;
+  /** The config the viewer may see (sealed fields masked, capability URLs cut). */
+  config: Record<string, unknown>;
   enabled: boolean;
-  config: PluginConfigView;
   consecutiveFailures: number;
   failingSince: Date | null;
   lastSuccessAt: Date | null;
@@ -44,17 +46,22 @@ export type PluginRow = {
 
 export function pluginRow(plugin: Plugin, viewer: PluginViewer): PluginRow {
   const access = pluginConfigAccess((scope) => viewer.scopes.has(scope));
-  const { url, subject, recipients } = visiblePluginConfig(plugin.config, access);
-  const config: PluginConfigView = {};
-  if (url !== undefined) config.url = access === 'full' ? url : maskedUrl(url as string | null);
-  if (subject !== undefined) config.subject = subject;
-  if (recipients !== undefined) config.recipients = recipients;
+  const config = visiblePluginConfig(plugin.pluginType, plugin.config, access);
+  const type = pluginTypeOf(plugin.pluginType);
+  // A redacted URL reads as cut: `https://hooks.slack.com/…`.
+  const shown = { ...config };
+  if (access === 'redacted')
+    for (const field of type?.redacted.origin ?? [])
+      if (field in shown) shown[field] = maskedUrl(shown[field] as string | null);
   return {
     id: plugin.id,
     name: plugin.name,
     pluginType: plugin.pluginType,
+    typeLabel: type?.label ?? plugin.pluginType,
+    signs: type?.signs ?? false,
+    deliversTo: type ? type.summary(shown) : '',
+    config: shown,
     enabled: plugin.enabled,
-    config,
     consecutiveFailures: plugin.consecutiveFailures,
     failingSince: plugin.failingSince ?? null,
     lastSuccessAt: plugin.lastSuccessAt ?? null,

@@ -1,7 +1,7 @@
 import type { ROLES, Scope } from '../../domain/accounts/scopes';
 import type { FormCounts } from '../../domain/forms/form-counts';
 import type { MailboxEntry } from '../../domain/mail/dev-mailbox';
-import type { DashboardPluginType } from '../../domain/plugins/plugin-configs';
+import type { ConfigField } from '../../domain/plugins/plugin-type';
 import type { RecoveryRow } from '../../domain/plugins/recovery';
 import type { RecipientStatus } from '../../domain/recipients/recipient-states';
 import type { accountStats } from '../../domain/stats/account-stats';
@@ -86,15 +86,17 @@ export type KeyRow = {
   lastUsedAt: Date | null;
 };
 
-/** The add-a-plugin form (e-mail, Slack, Discord) as a person filled it in, with its errors. */
+/** The add-a-plugin form of a dashboard type as a person filled it in, with its errors. */
 export type TypedPluginDraft = {
-  type: DashboardPluginType;
+  type: string;
   name: string;
-  url: string;
-  recipients: string;
-  subject: string;
+  /** The config fields as typed; secrets are never sent back to the browser. */
+  values: Record<string, string>;
   errors: Record<string, string[]>;
 };
+
+/** One type's add form on the plugins page, from its declaration. */
+export type PluginAddForm = { type: string; label: string; noun: string; fields: ConfigField[] };
 
 /** One custom domain as /app/domains lists it (pages/domains.ts). */
 export type DomainRow = {
@@ -278,6 +280,8 @@ export type Templates = {
     recipientsOf: (plugin: PluginRow) => RecipientStatus[] | undefined;
     webhooks: PluginRow[];
     typed: TypedPluginDraft;
+    /** The add forms of the dashboard-only types. */
+    addForms: PluginAddForm[];
     errors: string[];
     draft: { url: string; name: string };
     headers: Record<string, string>;

@@ -109,6 +109,7 @@ export function pluginView(
     consecutive_failures: plugin.consecutiveFailures,
     last_success_at: plugin.lastSuccessAt?.toISOString() ?? null,
     config: visiblePluginConfig(
+      plugin.pluginType,
       plugin.config,
       pluginConfigAccess((scope) => can(principal, scope)),
     ),

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllowList } from '../../../src/domain/plugins/address-policy';
-import {
-  checkPluginConfig,
-  DEFAULT_EMAIL_SUBJECT,
-  renderSubject,
-} from '../../../src/domain/plugins/plugin-configs';
+import { DEFAULT_EMAIL_SUBJECT, renderSubject } from '../../../src/domain/plugins/plugin-configs';
+import { checkPluginConfig } from '../../../src/domain/plugins/registry';
 
 const urls = {
   allowList: parseAllowList([]),

@@ -6,7 +6,8 @@ import { SIGNATURE_HEADERS } from '../../../domain/webhooks/signatures';
 import { formSectionLinks } from '../form-sections';
 import { formatTime } from '../format-time';
 import { formRef, pluginRow, type PluginViewer } from '../page-views';
-import type { Templates, TypedPluginDraft } from '../templates';
+import { PLUGIN_TYPE_LIST } from '../../../domain/plugins/registry';
+import type { PluginAddForm, Templates, TypedPluginDraft } from '../templates';
 
 /*
  * The form's plugins page (`plugins.eta`), which the webhook pages (plugins.ts) and the
@@ -24,14 +25,12 @@ export const PLUGINS_PAGE = {
   title: (data: { form: { name: string } }) => `Plugins · ${data.form.name}`,
 } as const;
 
-export const EMPTY_TYPED_DRAFT: TypedPluginDraft = {
-  type: 'slack',
-  name: '',
-  url: '',
-  recipients: '',
-  subject: '',
-  errors: {},
-};
+export const EMPTY_TYPED_DRAFT: TypedPluginDraft = { type: '', name: '', values: {}, errors: {} };
+
+/** The add forms of the types only the dashboard creates, in the registry's order. */
+const ADD_FORMS: PluginAddForm[] = PLUGIN_TYPE_LIST.filter(
+  (type) => type.createdThrough === 'dashboard',
+).map((type) => ({ type: type.key, label: type.label, noun: type.noun, fields: [...type.fields] }));
 
 /** What a refused form post shows again: its errors and what was typed. */
 export type PluginsPageDrafts = {
@@ -57,6 +56,7 @@ export async function pluginsPageData(
     recipientsOf,
     webhooks: plugins.filter((p) => p.pluginType === 'webhook'),
     typed: drafts.typed ?? EMPTY_TYPED_DRAFT,
+    addForms: ADD_FORMS,
     errors: drafts.error ?? [],
     draft: drafts.draft ?? { url: '', name: '' },
     headers: SIGNATURE_HEADERS,

@@ -1,6 +1,7 @@
 import type { Form } from '../../../domain/entities';
-import { checkPluginConfig, isDashboardPluginType } from '../../../domain/plugins/plugin-configs';
-import { urlCheckOptions } from '../../../domain/plugins/url-policy';
+import { DASHBOARD_PLUGIN_TYPES, PLUGIN_TYPES } from '../../../domain/plugins/registry';
+import type { PluginTypeDeclaration } from '../../../domain/plugins/plugin-type';
+import type { PluginTypeKey } from '../../../../workflows/plugin-types';
 import { limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
 import { createPlugin, PluginConfigRefusedError } from '../../../domain/plugins/create-plugin';
 import { deletePlugin } from '../../../domain/plugins/delete-plugin';
@@ -22,12 +23,20 @@ function byField(errors: string[]): Record<string, string[]> {
   return grouped;
 }
 
-/** The config a draft stands for, in the shape the domain's zod schemas take. */
-function rawConfig(draft: TypedPluginDraft): Record<string, unknown> {
-  if (draft.type !== 'email') return { url: draft.url };
-  const recipients = draft.recipients.split(/[\s,;]+/).filter(Boolean);
-  return { recipients, ...(draft.subject ? { subject: draft.subject } : {}) };
+/** The config a draft stands for, in the shape the type's declaration checks. */
+function rawConfig(type: PluginTypeDeclaration, values: Record<string, string>) {
+  const config: Record<string, unknown> = {};
+  for (const field of type.fields) {
+    const value = values[field.name] ?? '';
+    if (field.input === 'list') config[field.name] = value.split(/[\s,;]+/).filter(Boolean);
+    else if (value.trim() !== '' || field.required) config[field.name] = value;
+  }
+  return config;
 }
+
+/** The dashboard types a post may name. */
+const isDashboardType = (type: string): type is Exclude<PluginTypeKey, 'webhook'> =>
+  (DASHBOARD_PLUGIN_TYPES as readonly string[]).includes(type);
 
 const back = (form: Form) => `/app/forms/${form.id}/webhooks`;
 
@@ -69,28 +78,28 @@ export const pluginTypePages = [
   }).handle(async ({ req, res, params, session, render, audit }, ctx) => {
     const form = await ownedForm(req, res, params.formId);
     if (!form) return;
-    const type = bodyField(req, 'type');
+    const typeKey = bodyField(req, 'type');
+    const type = isDashboardType(typeKey) ? PLUGIN_TYPES[typeKey] : null;
+    const values = Object.fromEntries(
+      (type?.fields ?? []).map((field) => [field.name, bodyField(req, field.name)]),
+    );
     const draft: TypedPluginDraft = {
-      type: isDashboardPluginType(type) ? type : 'slack',
+      type: typeKey,
       name: bodyField(req, 'name').trim().slice(0, 200),
-      url: bodyField(req, 'url').trim(),
-      recipients: bodyField(req, 'recipients'),
-      subject: bodyField(req, 'subject'),
+      // A secret is not sent back: the person types it again.
+      values: Object.fromEntries(
+        (type?.fields ?? []).map((f) => [f.name, f.input === 'secret' ? '' : values[f.name]!]),
+      ),
       errors: {},
     };
     const refuse = async (status: number, errors: TypedPluginDraft['errors']) => {
       const typed = { ...draft, errors };
       return render(await pluginsPageData(req, session, form, { typed }), { status });
     };
-    if (!isDashboardPluginType(type)) {
-      // The config's problems are shown along with the type's, checked as for Slack.
-      const checked = await checkPluginConfig(draft.type, rawConfig(draft), urlCheckOptions(ctx));
-      const typeErrors = { type: ['choose e-mail, Slack or Discord'] };
-      return refuse(422, checked.ok ? typeErrors : { ...typeErrors, ...byField(checked.errors) });
-    }
+    if (!type || !isDashboardType(typeKey)) return refuse(422, { type: ['choose a plugin type'] });
     const created = await createPlugin(req.em, ctx, form, {
-      type: draft.type,
-      config: rawConfig(draft),
+      type: typeKey,
+      config: rawConfig(type, values),
       name: draft.name || undefined,
     }).catch((error: unknown) =>
       error instanceof PluginConfigRefusedError ? error : limitReachedOrThrow(error),
