@@ -45,7 +45,7 @@ function refusal(status: number, answer: BotApiAnswer): string {
 }
 
 /**
- * The sender's result as a Telegram delivery records it. Success is a 2xx with `ok: true`; a
+ * The sender's result as a Telegram delivery records it. Success is a 2xx not saying `ok: false`; a
  * 429 waits for the longer of `Retry-After` and the body's `retry_after`; any other 4xx (bad
  * token, bot blocked or removed, chat not found, a refused message) ends the delivery with
  * Telegram's reason; 5xx and network failures are retried.
@@ -55,9 +55,11 @@ export function readTelegramAnswer(sent: SendResult): ReadTelegramAnswer {
   const status = sent.statusCode;
   if (status === null) return { result: sent, permanent: false };
   const answer = parsed(sent.responseBody);
+  // The answer echoes the message, so past 4 KB it is stored cut and no longer parses: a 2xx
+  // is a delivery unless it says otherwise (a retry would post the message twice).
   if (sent.ok) {
-    if (answer.ok === true) return { result: sent, permanent: false };
-    const error = 'Telegram answered without `ok: true`';
+    if (answer.ok !== false) return { result: sent, permanent: false };
+    const error = 'Telegram answered `ok: false` with a success status';
     return { result: { ...sent, ok: false, error, failure: 'http_status' }, permanent: false };
   }
   if (status === 429) {
