@@ -11,6 +11,7 @@ import { createAutoresponseActivities } from './autoresponse';
 import { createDeliveryPlanActivities } from './delivery-plan';
 import { createDiscordActivities } from './discord-delivery';
 import { createEmailPluginActivities } from './email-plugin-delivery';
+import { createGoogleSheetsActivities } from './google-sheets-delivery';
 import { createNotificationActivities } from './notification-email';
 import { createSlackActivities } from './slack-delivery';
 import { createRecoveryActivities } from './recovery';
@@ -59,6 +60,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSlackActivities(deps),
     ...createDiscordActivities(deps),
     ...createEmailPluginActivities(deps),
+    ...createGoogleSheetsActivities(deps),
     ...createAutoresponseActivities(deps),
     ...createRecoveryActivities(deps.orm),
     ...createRetentionActivities(deps),

@@ -3,6 +3,7 @@ import { webhookActivityPolicy, type DeliveryPolicy } from './delivery-policy';
 import {
   chatActivityPolicy,
   emailPluginActivityPolicy,
+  googleSheetsActivityPolicy,
   type PluginActivityPolicy,
 } from './plugin-policies';
 import {
@@ -23,6 +24,7 @@ const ACTIVITY_POLICY: Record<PluginTypeKey, PolicyOf> = {
   email: (_webhook, test) => emailPluginActivityPolicy(test),
   slack: chatActivityPolicy,
   discord: chatActivityPolicy,
+  google_sheets: googleSheetsActivityPolicy,
 };
 
 /**

@@ -11,6 +11,7 @@ export const DELIVERY_ACTIVITY = {
   email: 'deliverEmailPlugin',
   slack: 'deliverSlack',
   discord: 'deliverDiscord',
+  google_sheets: 'deliverGoogleSheets',
 } as const;
 
 export type PluginTypeKey = keyof typeof DELIVERY_ACTIVITY;

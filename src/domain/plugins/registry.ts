@@ -3,6 +3,7 @@ import type { ConfigCheck, PluginTypeDeclaration } from './plugin-type';
 import type { UrlCheckOptions } from './plugin-configs';
 import { discordType, slackType } from './types/chat';
 import { emailType } from './types/email';
+import { googleSheetsType } from './types/google-sheets';
 import { webhookType } from './types/webhook';
 
 /**
@@ -14,6 +15,7 @@ export const PLUGIN_TYPES: Record<PluginTypeKey, PluginTypeDeclaration> = {
   email: emailType,
   slack: slackType,
   discord: discordType,
+  google_sheets: googleSheetsType,
 };
 
 export const PLUGIN_TYPE_LIST: readonly PluginTypeDeclaration[] = Object.values(PLUGIN_TYPES);
