@@ -1,6 +1,10 @@
 import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { STORED_RESPONSE_BYTES } from '../src/domain/webhooks/webhook-sender';
-import { AccessTokenCache, tokenRequestBody } from '../src/domain/sheets/google-access-tokens';
+import {
+  AccessTokenCache,
+  requestAccessToken,
+  type TokenAnswer,
+} from '../src/domain/sheets/google-access-tokens';
 import type { ServiceAccountKey } from '../src/domain/sheets/service-account-key';
 import { headerCellRange, headerRowRange, sheetRange } from '../src/domain/sheets/a1-notation';
 import type { CellValue } from '../src/domain/sheets/sheet-rows';
@@ -192,56 +196,49 @@ export class GoogleSheetsClient {
   private async accessToken(): Promise<string> {
     const cached = this.tokens.get(this.cacheKey);
     if (cached) return cached;
+    const answer = await requestAccessToken(this.target.key, (formBody) => this.exchange(formBody));
+    if (typeof answer.access_token !== 'string' || answer.access_token === '')
+      throw this.refusal(200, "Google's token endpoint answered without an access token", false);
+    const expiresIn = typeof answer.expires_in === 'number' ? answer.expires_in : 3600;
+    this.tokens.set(this.cacheKey, answer.access_token, expiresIn);
+    return answer.access_token;
+  }
+
+  /** The token request through the guarded sender; its answer is never stored (it is the token). */
+  private async exchange(formBody: string): Promise<TokenAnswer> {
     const result = await this.send({
       url: this.urls.googleOAuthToken,
       method: 'POST',
-      body: tokenRequestBody(this.target.key),
+      body: formBody,
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
         'user-agent': 'Formward-Webhooks/1',
       },
     });
-    // The token answer is never stored: on success it is the token.
-    if (!result.ok) {
-      if (result.failure !== 'http_status')
-        throw transportFailure({ ...result, responseBody: null });
-      const status = result.statusCode ?? 0;
-      const google = googleError(result.responseBody);
-      const said = google.status
-        ? ` (${google.status}${google.message ? `: ${google.message}` : ''})`
-        : '';
-      const refused = status === 400 || status === 401 || status === 403;
-      throw new SheetsFailure(
-        {
-          ...result,
-          responseBody: null,
-          error: refused
-            ? `Google refused the service-account key of ${this.target.key.client_email}${said}; the key may have been deleted or disabled`
-            : `Google's token endpoint answered ${status}${said}`,
-        },
-        refused,
-      );
+    if (result.ok) {
+      try {
+        return JSON.parse(result.responseBody ?? '') as TokenAnswer;
+      } catch {
+        return {};
+      }
     }
-    let answer: { access_token?: unknown; expires_in?: unknown };
-    try {
-      answer = JSON.parse(result.responseBody ?? '') as typeof answer;
-    } catch {
-      answer = {};
-    }
-    if (typeof answer.access_token !== 'string' || answer.access_token === '')
-      throw new SheetsFailure(
-        {
-          ...result,
-          ok: false,
-          responseBody: null,
-          failure: 'http_status',
-          error: "Google's token endpoint answered without an access token",
-        },
-        false,
-      );
-    const expiresIn = typeof answer.expires_in === 'number' ? answer.expires_in : 3600;
-    this.tokens.set(this.cacheKey, answer.access_token, expiresIn);
-    return answer.access_token;
+    if (result.failure !== 'http_status') throw transportFailure({ ...result, responseBody: null });
+    const status = result.statusCode ?? 0;
+    const google = googleError(result.responseBody);
+    const said = google.status
+      ? ` (${google.status}${google.message ? `: ${google.message}` : ''})`
+      : '';
+    const refused = status === 400 || status === 401 || status === 403;
+    throw new SheetsFailure(
+      {
+        ...result,
+        responseBody: null,
+        error: refused
+          ? `Google refused the service-account key of ${this.target.key.client_email}${said}; the key may have been deleted or disabled`
+          : `Google's token endpoint answered ${status}${said}`,
+      },
+      refused,
+    );
   }
 
   /** Google Sheets' refusal in words, and whether it is for good. */

@@ -152,16 +152,29 @@ describe('Google Sheets plugin', () => {
 
   it('caches the token per plugin; a 401 drops it and the retry gets a new one', async () => {
     const { form, email, spreadsheetId } = await sheetForm();
+    const claimsOf = (body: string) =>
+      JSON.parse(
+        Buffer.from(
+          new URLSearchParams(body).get('assertion')!.split('.')[1]!,
+          'base64url',
+        ).toString(),
+      ) as Record<string, unknown>;
     const issuedTo = () =>
-      google.tokenRequests().filter((r) => {
-        const assertion = new URLSearchParams(r.body).get('assertion')!;
-        return (
-          JSON.parse(Buffer.from(assertion.split('.')[1]!, 'base64url').toString()).iss === email
-        );
-      }).length;
+      google.tokenRequests().filter((r) => claimsOf(r.body).iss === email).length;
     for (const value of ['1', '2', '3'])
       await waitForAttempts(t.stack, await submitJson(form, { a: value }), 1);
     expect(issuedTo()).toBe(1);
+    const claims = claimsOf(
+      google.tokenRequests().find((r) => claimsOf(r.body).iss === email)!.body,
+    );
+    // The account itself: no `sub`, which would ask for domain-wide delegation.
+    expect(claims).toEqual({
+      iss: email,
+      scope: 'https://www.googleapis.com/auth/spreadsheets',
+      aud: 'https://oauth2.googleapis.com/token',
+      iat: expect.any(Number),
+      exp: (claims.iat as number) + 3600,
+    });
     google.revokeTokens();
     const id = await submitJson(form, { a: '4' });
     const attempts = await waitForAttempts(t.stack, id, 2);

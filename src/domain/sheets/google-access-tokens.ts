@@ -1,41 +1,42 @@
 import { createHash } from 'node:crypto';
-import { JWTAccess } from 'google-auth-library';
+import { GoogleToken, type Transporter } from 'google-auth-library';
 import type { ServiceAccountKey } from './service-account-key';
 
 /*
- * Access tokens of service accounts (Google's OAuth 2.0 JWT-bearer grant). google-auth-library
- * signs the assertion; it never sends anything: the token request, like every Sheets request,
- * goes through the guarded sender, so the SSRF rules hold even for a replaced token URL.
+ * Access tokens of service accounts (Google's OAuth 2.0 JWT-bearer grant). google-auth-library's
+ * GoogleToken builds and signs the assertion (`iss` the account, `scope`, `aud` Google's token
+ * endpoint, one hour, no `sub`: no delegation) and hands the request to the transporter it is
+ * given; ours sends it through the guarded sender, so the library never makes a request of its
+ * own and the SSRF rules hold even for a replaced GOOGLE_OAUTH_TOKEN_URL. The assertion's
+ * audience stays Google's: a proxy at that URL passes it on to Google, which checks it.
  */
 
 /** Read and write spreadsheets, nothing else of the account. */
 export const SHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
 
-/**
- * The assertion's audience is Google's token endpoint even when GOOGLE_OAUTH_TOKEN_URL points
- * at a proxy: the proxy passes it on to Google, which checks it.
- */
-export const GOOGLE_TOKEN_AUDIENCE = 'https://oauth2.googleapis.com/token';
-
-export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+/** What Google's token endpoint answers (RFC 6749 §5.1). */
+export type TokenAnswer = { access_token?: unknown; expires_in?: unknown };
 
 /**
- * The signed assertion (RS256, one hour): `iss` and `sub` the service account, `aud` the token
- * endpoint, `scope` Sheets. `sub` equal to `iss` asks for the account itself, no delegation.
+ * A new access token for the key. `exchange` POSTs the form body (grant type and assertion) to
+ * the token endpoint and returns its parsed answer, or throws its own error on a refusal,
+ * which reaches the caller unchanged.
  */
-export function signedAssertion(key: ServiceAccountKey): string {
-  const signer = new JWTAccess(key.client_email, key.private_key, key.private_key_id);
-  const headers = signer.getRequestHeaders(GOOGLE_TOKEN_AUDIENCE, { scope: SHEETS_SCOPE });
-  const authorization = headers.get('authorization') ?? '';
-  return authorization.replace(/^Bearer /, '');
-}
-
-/** The token request's form body. */
-export function tokenRequestBody(key: ServiceAccountKey): string {
-  return new URLSearchParams({
-    grant_type: JWT_BEARER_GRANT,
-    assertion: signedAssertion(key),
-  }).toString();
+export async function requestAccessToken(
+  key: ServiceAccountKey,
+  exchange: (formBody: string) => Promise<TokenAnswer>,
+): Promise<TokenAnswer> {
+  const transporter: Transporter = {
+    // GoogleToken reads only the answer's `data`.
+    request: async (options) => ({ data: await exchange(String(options.data)) }) as never,
+  };
+  const token = new GoogleToken({
+    iss: key.client_email,
+    key: key.private_key,
+    scope: SHEETS_SCOPE,
+    transporter,
+  });
+  return (await token.getToken()) as TokenAnswer;
 }
 
 type CachedToken = { token: string; refreshAt: number };
