@@ -100,7 +100,7 @@ export class GoogleSheetsClient {
   /** Widens the sheet to `columns` when it has fewer (a new sheet has 26). */
   async ensureColumns(columns: number): Promise<void> {
     const fields = encodeURIComponent(
-      'sheets.properties(sheetId,title,gridProperties.columnCount)',
+      'sheets.properties(sheetId,title,gridProperties(columnCount))',
     );
     const answer = (await this.call('GET', `?fields=${fields}`, null)) as {
       sheets?: Array<{

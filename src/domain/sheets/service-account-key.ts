@@ -43,7 +43,10 @@ export function parseServiceAccountKey(
   const pem = fields.private_key;
   if (typeof pem !== 'string' || !pem.includes('-----BEGIN PRIVATE KEY-----'))
     return refuse('has no "private_key" in PEM form (-----BEGIN PRIVATE KEY-----)');
-  if (!isRsaPrivateKey(pem)) return refuse('has a "private_key" that is not a readable RSA key');
+  if (!isRsaPrivateKey(pem))
+    return refuse(
+      `has a "private_key" that is not a readable RSA key of at most ${MAX_RSA_BITS} bits`,
+    );
   const tokenUri = fields.token_uri;
   if (tokenUri !== undefined && (typeof tokenUri !== 'string' || !tokenUri.startsWith('https://')))
     return refuse('has a "token_uri" that is not an https URL');
@@ -60,10 +63,17 @@ export function parseServiceAccountKey(
   };
 }
 
+/** Google's keys are 2048 bits; a huge one would only make every signature slow. */
+const MAX_RSA_BITS = 4096;
+
 /** Google signs with RS256, so only an RSA key will do. */
 function isRsaPrivateKey(pem: string): boolean {
   try {
-    return createPrivateKey(pem).asymmetricKeyType === 'rsa';
+    const key = createPrivateKey(pem);
+    return (
+      key.asymmetricKeyType === 'rsa' &&
+      (key.asymmetricKeyDetails?.modulusLength ?? Infinity) <= MAX_RSA_BITS
+    );
   } catch {
     return false;
   }
