@@ -11,6 +11,7 @@ import { createAutoresponseActivities } from './autoresponse';
 import { createDeliveryPlanActivities } from './delivery-plan';
 import { createDiscordActivities } from './discord-delivery';
 import { createEmailPluginActivities } from './email-plugin-delivery';
+import { createGoogleSheetsActivities } from './google-sheets-delivery';
 import { createNotificationActivities } from './notification-email';
 import { createSlackActivities } from './slack-delivery';
 import { createTeamsActivities } from './teams-delivery';
@@ -63,6 +64,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createTeamsActivities(deps),
     ...createTelegramActivities(deps),
     ...createEmailPluginActivities(deps),
+    ...createGoogleSheetsActivities(deps),
     ...createAutoresponseActivities(deps),
     ...createRecoveryActivities(deps.orm),
     ...createRetentionActivities(deps),

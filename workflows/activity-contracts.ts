@@ -46,6 +46,7 @@ export type DiscordActivities = Pick<PluginDeliveryActivities, 'deliverDiscord'>
 export type TeamsActivities = Pick<PluginDeliveryActivities, 'deliverTeams'>;
 export type TelegramActivities = Pick<PluginDeliveryActivities, 'deliverTelegram'>;
 export type EmailPluginActivities = Pick<PluginDeliveryActivities, 'deliverEmailPlugin'>;
+export type GoogleSheetsActivities = Pick<PluginDeliveryActivities, 'deliverGoogleSheets'>;
 
 /** The form's notification e-mail (activities/notification-email.ts). */
 export type NotificationActivities = {

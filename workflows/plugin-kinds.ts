@@ -3,6 +3,7 @@ import { webhookActivityPolicy, type DeliveryPolicy } from './delivery-policy';
 import {
   chatActivityPolicy,
   emailPluginActivityPolicy,
+  googleSheetsActivityPolicy,
   type PluginActivityPolicy,
 } from './plugin-policies';
 import {
@@ -25,6 +26,7 @@ const ACTIVITY_POLICY: Record<PluginTypeKey, PolicyOf> = {
   discord: chatActivityPolicy,
   teams: chatActivityPolicy,
   telegram: chatActivityPolicy,
+  google_sheets: googleSheetsActivityPolicy,
 };
 
 /**

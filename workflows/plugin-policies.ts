@@ -51,5 +51,33 @@ export function emailPluginActivityPolicy(test: boolean): PluginActivityPolicy {
   };
 }
 
+/**
+ * Google Sheets: one attempt is up to seven requests (token, header, grid, header write,
+ * append) and may wait for another delivery adding columns, so it gets four webhook
+ * attempts' time. Write quotas are per minute: six attempts from a third of the webhook's
+ * first interval, doubling (10 s to 160 s by default), outlast a quota minute; a 429's
+ * `Retry-After` sets the next delay when Google sends one.
+ */
+export const GOOGLE_SHEETS_MAX_ATTEMPTS = 6;
+
+export function googleSheetsActivityPolicy(
+  webhook: DeliveryPolicy,
+  test: boolean,
+): PluginActivityPolicy {
+  const maxAttempts = test ? 1 : GOOGLE_SHEETS_MAX_ATTEMPTS;
+  const initialInterval = Math.max(1, Math.round(webhook.initialIntervalMs / 3));
+  return {
+    maxAttempts,
+    startToCloseTimeoutMs: 4 * webhook.attemptTimeoutMs,
+    retry: {
+      initialInterval,
+      backoffCoefficient: 2,
+      maximumInterval: initialInterval * 2 ** (GOOGLE_SHEETS_MAX_ATTEMPTS - 2),
+      maximumAttempts: maxAttempts,
+      nonRetryableErrorTypes: [PLUGIN_UNAVAILABLE],
+    },
+  };
+}
+
 /** A `Retry-After` longer than this is not waited for: the normal backoff applies. */
 export const MAX_RETRY_AFTER_MS = 15 * 60_000;

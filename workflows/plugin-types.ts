@@ -13,6 +13,7 @@ export const DELIVERY_ACTIVITY = {
   discord: 'deliverDiscord',
   teams: 'deliverTeams',
   telegram: 'deliverTelegram',
+  google_sheets: 'deliverGoogleSheets',
 } as const;
 
 export type PluginTypeKey = keyof typeof DELIVERY_ACTIVITY;

@@ -16,11 +16,14 @@ export type PluginConfig = Record<string, unknown>;
 /** The result of checking a config: the config to store, or `field: message` problems. */
 export type ConfigCheck = { ok: true; config: PluginConfig } | { ok: false; errors: string[] };
 
-/** One input of the dashboard's add form; `list` is split on commas, semicolons and lines. */
+/**
+ * One input of the dashboard's add form; `list` is split on commas, semicolons and lines.
+ * `secret` and `secret-textarea` (a pasted key file) are never filled in again after an error.
+ */
 export type ConfigField = {
   name: string;
   label: string;
-  input: 'text' | 'url' | 'secret' | 'textarea' | 'list';
+  input: 'text' | 'url' | 'secret' | 'secret-textarea' | 'textarea' | 'list';
   required: boolean;
   placeholder?: string;
   hint?: string;

@@ -5,6 +5,7 @@ import { discordType, slackType } from './types/chat';
 import { emailType } from './types/email';
 import { teamsType } from './types/teams';
 import { telegramType } from './types/telegram';
+import { googleSheetsType } from './types/google-sheets';
 import { webhookType } from './types/webhook';
 
 /**
@@ -18,6 +19,7 @@ export const PLUGIN_TYPES: Record<PluginTypeKey, PluginTypeDeclaration> = {
   discord: discordType,
   teams: teamsType,
   telegram: telegramType,
+  google_sheets: googleSheetsType,
 };
 
 export const PLUGIN_TYPE_LIST: readonly PluginTypeDeclaration[] = Object.values(PLUGIN_TYPES);

@@ -88,7 +88,10 @@ export const pluginTypePages = [
       name: bodyField(req, 'name').trim().slice(0, 200),
       // A secret is not sent back: the person types it again.
       values: Object.fromEntries(
-        (type?.fields ?? []).map((f) => [f.name, f.input === 'secret' ? '' : values[f.name]!]),
+        (type?.fields ?? []).map((f) => [
+          f.name,
+          f.input.startsWith('secret') ? '' : values[f.name]!,
+        ]),
       ),
       errors: {},
     };

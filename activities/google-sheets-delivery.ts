@@ -1,0 +1,151 @@
+import { Context } from '@temporalio/activity';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ProviderUrls } from '../src/config/config';
+import type { Orm } from '../src/db/orm';
+import { tryLockSheetHeader } from '../src/db/sql/plugin-locks';
+import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
+import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
+import { AccessTokenCache } from '../src/domain/sheets/google-access-tokens';
+import type { ServiceAccountKey } from '../src/domain/sheets/service-account-key';
+import { alignedRow, missingColumns } from '../src/domain/sheets/sheet-rows';
+import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import type { GoogleSheetsActivities } from '../workflows/activity-contracts';
+import { GoogleSheetsClient, SheetsFailure } from './google-sheets-api';
+import {
+  loadDeliverable,
+  openedConfig,
+  recordAndSettle,
+  sendWithHeartbeat,
+  type AttemptResult,
+} from './plugin-attempt';
+
+/** How long an attempt waits for another delivery to this plugin that is adding columns. */
+const HEADER_LOCK_WAIT_MS = 15_000;
+const HEADER_LOCK_POLL_MS = 100;
+
+/**
+ * Runs `step` holding the plugin's header lock (a PostgreSQL advisory lock, so every worker
+ * process agrees). Waiting holds no connection: each try is its own short transaction, and
+ * only the holder keeps one, for the few requests that add columns.
+ */
+async function withHeaderLock<T>(em: EntityManager, pluginId: string, step: () => Promise<T>) {
+  const context = Context.current();
+  const deadline = Date.now() + HEADER_LOCK_WAIT_MS;
+  for (;;) {
+    const outcome = await em
+      .fork()
+      .transactional(async (tx) =>
+        (await tryLockSheetHeader(tx, pluginId)) ? { value: await step() } : null,
+      );
+    if (outcome) return outcome.value;
+    if (Date.now() > deadline)
+      throw new SheetsFailure(
+        {
+          ok: false,
+          statusCode: null,
+          responseBody: null,
+          error: 'another delivery to this spreadsheet was adding columns for too long',
+          failure: 'network',
+          durationMs: HEADER_LOCK_WAIT_MS,
+        },
+        false,
+      );
+    if (!context.info.isLocal) context.heartbeat();
+    await context.sleep(HEADER_LOCK_POLL_MS);
+  }
+}
+
+/**
+ * The header as it must be for this submission: read, and when a field has no column yet,
+ * read again under the lock and the missing names written at its end. Columns are only ever
+ * added at the end, so a row aligned to the header read here stays aligned whatever
+ * deliveries add columns after it.
+ */
+async function headerFor(
+  em: EntityManager,
+  client: GoogleSheetsClient,
+  pluginId: string,
+  payload: Record<string, unknown>,
+): Promise<string[]> {
+  const header = await client.readHeader();
+  if (missingColumns(header, payload).length === 0) return header;
+  return withHeaderLock(em, pluginId, async () => {
+    const current = await client.readHeader();
+    const missing = missingColumns(current, payload);
+    if (missing.length === 0) return current;
+    await client.ensureColumns(current.length + missing.length);
+    await client.writeHeaderCells(current.length + 1, missing);
+    return [...current, ...missing];
+  });
+}
+
+/**
+ * One attempt of a Google Sheets plugin (docs/plugins.md): the submission as one row of its
+ * sheet, under a header of field names, with the policy of workflows/plugin-policies.ts.
+ * Access tokens live in this worker's memory, per plugin and key.
+ */
+export function createGoogleSheetsActivities(
+  deps: PluginHealthDeps & {
+    orm: Orm;
+    sender: WebhookSender;
+    pluginSecrets: SigningSecretCipher;
+    providerUrls: ProviderUrls;
+  },
+): GoogleSheetsActivities {
+  const tokens = new AccessTokenCache();
+  return {
+    async deliverGoogleSheets(input) {
+      const em = deps.orm.em.fork();
+      const { plugin, source } = await loadDeliverable(em, input, 'google_sheets');
+      const config = openedConfig(plugin, deps.pluginSecrets);
+      const keyText = String(config.service_account_key);
+      const client = new GoogleSheetsClient(
+        (request) => sendWithHeartbeat(deps.sender, request),
+        tokens,
+        deps.providerUrls,
+        {
+          pluginId: plugin.id,
+          key: JSON.parse(keyText) as ServiceAccountKey,
+          keyText,
+          spreadsheetId: String(config.spreadsheet_id),
+          sheetName: String(config.sheet_name),
+        },
+      );
+      const startedAt = new Date();
+      let result: AttemptResult;
+      let permanent = false;
+      try {
+        const header = await headerFor(em, client, plugin.id, source.payload);
+        const row = alignedRow(header, {
+          id: source.submissionId,
+          receivedAt: source.createdAt,
+          payload: source.payload,
+        });
+        result = await client.appendRow(row);
+      } catch (error) {
+        if (!(error instanceof SheetsFailure)) throw error;
+        ({ result, permanent } = error);
+      }
+      result = { ...result, durationMs: Date.now() - startedAt.getTime() };
+      deps.logger[result.ok ? 'info' : 'warn'](
+        {
+          pluginType: 'google_sheets',
+          submissionId: input.submissionId,
+          pluginId: input.pluginId,
+          deliveryId: input.deliveryId,
+          statusCode: result.statusCode,
+          error: result.error,
+        },
+        result.ok ? 'google_sheets row appended' : 'google_sheets attempt failed',
+      );
+      return recordAndSettle(em, input, result, {
+        health: deps,
+        startedAt,
+        permanent,
+        recentlyHealthy: plugin.recentlyHealthy,
+        pluginType: plugin.pluginType,
+        storedAt: source.createdAt,
+      });
+    },
+  };
+}
