@@ -7,11 +7,13 @@ import type { AddressKeys } from '../src/domain/mail/address-keys';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import { createAirtableActivities } from './airtable-delivery';
 import { createAutoresponseActivities } from './autoresponse';
 import { createDeliveryPlanActivities } from './delivery-plan';
 import { createDiscordActivities } from './discord-delivery';
 import { createEmailPluginActivities } from './email-plugin-delivery';
 import { createNotificationActivities } from './notification-email';
+import { createNotionActivities } from './notion-delivery';
 import { createSlackActivities } from './slack-delivery';
 import { createRecoveryActivities } from './recovery';
 import { createRetentionActivities } from './retention';
@@ -59,6 +61,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createSlackActivities(deps),
     ...createDiscordActivities(deps),
     ...createEmailPluginActivities(deps),
+    ...createAirtableActivities(deps),
+    ...createNotionActivities(deps),
     ...createAutoresponseActivities(deps),
     ...createRecoveryActivities(deps.orm),
     ...createRetentionActivities(deps),

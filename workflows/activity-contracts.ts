@@ -44,6 +44,8 @@ export type WebhookActivities = Pick<PluginDeliveryActivities, 'deliverWebhook'>
 export type SlackActivities = Pick<PluginDeliveryActivities, 'deliverSlack'>;
 export type DiscordActivities = Pick<PluginDeliveryActivities, 'deliverDiscord'>;
 export type EmailPluginActivities = Pick<PluginDeliveryActivities, 'deliverEmailPlugin'>;
+export type AirtableActivities = Pick<PluginDeliveryActivities, 'deliverAirtable'>;
+export type NotionActivities = Pick<PluginDeliveryActivities, 'deliverNotion'>;
 
 /** The form's notification e-mail (activities/notification-email.ts). */
 export type NotificationActivities = {

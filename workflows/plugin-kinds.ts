@@ -1,8 +1,10 @@
 // Pure: which activity delivers a plugin type and with what timeout and retry policy.
 import { webhookActivityPolicy, type DeliveryPolicy } from './delivery-policy';
 import {
+  airtableActivityPolicy,
   chatActivityPolicy,
   emailPluginActivityPolicy,
+  notionActivityPolicy,
   type PluginActivityPolicy,
 } from './plugin-policies';
 import {
@@ -23,6 +25,8 @@ const ACTIVITY_POLICY: Record<PluginTypeKey, PolicyOf> = {
   email: (_webhook, test) => emailPluginActivityPolicy(test),
   slack: chatActivityPolicy,
   discord: chatActivityPolicy,
+  airtable: airtableActivityPolicy,
+  notion: notionActivityPolicy,
 };
 
 /**

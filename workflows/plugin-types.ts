@@ -11,6 +11,8 @@ export const DELIVERY_ACTIVITY = {
   email: 'deliverEmailPlugin',
   slack: 'deliverSlack',
   discord: 'deliverDiscord',
+  airtable: 'deliverAirtable',
+  notion: 'deliverNotion',
 } as const;
 
 export type PluginTypeKey = keyof typeof DELIVERY_ACTIVITY;

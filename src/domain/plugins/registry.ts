@@ -1,8 +1,10 @@
 import { isPluginTypeKey, type PluginTypeKey } from '../../../workflows/plugin-types';
 import type { ConfigCheck, PluginTypeDeclaration } from './plugin-type';
 import type { UrlCheckOptions } from './plugin-configs';
+import { airtableType } from './types/airtable';
 import { discordType, slackType } from './types/chat';
 import { emailType } from './types/email';
+import { notionType } from './types/notion';
 import { webhookType } from './types/webhook';
 
 /**
@@ -14,6 +16,8 @@ export const PLUGIN_TYPES: Record<PluginTypeKey, PluginTypeDeclaration> = {
   email: emailType,
   slack: slackType,
   discord: discordType,
+  airtable: airtableType,
+  notion: notionType,
 };
 
 export const PLUGIN_TYPE_LIST: readonly PluginTypeDeclaration[] = Object.values(PLUGIN_TYPES);

@@ -45,22 +45,27 @@ export type WebhookSender = {
     headers: Record<string, string>;
     /** Aborts the attempt (Temporal cancellation); it then ends as a 'cancelled' failure. */
     signal?: AbortSignal;
+    /** How much of the answer to read, when the caller needs more than the stored 4 KB. */
+    readLimitBytes?: number;
   }): Promise<SendResult>;
   close(): Promise<void>;
 };
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<Buffer> {
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  limit: number,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     chunks.push(chunk);
     size += chunk.length;
-    if (size >= STORED_RESPONSE_BYTES) {
+    if (size >= limit) {
       body.destroy(); // the rest is not kept; stop reading it
       break;
     }
   }
-  return Buffer.concat(chunks).subarray(0, STORED_RESPONSE_BYTES);
+  return Buffer.concat(chunks).subarray(0, limit);
 }
 
 function classify(
@@ -116,7 +121,7 @@ export function createWebhookSender(options: {
   });
   const deadlineMs = options.connectTimeoutMs + options.readTimeoutMs;
   return {
-    async send({ url, method = 'POST', body, headers, signal: cancel }) {
+    async send({ url, method = 'POST', body, headers, signal: cancel, readLimitBytes }) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       const deadline = AbortSignal.timeout(deadlineMs);
@@ -128,7 +133,7 @@ export function createWebhookSender(options: {
           body: method === 'GET' ? undefined : body,
           signal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
         });
-        const bytes = await readCapped(response.body);
+        const bytes = await readCapped(response.body, readLimitBytes ?? STORED_RESPONSE_BYTES);
         const responseBody = bytes.toString('utf8').replaceAll('\0', '');
         const statusCode = response.statusCode;
         const ok = statusCode >= 200 && statusCode < 300;
