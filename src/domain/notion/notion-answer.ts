@@ -45,7 +45,7 @@ export function readNotionAnswer(
       permanent: true,
     };
   if (statusCode === 400 || statusCode === 413 || statusCode === 422)
-    return { error: `Notion refused the page (${status})${said}`, permanent: true };
+    return { error: `Notion refused the request (${status})${said}`, permanent: true };
   if (statusCode === 429)
     return { error: `Notion is rate limiting (${status}): retried later`, permanent: false };
   return { error: `Notion answered ${status}${said}`, permanent: false };
