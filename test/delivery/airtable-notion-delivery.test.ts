@@ -46,6 +46,11 @@ beforeAll(async () => {
           Email: { type: 'email' },
           Plan: { type: 'select', options: ['Free', 'Pro'] },
           'Received at': { type: 'date' },
+          // Options enough to make the database's description pass the stored 4 KB.
+          Country: {
+            type: 'select',
+            options: Array.from({ length: 200 }, (_, i) => `Country ${i}`),
+          },
         },
       },
       { id: UNSHARED, properties: { Name: { type: 'title' } }, shared: false },
@@ -189,6 +194,8 @@ describe('Notion plugin', () => {
     const readsBefore = reads();
     const id = await submitJson(form, { ...HOSTILE, email: 'ada@example.com', Plan: 'Pro' });
     await waitForAttempts(t.stack, id, 1);
+    const read = notion.received.filter((r) => r.method === 'GET').at(-1)!;
+    expect(read.path).toBe(`/v1/databases/${DATABASE}`);
     const page = pageOf(id)!;
     expect(page.databaseId).toBe(DATABASE);
     expect(page.properties).toEqual({
