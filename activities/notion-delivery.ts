@@ -1,7 +1,7 @@
 import type { Orm } from '../src/db/orm';
 import type { ProviderUrls } from '../src/config/config';
 import { readNotionAnswer } from '../src/domain/notion/notion-answer';
-import { readNotionDatabase } from '../src/domain/notion/notion-database';
+import { readNotionDatabase, type NotionDatabase } from '../src/domain/notion/notion-database';
 import { notionPageBody } from '../src/domain/notion/notion-page';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
@@ -16,7 +16,7 @@ import {
   recordAndSettle,
   sendWithHeartbeat,
 } from './plugin-attempt';
-import { recordedAnswer } from './provider-answer';
+import { recordedAnswer, type RecordedAnswer } from './provider-answer';
 
 /** The API version every request names: the one whose databases hold their properties. */
 export const NOTION_VERSION = '2022-06-28';
@@ -29,6 +29,45 @@ type NotionDeps = PluginHealthDeps & {
   pluginSecrets: SigningSecretCipher;
   providerUrls: ProviderUrls;
 };
+
+/**
+ * The database's properties: this worker's copy, else read now (and kept); or the read's
+ * answer when it failed. A 200 that is no database with a title property (a proxy's page)
+ * is recorded as a failure to try again.
+ */
+async function databaseOf(
+  deps: NotionDeps,
+  databases: NotionDatabaseCache,
+  plugin: { pluginId: string; config: NotionConfig; headers: Record<string, string> },
+): Promise<{ database: NotionDatabase } | { failed: SendResult }> {
+  const known = databases.get(plugin.pluginId, plugin.config.database);
+  if (known) return { database: known };
+  const read = await sendWithHeartbeat(deps.sender, {
+    method: 'GET',
+    url: `${deps.providerUrls.notion}/v1/databases/${encodeURIComponent(plugin.config.database)}`,
+    body: '',
+    headers: plugin.headers,
+    readLimitBytes: DATABASE_READ_BYTES,
+  });
+  const database = read.ok ? readNotionDatabase(read.responseBody) : null;
+  if (database) {
+    databases.set(plugin.pluginId, database);
+    return { database };
+  }
+  const stored = {
+    ...read,
+    responseBody: read.responseBody?.slice(0, STORED_RESPONSE_BYTES) ?? null,
+  };
+  if (!read.ok) return { failed: stored };
+  return {
+    failed: {
+      ...stored,
+      ok: false,
+      failure: 'network',
+      error: 'Notion answered the database read with no database',
+    },
+  };
+}
 
 /**
  * One attempt of a Notion plugin (docs/plugins.md, "notion"): the database's properties
@@ -50,48 +89,22 @@ export function createNotionActivities(deps: NotionDeps): NotionActivities {
         'user-agent': 'Formward-Plugins/1',
       };
       const startedAt = new Date();
-      const url = deps.providerUrls.notion;
-      let database = databases.get(plugin.id, config.database);
-      let sent: SendResult | null = null;
-      if (!database) {
-        const read = await sendWithHeartbeat(deps.sender, {
-          method: 'GET',
-          url: `${url}/v1/databases/${encodeURIComponent(config.database)}`,
-          body: '',
-          headers,
-          readLimitBytes: DATABASE_READ_BYTES,
-        });
-        database = read.ok ? readNotionDatabase(read.responseBody) : null;
-        if (database) databases.set(plugin.id, database);
-        else
-          sent = {
-            ...read,
-            responseBody: read.responseBody?.slice(0, STORED_RESPONSE_BYTES) ?? null,
-          };
-      }
-      if (database) {
-        sent = await sendWithHeartbeat(deps.sender, {
-          url: `${url}/v1/pages`,
-          body: JSON.stringify(notionPageBody(database, source)),
+      const read = (status: number, body: string | null) =>
+        readNotionAnswer(status, body, config.database);
+      const found = await databaseOf(deps, databases, { pluginId: plugin.id, config, headers });
+      let answer: RecordedAnswer;
+      if ('failed' in found) answer = recordedAnswer(found.failed, config.token, read);
+      else {
+        const sent = await sendWithHeartbeat(deps.sender, {
+          url: `${deps.providerUrls.notion}/v1/pages`,
+          body: JSON.stringify(notionPageBody(found.database, source)),
           headers,
         });
         // A refused page may mean the database changed: read it again next time.
         if (!sent.ok) databases.forget(plugin.id);
+        answer = recordedAnswer(sent, config.token, read);
       }
-      const { result, permanent } =
-        sent!.ok && !database
-          ? {
-              // A 200 that is no database with a title property (a proxy's page): tried again.
-              result: {
-                ...sent!,
-                ok: false,
-                error: 'Notion answered the database read with no database',
-              },
-              permanent: false,
-            }
-          : recordedAnswer(sent!, config.token, (status, body) =>
-              readNotionAnswer(status, body, config.database),
-            );
+      const { result, permanent } = answer;
       deps.logger[result.ok ? 'info' : 'warn'](
         {
           pluginType: 'notion',

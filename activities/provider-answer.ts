@@ -2,6 +2,9 @@ import type { SendResult } from '../src/domain/webhooks/webhook-sender';
 import { withoutSecret, type AnswerReading } from '../src/domain/plugins/provider-answer';
 import type { AttemptResult } from './plugin-attempt';
 
+/** The attempt's result as recorded, and whether it ends the delivery. */
+export type RecordedAnswer = { result: AttemptResult; permanent: boolean };
+
 /**
  * An API's answer as the attempt records it (Airtable, Notion): a refusal in the provider's
  * words and whether it is for good, the token masked wherever the answer might echo it. A
@@ -11,7 +14,7 @@ export function recordedAnswer(
   sent: SendResult,
   token: string,
   read: (statusCode: number, body: string | null) => AnswerReading,
-): { result: AttemptResult; permanent: boolean } {
+): RecordedAnswer {
   const reading =
     !sent.ok && sent.failure === 'http_status' && sent.statusCode !== null
       ? read(sent.statusCode, sent.responseBody)
