@@ -15,6 +15,8 @@ import { createEmailPluginActivities } from './email-plugin-delivery';
 import { createNotificationActivities } from './notification-email';
 import { createNotionActivities } from './notion-delivery';
 import { createSlackActivities } from './slack-delivery';
+import { createTeamsActivities } from './teams-delivery';
+import { createTelegramActivities } from './telegram-delivery';
 import { createRecoveryActivities } from './recovery';
 import { createRetentionActivities } from './retention';
 import { createSpamActivities } from './spam';
@@ -60,6 +62,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createNotificationActivities(deps),
     ...createSlackActivities(deps),
     ...createDiscordActivities(deps),
+    ...createTeamsActivities(deps),
+    ...createTelegramActivities(deps),
     ...createEmailPluginActivities(deps),
     ...createAirtableActivities(deps),
     ...createNotionActivities(deps),

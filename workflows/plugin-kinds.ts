@@ -25,6 +25,8 @@ const ACTIVITY_POLICY: Record<PluginTypeKey, PolicyOf> = {
   email: (_webhook, test) => emailPluginActivityPolicy(test),
   slack: chatActivityPolicy,
   discord: chatActivityPolicy,
+  teams: chatActivityPolicy,
+  telegram: chatActivityPolicy,
   airtable: airtableActivityPolicy,
   notion: notionActivityPolicy,
 };

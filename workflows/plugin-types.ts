@@ -11,6 +11,8 @@ export const DELIVERY_ACTIVITY = {
   email: 'deliverEmailPlugin',
   slack: 'deliverSlack',
   discord: 'deliverDiscord',
+  teams: 'deliverTeams',
+  telegram: 'deliverTelegram',
   airtable: 'deliverAirtable',
   notion: 'deliverNotion',
 } as const;

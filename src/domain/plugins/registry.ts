@@ -5,6 +5,8 @@ import { airtableType } from './types/airtable';
 import { discordType, slackType } from './types/chat';
 import { emailType } from './types/email';
 import { notionType } from './types/notion';
+import { teamsType } from './types/teams';
+import { telegramType } from './types/telegram';
 import { webhookType } from './types/webhook';
 
 /**
@@ -16,6 +18,8 @@ export const PLUGIN_TYPES: Record<PluginTypeKey, PluginTypeDeclaration> = {
   email: emailType,
   slack: slackType,
   discord: discordType,
+  teams: teamsType,
+  telegram: telegramType,
   airtable: airtableType,
   notion: notionType,
 };
