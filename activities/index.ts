@@ -7,12 +7,14 @@ import type { AddressKeys } from '../src/domain/mail/address-keys';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import { createAirtableActivities } from './airtable-delivery';
 import { createAutoresponseActivities } from './autoresponse';
 import { createDeliveryPlanActivities } from './delivery-plan';
 import { createDiscordActivities } from './discord-delivery';
 import { createEmailPluginActivities } from './email-plugin-delivery';
 import { createGoogleSheetsActivities } from './google-sheets-delivery';
 import { createNotificationActivities } from './notification-email';
+import { createNotionActivities } from './notion-delivery';
 import { createSlackActivities } from './slack-delivery';
 import { createTeamsActivities } from './teams-delivery';
 import { createTelegramActivities } from './telegram-delivery';
@@ -65,6 +67,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createTelegramActivities(deps),
     ...createEmailPluginActivities(deps),
     ...createGoogleSheetsActivities(deps),
+    ...createAirtableActivities(deps),
+    ...createNotionActivities(deps),
     ...createAutoresponseActivities(deps),
     ...createRecoveryActivities(deps.orm),
     ...createRetentionActivities(deps),

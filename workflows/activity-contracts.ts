@@ -47,6 +47,8 @@ export type TeamsActivities = Pick<PluginDeliveryActivities, 'deliverTeams'>;
 export type TelegramActivities = Pick<PluginDeliveryActivities, 'deliverTelegram'>;
 export type EmailPluginActivities = Pick<PluginDeliveryActivities, 'deliverEmailPlugin'>;
 export type GoogleSheetsActivities = Pick<PluginDeliveryActivities, 'deliverGoogleSheets'>;
+export type AirtableActivities = Pick<PluginDeliveryActivities, 'deliverAirtable'>;
+export type NotionActivities = Pick<PluginDeliveryActivities, 'deliverNotion'>;
 
 /** The form's notification e-mail (activities/notification-email.ts). */
 export type NotificationActivities = {

@@ -1,9 +1,11 @@
 // Pure: which activity delivers a plugin type and with what timeout and retry policy.
 import { webhookActivityPolicy, type DeliveryPolicy } from './delivery-policy';
 import {
+  airtableActivityPolicy,
   chatActivityPolicy,
   emailPluginActivityPolicy,
   googleSheetsActivityPolicy,
+  notionActivityPolicy,
   type PluginActivityPolicy,
 } from './plugin-policies';
 import {
@@ -27,6 +29,8 @@ const ACTIVITY_POLICY: Record<PluginTypeKey, PolicyOf> = {
   teams: chatActivityPolicy,
   telegram: chatActivityPolicy,
   google_sheets: googleSheetsActivityPolicy,
+  airtable: airtableActivityPolicy,
+  notion: notionActivityPolicy,
 };
 
 /**

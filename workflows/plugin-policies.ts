@@ -81,3 +81,46 @@ export function googleSheetsActivityPolicy(
 
 /** A `Retry-After` longer than this is not waited for: the normal backoff applies. */
 export const MAX_RETRY_AFTER_MS = 15 * 60_000;
+
+/**
+ * Airtable allows 5 requests a second per base and asks a client it answered 429 to wait
+ * 30 seconds: retries start at the webhook's first interval (30 s by default), double, and a
+ * 429 without `Retry-After` waits those 30 s (activities/airtable-delivery.ts). The attempt is
+ * one request, so it has the webhook's timeout.
+ */
+export const AIRTABLE_MAX_ATTEMPTS = 5;
+
+export function airtableActivityPolicy(
+  webhook: DeliveryPolicy,
+  test: boolean,
+): PluginActivityPolicy {
+  const maxAttempts = test ? 1 : AIRTABLE_MAX_ATTEMPTS;
+  return {
+    maxAttempts,
+    startToCloseTimeoutMs: webhook.attemptTimeoutMs,
+    retry: {
+      initialInterval: webhook.initialIntervalMs,
+      backoffCoefficient: 2,
+      maximumInterval: webhook.initialIntervalMs * 2 ** (AIRTABLE_MAX_ATTEMPTS - 2),
+      maximumAttempts: maxAttempts,
+      nonRetryableErrorTypes: [PLUGIN_UNAVAILABLE],
+    },
+  };
+}
+
+/**
+ * Notion averages 3 requests a second per integration and says when to come back (429 with
+ * `Retry-After`): retries as Slack's. An attempt may make two requests (the database's
+ * properties, then the page), so it has twice the webhook's timeout.
+ */
+export const NOTION_MAX_ATTEMPTS = 5;
+
+export function notionActivityPolicy(webhook: DeliveryPolicy, test: boolean): PluginActivityPolicy {
+  const chat = chatActivityPolicy(webhook, test);
+  return {
+    ...chat,
+    maxAttempts: test ? 1 : NOTION_MAX_ATTEMPTS,
+    startToCloseTimeoutMs: 2 * webhook.attemptTimeoutMs,
+    retry: { ...chat.retry, maximumAttempts: test ? 1 : NOTION_MAX_ATTEMPTS },
+  };
+}

@@ -14,6 +14,8 @@ export const DELIVERY_ACTIVITY = {
   teams: 'deliverTeams',
   telegram: 'deliverTelegram',
   google_sheets: 'deliverGoogleSheets',
+  airtable: 'deliverAirtable',
+  notion: 'deliverNotion',
 } as const;
 
 export type PluginTypeKey = keyof typeof DELIVERY_ACTIVITY;

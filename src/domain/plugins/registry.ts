@@ -1,8 +1,10 @@
 import { isPluginTypeKey, type PluginTypeKey } from '../../../workflows/plugin-types';
 import type { ConfigCheck, PluginTypeDeclaration } from './plugin-type';
 import type { UrlCheckOptions } from './plugin-configs';
+import { airtableType } from './types/airtable';
 import { discordType, slackType } from './types/chat';
 import { emailType } from './types/email';
+import { notionType } from './types/notion';
 import { teamsType } from './types/teams';
 import { telegramType } from './types/telegram';
 import { googleSheetsType } from './types/google-sheets';
@@ -20,6 +22,8 @@ export const PLUGIN_TYPES: Record<PluginTypeKey, PluginTypeDeclaration> = {
   teams: teamsType,
   telegram: telegramType,
   google_sheets: googleSheetsType,
+  airtable: airtableType,
+  notion: notionType,
 };
 
 export const PLUGIN_TYPE_LIST: readonly PluginTypeDeclaration[] = Object.values(PLUGIN_TYPES);
