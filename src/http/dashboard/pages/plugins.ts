@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import type { Form } from '../../../domain/entities';
 import { limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
 import {
   createPlugin,
@@ -101,7 +100,7 @@ export const pluginPages = [
     // A webhook's creation is recorded as `webhook.created` (plugin-change-names.ts).
     audit: { action: 'plugin.created', target: 'plugin' },
   }).handle(async ({ req, res, params, session, render, audit }, ctx) => {
-    const form: Form | null = await ownedForm(req, res, params.formId);
+    const form = await ownedForm(req, res, params.formId);
     if (!form) return;
     const type = pluginTypeOf(postedType(req));
     const draft = draftOf(req, type);
