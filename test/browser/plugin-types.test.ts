@@ -136,7 +136,8 @@ describe.each(PLUGIN_TYPE_LIST.map((type) => ({ key: type.key, type })))(
         expect(await input.getAttribute('name'), field.name).toBe(field.name);
         const required = (await input.getAttribute('required')) !== null;
         expect(required, field.name).toBe(field.required);
-        const tag = field.input === 'list' || field.input === 'textarea' ? 'textarea' : 'input';
+        const multiline = field.input === 'list' || field.input.endsWith('textarea');
+        const tag = multiline ? 'textarea' : 'input';
         expect(await section.locator(`${tag}[name="${field.name}"]`).count()).toBe(1);
         if (field.input === 'secret') expect(await input.getAttribute('type')).toBe('password');
       }

@@ -64,9 +64,9 @@ function draftOf(req: Request, type: PluginTypeDeclaration | null): TypedPluginD
   return {
     type: postedType(req),
     name: bodyField(req, 'name').trim().slice(0, 200),
-    // A secret is not shown again: the person types it again.
+    // A secret (of any input shape) is not shown again: the person types it again.
     values: Object.fromEntries(
-      fields.map((f) => [f.name, f.input === 'secret' ? '' : bodyField(req, f.name)]),
+      fields.map((f) => [f.name, f.input.startsWith('secret') ? '' : bodyField(req, f.name)]),
     ),
     errors: {},
   };
