@@ -13,6 +13,8 @@ import { createDiscordActivities } from './discord-delivery';
 import { createEmailPluginActivities } from './email-plugin-delivery';
 import { createNotificationActivities } from './notification-email';
 import { createSlackActivities } from './slack-delivery';
+import { createTeamsActivities } from './teams-delivery';
+import { createTelegramActivities } from './telegram-delivery';
 import { createRecoveryActivities } from './recovery';
 import { createRetentionActivities } from './retention';
 import { createSpamActivities } from './spam';
@@ -58,6 +60,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createNotificationActivities(deps),
     ...createSlackActivities(deps),
     ...createDiscordActivities(deps),
+    ...createTeamsActivities(deps),
+    ...createTelegramActivities(deps),
     ...createEmailPluginActivities(deps),
     ...createAutoresponseActivities(deps),
     ...createRecoveryActivities(deps.orm),

@@ -43,6 +43,8 @@ export type PluginDeliveryActivities = Record<
 export type WebhookActivities = Pick<PluginDeliveryActivities, 'deliverWebhook'>;
 export type SlackActivities = Pick<PluginDeliveryActivities, 'deliverSlack'>;
 export type DiscordActivities = Pick<PluginDeliveryActivities, 'deliverDiscord'>;
+export type TeamsActivities = Pick<PluginDeliveryActivities, 'deliverTeams'>;
+export type TelegramActivities = Pick<PluginDeliveryActivities, 'deliverTelegram'>;
 export type EmailPluginActivities = Pick<PluginDeliveryActivities, 'deliverEmailPlugin'>;
 
 /** The form's notification e-mail (activities/notification-email.ts). */

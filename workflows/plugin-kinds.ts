@@ -23,6 +23,8 @@ const ACTIVITY_POLICY: Record<PluginTypeKey, PolicyOf> = {
   email: (_webhook, test) => emailPluginActivityPolicy(test),
   slack: chatActivityPolicy,
   discord: chatActivityPolicy,
+  teams: chatActivityPolicy,
+  telegram: chatActivityPolicy,
 };
 
 /**

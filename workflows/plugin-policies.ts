@@ -11,8 +11,8 @@ export type PluginActivityPolicy = {
 };
 
 /**
- * Slack and Discord go through the webhook sender, so an attempt has the webhook's timeout.
- * They throttle with 429 and `Retry-After` (honoured by the activity through nextRetryDelay),
+ * Slack, Discord, Teams and Telegram go through the webhook sender, so an attempt has the
+ * webhook's timeout. They throttle with 429 and `Retry-After` (honoured through nextRetryDelay),
  * so retries start sooner than a webhook's, at a third of its interval, and there is one more.
  */
 export const CHAT_MAX_ATTEMPTS = 5;

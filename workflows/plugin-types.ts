@@ -11,6 +11,8 @@ export const DELIVERY_ACTIVITY = {
   email: 'deliverEmailPlugin',
   slack: 'deliverSlack',
   discord: 'deliverDiscord',
+  teams: 'deliverTeams',
+  telegram: 'deliverTelegram',
 } as const;
 
 export type PluginTypeKey = keyof typeof DELIVERY_ACTIVITY;

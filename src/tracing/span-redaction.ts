@@ -5,13 +5,21 @@ import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk
  * Traces carry no secrets (docs/tracing.md, "What is left out"). Reset, invitation,
  * confirmation and unsubscribe links carry their token in the query, the single sign-on
  * callback its `code` and `state`, ingest paths the form's endpoint token, and a Slack or
- * Discord webhook URL is itself the secret. Every span passes through here before export.
+ * Discord webhook URL is itself the secret, a Teams workflow URL carries its `sig`, and the
+ * Telegram Bot API has the bot's token in its path (`/bot<token>/sendMessage`). Every span
+ * passes through here before export.
  */
 
 export const REDACTED = 'REDACTED';
 
 /** Paths whose segment is a token: the segment is replaced by the route's parameter name. */
-const TOKEN_PATHS: Array<[RegExp, string]> = [[/^\/(f|json)\/[^/?#]+/, '/$1/{endpoint_token}']];
+const TOKEN_PATHS: Array<[RegExp, string]> = [
+  [/^\/(f|json)\/[^/?#]+/, '/$1/{endpoint_token}'],
+  [/^\/bot\d+:[^/?#]+/, '/bot{token}'],
+];
+
+/** A Telegram bot token anywhere in text (the bot's id, a colon, 35 characters). */
+const BOT_TOKEN_IN_TEXT = /\b\d{1,20}:[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g;
 
 /** A query parameter's name worth keeping; anything else (a bare token) is replaced whole. */
 const PLAIN_NAME = /^[A-Za-z][\w.[\]-]{0,39}$/;
@@ -66,6 +74,7 @@ const TARGET_IN_TEXT = /(^|[\s"'(])(\/[^\s"'<>()?#]*)(\?[^\s"'<>()#]*)?/g;
 /** Free text (span names, exception messages): URLs cut to their origin, targets redacted. */
 export function redactText(text: string): string {
   return text
+    .replace(BOT_TOKEN_IN_TEXT, REDACTED)
     .replace(URL_IN_TEXT, (url) => originOf(url))
     .replace(TARGET_IN_TEXT, (_, lead: string, path: string, query?: string) => {
       const rest = query ? redactQuery(query.slice(1)) : '';

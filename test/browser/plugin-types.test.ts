@@ -11,6 +11,8 @@ import {
   type WatchedChromium,
 } from '../support/dashboard-browser';
 import { waitForAttempts } from '../support/delivery-attempts';
+import { startFakeTeams } from '../support/fake-teams';
+import { startFakeTelegram } from '../support/fake-telegram';
 import { useTestStack, type TestKit } from '../support/fixture';
 import { startHttpsReceiver } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';
@@ -59,6 +61,24 @@ const DELIVERIES: Partial<Record<PluginTypeKey, (ca: TestCertificates) => Promis
       },
       arrived: () => until(() => sink.messages.some((m) => m.rcptTo.includes(to))),
       close: () => sink.close(),
+    };
+  },
+  teams: async (ca) => {
+    const teams = await startFakeTeams(ca);
+    return {
+      fields: { url: teams.url },
+      arrived: () => until(() => teams.accepted.length > 0),
+      close: teams.close,
+    };
+  },
+  telegram: async (ca) => {
+    const chat = '-1001234567890';
+    const telegram = await startFakeTelegram(ca, [chat]);
+    return {
+      env: { TELEGRAM_API_URL: telegram.url },
+      fields: { token: telegram.token, chat_id: chat },
+      arrived: () => until(() => telegram.sent.length > 0),
+      close: telegram.close,
     };
   },
 };

@@ -3,6 +3,8 @@ import type { ConfigCheck, PluginTypeDeclaration } from './plugin-type';
 import type { UrlCheckOptions } from './plugin-configs';
 import { discordType, slackType } from './types/chat';
 import { emailType } from './types/email';
+import { teamsType } from './types/teams';
+import { telegramType } from './types/telegram';
 import { webhookType } from './types/webhook';
 
 /**
@@ -14,6 +16,8 @@ export const PLUGIN_TYPES: Record<PluginTypeKey, PluginTypeDeclaration> = {
   email: emailType,
   slack: slackType,
   discord: discordType,
+  teams: teamsType,
+  telegram: telegramType,
 };
 
 export const PLUGIN_TYPE_LIST: readonly PluginTypeDeclaration[] = Object.values(PLUGIN_TYPES);

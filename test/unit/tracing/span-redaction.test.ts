@@ -23,6 +23,9 @@ describe('span redaction', () => {
     expect(redactTarget('/json/AbC123')).toBe('/json/{endpoint_token}');
     expect(redactTarget('/reset?token=abc')).toBe('/reset?token=REDACTED');
     expect(redactTarget('/app/forms/12')).toBe('/app/forms/12');
+    expect(redactTarget('/bot123456:AAbbCCddEEffGGhhIIjjKKllMMnnOOppQQr/sendMessage')).toBe(
+      '/bot{token}/sendMessage',
+    );
   });
 
   it('cuts outgoing URLs to their origin', () => {
@@ -38,6 +41,10 @@ describe('span redaction', () => {
       redactText('POST https://discord.com/api/webhooks/1/tok failed; GET /invite?token=abc'),
     ).toBe('POST https://discord.com failed; GET /invite?token=REDACTED');
     expect(redactText('Mozilla/5.0 (X11; Linux x86_64)')).toBe('Mozilla/5.0 (X11; Linux x86_64)');
+    const token = '123456:AAbbCCddEEffGGhhIIjjKKllMMnnOOppQQr';
+    expect(redactText(`POST /bot${token}/sendMessage failed; token ${token} refused`)).toBe(
+      'POST /bot{token}/sendMessage failed; token REDACTED refused',
+    );
   });
 
   it('rewrites the URL attributes of server and client spans apart', () => {
