@@ -66,7 +66,7 @@ async function createWebhook(s: Session, url: string, name = '', formId = t.form
   return { id: plugin!.id, secret: secret!, page: created };
 }
 
-describe('webhooks page', () => {
+describe('webhooks on the plugins page', () => {
   it('creates a webhook and shows its secret once, never again', async () => {
     const s = await session();
     const hook = await receiver();
