@@ -60,10 +60,10 @@ describe('webhooks, deliveries and stats in a browser', () => {
       await signInWith(page, t.stack.url, t);
 
       // Add a webhook: the secret is shown once.
-      await page.goto(`${t.stack.url}/app/forms/${t.form.id}/webhooks`);
-      await page.fill('input[name="url"]', `${hook.url}/hooks/formward`);
-      await page.fill('input[name="name"]', 'Receiver <script>x</script>');
-      await submitAndWait(page, 'form[action$="/webhooks"] button');
+      await page.goto(`${t.stack.url}/app/forms/${t.form.id}/plugins`);
+      await page.fill('#add-webhook input[name="url"]', `${hook.url}/hooks/formward`);
+      await page.fill('#add-webhook input[name="name"]', 'Receiver <script>x</script>');
+      await submitAndWait(page, '#add-webhook button');
       expect(await page.textContent('#signing-secret')).toMatch(/^whsec_/);
       expect(await page.locator('main script').count()).toBe(0);
       await shot(page, '01-webhook-created');
@@ -71,7 +71,7 @@ describe('webhooks, deliveries and stats in a browser', () => {
       // A delivery that succeeds, seen in the webhook's log.
       const first = await submitJson(t.form, { email: 'ada@example.com', message: 'Hello' });
       await waitForAttempts(t.stack, first, 1);
-      await page.goto(`${t.stack.url}/app/forms/${t.form.id}/webhooks`);
+      await page.goto(`${t.stack.url}/app/forms/${t.form.id}/plugins`);
       await submitAndWait(page, 'a[href$="/deliveries"]');
       expect(await page.locator('tr.status-succeeded').count()).toBe(1);
       await shot(page, '02-webhook-deliveries');
@@ -115,7 +115,7 @@ describe('webhooks, deliveries and stats in a browser', () => {
         body: 'ok',
       }));
       try {
-        await page.goto(`${t.stack.url}/app/forms/${t.form.id}/webhooks`);
+        await page.goto(`${t.stack.url}/app/forms/${t.form.id}/plugins`);
         await page.fill('#add-slack input[name="url"]', `${slack.url}/services/T/B/x`);
         await page.fill('#add-slack input[name="name"]', 'Team <i>channel</i>');
         await submitAndWait(page, '#add-slack button');

@@ -245,10 +245,10 @@ ${snippet}
       expect(list.forms.map((form) => form.id)).toEqual([formId]);
 
       // 9. A webhook to the local HTTPS receiver; a submission is delivered.
-      await page.goto(`${formUrl}/webhooks`);
-      await page.fill('input[name="url"]', `${receiver.url}/hooks/formward`);
-      await page.fill('input[name="name"]', 'Our CRM');
-      await clickAndLoad(page, 'form[action$="/webhooks"] button');
+      await page.goto(`${formUrl}/plugins`);
+      await page.fill('#add-webhook input[name="url"]', `${receiver.url}/hooks/formward`);
+      await page.fill('#add-webhook input[name="name"]', 'Our CRM');
+      await clickAndLoad(page, '#add-webhook button');
       expect(await page.textContent('#signing-secret')).toMatch(/^whsec_/);
       await shot(page, 'webhook-created', { file: 'webhooks' });
       await submitOnSite(page, {
@@ -256,7 +256,7 @@ ${snippet}
         email: 'ada@example.com',
         message: 'Note G on Bernoulli numbers',
       });
-      await page.goto(`${formUrl}/webhooks`);
+      await page.goto(`${formUrl}/plugins`);
       await clickAndLoad(page, 'a[href$="/deliveries"]');
       await reloadUntil(page, 'tr.status-succeeded', 1);
       expect(receiver.received.at(-1)!.body).toContain('Note G on Bernoulli numbers');

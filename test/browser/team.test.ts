@@ -87,7 +87,7 @@ describe('a team in the browser', () => {
       await page.goto(`${t.stack.url}/app/forms`);
       expect(await page.textContent('main')).toContain('Team contact form');
       expect(await page.locator('a[href="/app/forms/new"]').count()).toBe(0);
-      await page.goto(`${t.stack.url}/app/forms/${form.id}/webhooks`);
+      await page.goto(`${t.stack.url}/app/forms/${form.id}/plugins`);
       expect(await page.locator('form[action$="/disable"]').count()).toBe(0);
       await shot(page, '03-viewer-webhooks');
       // Typing the address of a change page by hand is refused, naming the role.
@@ -103,7 +103,7 @@ describe('a team in the browser', () => {
       await shot(owner, '04-promoted');
 
       // Now an admin: they disable the webhook.
-      await page.goto(`${t.stack.url}/app/forms/${form.id}/webhooks`);
+      await page.goto(`${t.stack.url}/app/forms/${form.id}/plugins`);
       await submit(page, 'form[action$="/disable"] button');
       expect(await page.textContent('.flash')).toContain('Webhook disabled');
       await shot(page, '05-admin-changed-webhook');

@@ -35,7 +35,7 @@ describe('/app 404 pages', () => {
 
   it.each([
     '/app/forms/{other}',
-    '/app/forms/{other}/webhooks',
+    '/app/forms/{other}/plugins',
     '/app/forms/{other}/submissions',
     '/app/forms/not-an-id',
     '/app/forms/99999999999999999999',

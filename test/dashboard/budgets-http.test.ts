@@ -37,7 +37,10 @@ describe('budgets in the dashboard', () => {
       /This account’s owner has 1 forms across the accounts they own; MAX_FORMS_PER_ACCOUNT allows at most 1 per owner/,
     );
 
-    const webhook = await s.post(`${formPath}/webhooks`, { url: 'https://93.184.216.34/hook' });
+    const webhook = await s.post(`${formPath}/plugins`, {
+      type: 'webhook',
+      url: 'https://93.184.216.34/hook',
+    });
     expect(webhook.status, webhook.text).toBe(303);
     const email = await s.post(`${formPath}/plugins`, {
       type: 'email',
@@ -45,7 +48,10 @@ describe('budgets in the dashboard', () => {
     });
     expect(email.status, email.text).toBe(303);
 
-    const overWebhook = await s.post(`${formPath}/webhooks`, { url: 'https://93.184.216.35/x' });
+    const overWebhook = await s.post(`${formPath}/plugins`, {
+      type: 'webhook',
+      url: 'https://93.184.216.35/x',
+    });
     expect(overWebhook.status).toBe(409);
     expect(overWebhook.text).toMatch(
       /This form has 2 plugins; MAX_PLUGINS_PER_FORM allows at most 2/,
@@ -88,7 +94,7 @@ describe('budgets in the dashboard', () => {
        values (?, ?, ?, 1, 'failed', 'receiver answered 500', false, false, 'w', 'r', now(), now())`,
       [randomUUID(), submissionId, plugin.id],
     );
-    const base = `/app/forms/${form.id}/webhooks/${plugin.id}`;
+    const base = `/app/forms/${form.id}/plugins/${plugin.id}`;
     const since = new Date(Date.now() - 3600_000).toISOString().slice(0, 16);
     const started = await s.post(`${base}/recover`, { since });
     expect(started.status, started.text).toBe(303);

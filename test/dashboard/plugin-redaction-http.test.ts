@@ -56,7 +56,7 @@ describe('plugin URLs by role', () => {
     const viewer = await t.stack.addMember(t.accountId, 'viewer');
     const admin = await t.stack.addMember(t.accountId, 'admin');
     const pages = [
-      [`/app/forms/${t.form.id}/webhooks`, [WEBHOOK_URL, SLACK_URL, DISCORD_URL]],
+      [`/app/forms/${t.form.id}/plugins`, [WEBHOOK_URL, SLACK_URL, DISCORD_URL]],
       [`/app/forms/${t.form.id}/plugins/${webhookId}/deliveries`, [WEBHOOK_URL, REDIRECT_TARGET]],
       [`/app/submissions/${submissionId}/deliveries`, [REDIRECT_TARGET]],
     ] as const;

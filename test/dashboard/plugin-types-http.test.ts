@@ -27,7 +27,7 @@ async function session(email = t.email, password = t.password) {
   };
 }
 
-const page = () => `/app/forms/${t.form.id}/webhooks`;
+const page = () => `/app/forms/${t.form.id}/plugins`;
 const add = () => `/app/forms/${t.form.id}/plugins`;
 
 async function pluginsOfType(type: string) {

@@ -28,7 +28,7 @@ beforeAll(async () => {
   );
   form = await t.api.createForm({ name: 'Recovery pages' });
   const plugin = await t.api.addWebhook(form.id, `${hook.url}/in`);
-  base = `/app/forms/${form.id}/webhooks/${plugin.id}`;
+  base = `/app/forms/${form.id}/plugins/${plugin.id}`;
 });
 afterAll(async () => {
   await hook?.close();
@@ -47,7 +47,7 @@ const post = (s: AppSession, path: string, fields: Record<string, string>, csrf 
 const local = (date: Date) => date.toISOString().slice(0, 16);
 
 describe('recovery pages', () => {
-  it('links from the webhooks page and offers the form, since 24 hours ago by default', async () => {
+  it('links from the plugins page and offers the form, since 24 hours ago by default', async () => {
     const s = await openAppSession(t.stack.url, t.email, t.password);
     const list = await get(s, base.replace(/\/\d+$/, ''));
     expect(list.text).toContain(`href="${base}/recover"`);

@@ -349,8 +349,8 @@ describe('what a viewer sees', () => {
       [`/app/forms/${form.id}`, 'Danger zone'],
       [`/app/forms/${form.id}/fields`, 'Add the field'],
       [`/app/forms/${form.id}/spam`, 'Save CAPTCHA'],
-      [`/app/forms/${form.id}/webhooks`, 'Add a webhook'],
-      [`/app/forms/${form.id}/webhooks`, 'Rotate secret'],
+      [`/app/forms/${form.id}/plugins`, 'Add a webhook'],
+      [`/app/forms/${form.id}/plugins`, 'Rotate secret'],
       [`/app/submissions/${submissionId}`, 'Delete this submission'],
     ] as const;
     for (const [path, control] of pages) {

@@ -23,7 +23,7 @@ async function session() {
   };
 }
 
-const page = () => `/app/forms/${t.form.id}/webhooks`;
+const page = () => `/app/forms/${t.form.id}/plugins`;
 const add = () => `/app/forms/${t.form.id}/plugins`;
 
 /** The errors shown right after a field of a type's add form, before its next field. */

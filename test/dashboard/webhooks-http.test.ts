@@ -7,7 +7,7 @@ import { signIn } from '../support/sign-in';
 import { waitForAttempts } from '../support/delivery-attempts';
 import { followReveal } from './dashboard-support';
 
-// The webhook, delivery-log and stats pages over plain HTTP: the API's URL rules, secrets
+// The plugins page with webhooks, the delivery-log and stats pages over plain HTTP: the API's URL rules, secrets
 // shown once, enable / disable / rotate / delete, the log with the stored answer as text,
 // replay, the stats numbers, CSRF, and a second account that sees none of it.
 
@@ -56,7 +56,7 @@ async function receiver(status = 200, body = '{"ok":true}') {
 
 /** Creates a webhook through the page; returns its id and the secret the page showed. */
 async function createWebhook(s: Session, url: string, name = '', formId = t.form.id) {
-  const posted = await s.post(`/app/forms/${formId}/webhooks`, { url, name });
+  const posted = await s.post(`/app/forms/${formId}/plugins`, { type: 'webhook', url, name });
   const { page: created } = await s.follow(posted);
   const secret = secretOn(created);
   expect(secret).toMatch(/^whsec_/);
@@ -66,7 +66,7 @@ async function createWebhook(s: Session, url: string, name = '', formId = t.form
   return { id: plugin!.id, secret: secret!, page: created };
 }
 
-describe('webhooks page', () => {
+describe('webhooks on the plugins page', () => {
   it('creates a webhook and shows its secret once, never again', async () => {
     const s = await session();
     const hook = await receiver();
@@ -74,7 +74,7 @@ describe('webhooks page', () => {
     expect(page.text).not.toContain(MARKUP);
     expect(page.text).toContain('Hook &lt;script&gt;');
     expect(page.text).toContain("req.get('x-service-signature')");
-    const later = await s.get(`/app/forms/${t.form.id}/webhooks`);
+    const later = await s.get(`/app/forms/${t.form.id}/plugins`);
     expect(later.status).toBe(200);
     expect(later.text).toContain(`/plugins/${id}/deliveries`);
     expect(later.text).not.toContain(secret);
@@ -87,7 +87,7 @@ describe('webhooks page', () => {
     ['not a url', 'must be an absolute URL'],
   ])('refuses %s as the API does (422, the reason shown)', async (url, reason) => {
     const s = await session();
-    const res = await s.post(`/app/forms/${t.form.id}/webhooks`, { url });
+    const res = await s.post(`/app/forms/${t.form.id}/plugins`, { type: 'webhook', url });
     expect(res.status).toBe(422);
     expect(res.text).toContain(reason);
     expect(res.text).toContain(`value="${url}"`);
@@ -95,7 +95,8 @@ describe('webhooks page', () => {
 
   it("refuses this service's own origin (a loop)", async () => {
     const s = await session();
-    const res = await s.post(`/app/forms/${t.form.id}/webhooks`, {
+    const res = await s.post(`/app/forms/${t.form.id}/plugins`, {
+      type: 'webhook',
       url: `${t.stack.url.replace('http:', 'https:')}/f/abc`,
     });
     expect(res.status).toBe(422);
@@ -106,7 +107,7 @@ describe('webhooks page', () => {
     const s = await session();
     const hook = await receiver();
     const { id, secret } = await createWebhook(s, `${hook.url}/rotate`);
-    const base = `/app/forms/${t.form.id}/webhooks/${id}`;
+    const base = `/app/forms/${t.form.id}/plugins/${id}`;
     const state = async () =>
       expectAnswer(
         await t.api.get(`/api/forms/${t.form.id}/plugins/${id}`),
@@ -116,11 +117,11 @@ describe('webhooks page', () => {
 
     const disabled = await s.post(`${base}/disable`);
     expect(disabled.status).toBe(303);
-    expect(disabled.headers.get('location')).toBe(`/app/forms/${t.form.id}/webhooks`);
+    expect(disabled.headers.get('location')).toBe(`/app/forms/${t.form.id}/plugins`);
     expect((await state()).plugin.enabled).toBe(false);
     expect(disabled.headers.getSetCookie().join()).toContain('formward_flash=webhook_disabled');
     expect((await state()).plugin.disabled_reason).toBe('disabled by the account');
-    expect((await s.get(`/app/forms/${t.form.id}/webhooks`)).text).toContain(
+    expect((await s.get(`/app/forms/${t.form.id}/plugins`)).text).toContain(
       'disabled by the account',
     );
     // As endpoint health leaves a plugin it disabled (docs/endpoint-health.md).
@@ -129,7 +130,7 @@ describe('webhooks page', () => {
          disabled_reason = '5 consecutive deliveries failed since then' where id = ?`,
       [id],
     );
-    const failing = (await s.get(`/app/forms/${t.form.id}/webhooks`)).text;
+    const failing = (await s.get(`/app/forms/${t.form.id}/plugins`)).text;
     expect(failing).toContain('5 consecutive deliveries failed since then');
     expect(failing).toContain('5 failed in a row since');
     expect(failing).toContain('last success: never');
@@ -145,7 +146,7 @@ describe('webhooks page', () => {
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(secret);
     expect(rotated.text).toContain('The old secret stopped working');
-    const reload = await s.get(`/app/forms/${t.form.id}/webhooks`);
+    const reload = await s.get(`/app/forms/${t.form.id}/plugins`);
     expect(secretOn(reload)).toBeUndefined();
     expect(reload.text).not.toContain(fresh);
 
@@ -158,10 +159,10 @@ describe('webhooks page', () => {
     const s = await session();
     const hook = await receiver();
     const { id } = await createWebhook(s, `${hook.url}/csrf`);
-    const base = `/app/forms/${t.form.id}/webhooks`;
-    const url = `${hook.url}/other`;
-    expect((await s.post(base, { url }, null)).status).toBe(403);
-    expect((await s.post(base, { url }, 'forged')).status).toBe(403);
+    const base = `/app/forms/${t.form.id}/plugins`;
+    const fields = { type: 'webhook', url: `${hook.url}/other` };
+    expect((await s.post(base, fields, null)).status).toBe(403);
+    expect((await s.post(base, fields, 'forged')).status).toBe(403);
     for (const action of ['disable', 'rotate', 'delete']) {
       expect((await s.post(`${base}/${id}/${action}`, {}, null)).status).toBe(403);
     }
@@ -201,12 +202,6 @@ describe('delivery log', () => {
       const perHook = await s.get(`/app/forms/${form.id}/plugins/${id}/deliveries`);
       expect(perHook.status).toBe(200);
       expect(perHook.text).toContain(`/app/submissions/${submissionId}/deliveries`);
-      // The log's old address redirects to it, the page number kept.
-      const old = await s.get(`/app/forms/${form.id}/webhooks/${id}/deliveries?page=2`);
-      expect(old.status).toBe(301);
-      expect(old.headers.get('location')).toBe(
-        `/app/forms/${form.id}/plugins/${id}/deliveries?page=2`,
-      );
 
       const replay = await s.post(`/app/submissions/${submissionId}/replay`);
       expect(replay.status).toBe(303);
@@ -259,7 +254,7 @@ describe('a second account', () => {
     const { id } = await createWebhook(first, `${hook.url}/private`);
     const submissionId = await submitJson(t.form, { message: 'private' });
     for (const path of [
-      `/app/forms/${t.form.id}/webhooks`,
+      `/app/forms/${t.form.id}/plugins`,
       `/app/forms/${t.form.id}/plugins/${id}/deliveries`,
       `/app/forms/${t.form.id}/stats`,
       `/app/submissions/${submissionId}/deliveries`,
@@ -269,11 +264,13 @@ describe('a second account', () => {
       expect(res.text).not.toContain('private');
     }
     for (const path of [
-      `/app/forms/${t.form.id}/webhooks`,
-      `/app/forms/${t.form.id}/webhooks/${id}/delete`,
+      `/app/forms/${t.form.id}/plugins`,
+      `/app/forms/${t.form.id}/plugins/${id}/delete`,
       `/app/submissions/${submissionId}/replay`,
     ]) {
-      expect((await s.post(path, { url: `${hook.url}/x` })).status, path).toBe(404);
+      expect((await s.post(path, { type: 'webhook', url: `${hook.url}/x` })).status, path).toBe(
+        404,
+      );
     }
     expect((await t.api.get(`/api/forms/${t.form.id}/plugins/${id}`)).status).toBe(200);
   });

@@ -126,7 +126,7 @@ describe('after 3 exhausted deliveries (PLUGIN_DISABLE_AFTER=0s)', () => {
     expect(headerValue(message, 'subject')).toBe(`Formward: webhook "${plugin.name}" was disabled`);
     const text = findPart(message, 'text/plain')!.body;
     expect(text).toContain(`was disabled: ${disabled.disabled_reason}.`);
-    expect(text).toContain(`${t.stack.url}/app/forms/${form.id}/webhooks`);
+    expect(text).toContain(`${t.stack.url}/app/forms/${form.id}/plugins`);
     expect(text).toContain('"enabled": true');
 
     // Disabled: the next submission records one `skipped` attempt and sends nothing.

@@ -66,7 +66,7 @@ async function everythingShown(form: { id: string }, path: string, pluginId: str
   const shown = [
     await t.api.get(path),
     await t.api.get(`${path}/deliveries`),
-    await page(`/app/forms/${form.id}/webhooks`),
+    await page(`/app/forms/${form.id}/plugins`),
     await page(`/app/forms/${form.id}/plugins/${pluginId}/deliveries`),
   ];
   for (const res of shown) expect(res.status).toBe(200);

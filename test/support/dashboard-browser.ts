@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { findPart, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import type { SmtpSink } from './smtp-sink';
 import { launchChromium, type LaunchedChromium } from './chromium';
@@ -17,6 +17,14 @@ export async function readmeShot(page: Page, file: string, fullPage = false): Pr
   const folder = path.resolve(__dirname, '../../docs/screenshots');
   fs.mkdirSync(folder, { recursive: true });
   await page.screenshot({ path: path.join(folder, `${file}.png`), fullPage });
+}
+
+/** With UPDATE_SCREENSHOTS=1, one part of a page (a form, a table) as docs/screenshots/<file>.png. */
+export async function readmeShotOf(part: Locator, file: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  const folder = path.resolve(__dirname, '../../docs/screenshots');
+  fs.mkdirSync(folder, { recursive: true });
+  await part.screenshot({ path: path.join(folder, `${file}.png`) });
 }
 
 export type WatchedChromium = LaunchedChromium & {

@@ -80,7 +80,7 @@ export async function recordDeliveryHealth(
  * not retried: the plugin stays disabled, and the dashboard and the API show why.
  */
 function sendDisabledMail(deps: PluginHealthDeps, owner: PluginOwnerRow, reason: string): void {
-  const page = `${deps.baseUrl}/app/forms/${owner.form_id}/webhooks`;
+  const page = `${deps.baseUrl}/app/forms/${owner.form_id}/plugins`;
   const what = `The ${owner.plugin_type} "${owner.plugin_name}" of your form "${owner.form_name}"`;
   const lines = [
     `${what} was disabled: ${reason}.`,

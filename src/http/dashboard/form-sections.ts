@@ -10,7 +10,7 @@ export const FORM_SECTIONS = [
   { key: 'settings', label: 'Settings', path: '/settings' },
   { key: 'spam', label: 'Spam and CAPTCHA', path: '/spam' },
   { key: 'autoresponse', label: 'Autoresponse', path: '/autoresponse' },
-  { key: 'plugins', label: 'Plugins', path: '/webhooks' },
+  { key: 'plugins', label: 'Plugins', path: '/plugins' },
   // Only roles that may delete see it (the partial hides it from viewers).
   { key: 'danger', label: 'Danger zone', path: '/danger' },
 ] as const;

@@ -278,12 +278,9 @@ export type Templates = {
     sections: FormSectionLink[];
     plugins: PluginRow[];
     recipientsOf: (plugin: PluginRow) => RecipientStatus[] | undefined;
-    webhooks: PluginRow[];
     typed: TypedPluginDraft;
-    /** The add forms of the dashboard-only types. */
+    /** The add form of every type (the registry's declarations). */
     addForms: PluginAddForm[];
-    errors: string[];
-    draft: { url: string; name: string };
     headers: Record<string, string>;
     formatTime: FormatTime;
   };

@@ -25,6 +25,11 @@ export type AuditDeclaration =
  * (a form shown again with its errors).
  */
 export type AuditNote = {
+  /**
+   * The action, when the target decides it: one page serves every plugin type, and a
+   * webhook's changes keep their `webhook.*` names (dashboard/plugin-change-names.ts).
+   */
+  action?: string;
   targetType?: string;
   targetId?: string;
   summary?: string;
@@ -60,7 +65,7 @@ export function auditEntryOf(
     accountId: who.accountId,
     actor: who.actor,
     clientAddress: clientAddress(req),
-    action: declaration.action,
+    action: note.action ?? declaration.action,
     targetType: note.targetType ?? declaration.target ?? null,
     targetId:
       note.targetId ?? targetIdOf(declaration, req.params as Record<string, string>) ?? null,

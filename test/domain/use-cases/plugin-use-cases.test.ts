@@ -122,7 +122,7 @@ describe('deletePlugin', () => {
     const deleted = await t.api.delete(`/api/forms/${t.form.id}/plugins/${byApi}`);
     expect(deleted.status, deleted.text).toBe(200);
     const app = await dashboardOf(t);
-    await app.post(`/app/forms/${t.form.id}/webhooks/${byPage}/delete`);
+    await app.post(`/app/forms/${t.form.id}/plugins/${byPage}/delete`);
     const entries = [
       ...(await auditEntries(t, 'plugin.deleted')),
       ...(await auditEntries(t, 'webhook.deleted')),

@@ -41,10 +41,6 @@ async function logPage(
 const temporalOf = (ctx: AppContext) =>
   temporalUiLinks(ctx.temporalUiUrl, ctx.config.temporal.namespace);
 
-/** A plugin's delivery log, of every plugin type. */
-export const pluginDeliveriesPath = (formId: string, pluginId: string) =>
-  `/app/forms/${formId}/plugins/${pluginId}/deliveries`;
-
 /**
  * The delivery log: every attempt with its status, HTTP status, duration, error and stored
  * answer (4 KB, as text), per submission (with replay) and per plugin; links into the
@@ -112,18 +108,5 @@ export const deliveryPages = [
       log: await logPage(req, session, { pluginId: owned.plugin.id }),
       temporal: temporalOf(ctx),
     });
-  }),
-
-  // The log's address until every plugin type got one: old links and bookmarks still lead there.
-  definePage({
-    need: 'can_read_submissions',
-    method: 'get',
-    path: '/app/forms/:formId/webhooks/:pluginId/deliveries',
-    access: 'session',
-  }).handle(({ req, res, params }) => {
-    const query = req.originalUrl.indexOf('?');
-    const search = query < 0 ? '' : req.originalUrl.slice(query);
-    const [formId, pluginId] = [params.formId, params.pluginId].map(encodeURIComponent);
-    res.redirect(301, pluginDeliveriesPath(formId!, pluginId!) + search);
   }),
 ];

@@ -19,7 +19,8 @@ import { invitationUnsubscribePages } from './invitation-unsubscribe';
 import { oidcSignInPages } from './oidc-sign-in';
 import { overviewPages } from './overview';
 import { passwordResetPages } from './password-reset';
-import { pluginTypePages } from './plugin-types';
+import { legacyPluginPages } from './legacy-plugin-paths';
+import { pluginActionPages } from './plugin-actions';
 import { pluginPages } from './plugins';
 import { recipientPages } from './recipients';
 import { recoveryPages } from './recoveries';
@@ -67,7 +68,8 @@ export const PAGES: readonly AnyPage[] = [
   ...submissionPages,
   ...submissionExportPages,
   ...pluginPages,
-  ...pluginTypePages,
+  ...pluginActionPages,
+  ...legacyPluginPages,
   ...deliveryPages,
   ...recoveryPages,
   ...statsPages,

@@ -6,7 +6,7 @@ import { sendAppPage } from '../app-page';
 import { sessionOf } from '../session-guard';
 
 /**
- * The form or webhook a dashboard URL names, when it is the signed-in account's; otherwise a
+ * The form or plugin a dashboard URL names, when it is the signed-in account's; otherwise a
  * 404 page is sent and null returned (another account's ids look exactly like missing ones).
  */
 export async function ownedForm(req: Request, res: Response, formId: string): Promise<Form | null> {
@@ -15,26 +15,17 @@ export async function ownedForm(req: Request, res: Response, formId: string): Pr
   return form;
 }
 
-export function ownedWebhook(
-  req: Request,
-  res: Response,
-  params: { formId: string; pluginId: string },
-): Promise<{ form: Form; plugin: Plugin } | null> {
-  return ownedPlugin(req, res, params, 'webhook');
-}
-
-/** A plugin of any type (or of `onlyType`) of one of the account's forms. */
+/** A plugin, of any type, of one of the account's forms. */
 export async function ownedPlugin(
   req: Request,
   res: Response,
   params: { formId: string; pluginId: string },
-  onlyType?: string,
 ): Promise<{ form: Form; plugin: Plugin } | null> {
   const form = await ownedForm(req, res, params.formId);
   if (!form) return null;
   const plugin = await findFormPlugin(req.em, form.id, params.pluginId);
-  if (plugin && (!onlyType || plugin.pluginType === onlyType)) return { form, plugin };
-  await sendNotFound(req, res, onlyType ?? 'plugin');
+  if (plugin) return { form, plugin };
+  await sendNotFound(req, res, 'plugin');
   return null;
 }
 

@@ -10,9 +10,8 @@ import { PLUGIN_TYPE_LIST } from '../../../domain/plugins/registry';
 import type { PluginAddForm, Templates, TypedPluginDraft } from '../templates';
 
 /*
- * The form's plugins page (`plugins.eta`), which the webhook pages (plugins.ts) and the
- * e-mail, Slack and Discord pages (plugin-types.ts) both answer with: its data is built here,
- * so neither imports the other.
+ * The form's plugins page (`plugins.eta`): its data, built here for the page and for the add
+ * post that shows it again with its errors (plugins.ts).
  */
 
 /** A form has few plugins; one page shows them all. */
@@ -27,18 +26,16 @@ export const PLUGINS_PAGE = {
 
 export const EMPTY_TYPED_DRAFT: TypedPluginDraft = { type: '', name: '', values: {}, errors: {} };
 
-/** The add forms of the types only the dashboard creates, in the registry's order. */
-const ADD_FORMS: PluginAddForm[] = PLUGIN_TYPE_LIST.filter(
-  (type) => type.createdThrough === 'dashboard',
-).map((type) => ({ type: type.key, label: type.label, noun: type.noun, fields: [...type.fields] }));
+/** The add form of every type, in the registry's order (its declaration's fields). */
+export const ADD_FORMS: PluginAddForm[] = PLUGIN_TYPE_LIST.map((type) => ({
+  type: type.key,
+  label: type.label,
+  noun: type.noun,
+  fields: [...type.fields],
+}));
 
-/** What a refused form post shows again: its errors and what was typed. */
-export type PluginsPageDrafts = {
-  error?: string[];
-  draft?: { url: string; name: string };
-  /** The e-mail, Slack or Discord form as submitted, with its errors by field. */
-  typed?: TypedPluginDraft;
-};
+/** What a refused add post shows again: the form as submitted, with its errors by field. */
+export type PluginsPageDrafts = { typed?: TypedPluginDraft };
 
 export async function pluginsPageData(
   req: Request,
@@ -54,11 +51,8 @@ export async function pluginsPageData(
     sections: formSectionLinks(form.id, 'plugins'),
     plugins,
     recipientsOf,
-    webhooks: plugins.filter((p) => p.pluginType === 'webhook'),
     typed: drafts.typed ?? EMPTY_TYPED_DRAFT,
     addForms: ADD_FORMS,
-    errors: drafts.error ?? [],
-    draft: drafts.draft ?? { url: '', name: '' },
     headers: SIGNATURE_HEADERS,
     formatTime,
   };

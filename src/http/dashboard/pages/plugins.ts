@@ -1,75 +1,92 @@
-import type { Form, Plugin } from '../../../domain/entities';
+import type { Request } from 'express';
 import { limitReachedOrThrow } from '../../../domain/budgets/limit-reached';
-import { createPlugin, PluginConfigRefusedError } from '../../../domain/plugins/create-plugin';
-import { deletePlugin } from '../../../domain/plugins/delete-plugin';
-import { rotateSigningSecret, setPluginEnabled } from '../../../domain/plugins/plugins';
-import type { AppContext } from '../../../runtime/app-context';
-import type { Response } from 'express';
-import type { UseCaseAudit } from '../../../domain/audit/use-case-audit';
+import {
+  createPlugin,
+  PluginConfigRefusedError,
+  type PluginToCreate,
+} from '../../../domain/plugins/create-plugin';
+import type { PluginTypeDeclaration } from '../../../domain/plugins/plugin-type';
+import { pluginTypeOf } from '../../../domain/plugins/registry';
 import { definePage } from '../define-page';
 import { setFlash } from '../flash';
+import { pluginAuditAction } from '../plugin-change-names';
+import { pluginsPath } from '../plugin-paths';
 import { revealOnce } from '../reveal-once';
-import { ownedForm, ownedWebhook } from './owned';
+import type { TypedPluginDraft } from '../templates';
+import { ownedForm } from './owned';
 import { bodyField, PLUGINS_PAGE, pluginsPageData } from './plugin-list';
 
-const pluginsPath = (form: Form) => `/app/forms/${form.id}/webhooks`;
-
-/** What each webhook action records in the audit log. */
-const WEBHOOK_ACTIONS = {
-  enable: 'webhook.enabled',
-  disable: 'webhook.disabled',
-  delete: 'webhook.deleted',
-  rotate: 'webhook.secret_rotated',
-} as const;
-
-/**
- * A webhook's action (`/app/forms/{id}/webhooks/{pluginId}/<action>`): it redirects back.
- * `run` answers false when the action changed nothing (no audit entry), or the use case's
- * audit details.
- */
-function webhookAction(
-  action: keyof typeof WEBHOOK_ACTIONS,
-  run: (
-    res: Response,
-    owned: { form: Form; plugin: Plugin },
-    ctx: AppContext,
-  ) => Promise<boolean | UseCaseAudit | void>,
-) {
-  return definePage({
-    need: 'can_create_forms',
-    method: 'post',
-    path: `/app/forms/:formId/webhooks/:pluginId/${action}`,
-    audit: { action: WEBHOOK_ACTIONS[action], target: 'plugin' },
-    access: 'session',
-  }).handle(async ({ req, res, params, audit }, ctx) => {
-    const owned = await ownedWebhook(req, res, params);
-    if (!owned) return;
-    const outcome = await run(res, owned, ctx);
-    if (typeof outcome === 'object') Object.assign(audit, outcome);
-    else audit.skip = outcome === false;
-    res.redirect(303, pluginsPath(owned.form));
-  });
+/** `field: message` errors (docs/plugins.md) grouped by field, for showing next to each. */
+function byField(errors: string[]): Record<string, string[]> {
+  const grouped: Record<string, string[]> = {};
+  for (const error of errors) {
+    const at = error.indexOf(': ');
+    const name = at > 0 ? error.slice(0, at) : 'config';
+    (grouped[name] ??= []).push(at > 0 ? error.slice(at + 2) : error);
+  }
+  return grouped;
 }
 
-const toggle = (enabled: boolean) =>
-  webhookAction(enabled ? 'enable' : 'disable', async (res, { plugin }, ctx) => {
-    const changed = await setPluginEnabled(res.req.em, plugin, enabled);
-    setFlash(res, ctx.urls.base, plugin.enabled ? 'webhook_enabled' : 'webhook_disabled');
-    return changed;
-  });
+/** The config a draft stands for, in the shape the type's declaration checks. */
+function rawConfig(type: PluginTypeDeclaration, values: Record<string, string>) {
+  const config: Record<string, unknown> = {};
+  for (const field of type.fields) {
+    const value = values[field.name] ?? '';
+    if (field.input === 'list') config[field.name] = value.split(/[\s,;]+/).filter(Boolean);
+    else if (value.trim() !== '' || field.required) config[field.name] = value;
+  }
+  return config;
+}
+
+/** What createPlugin takes: a webhook by its URL (the API's shape), any other type by config. */
+function toCreate(type: PluginTypeDeclaration, config: Record<string, unknown>, name: string) {
+  const named = name || undefined;
+  const input: PluginToCreate =
+    type.key === 'webhook'
+      ? { type: 'webhook', url: String(config.url ?? ''), name: named }
+      : { type: type.key, config, name: named };
+  return input;
+}
 
 /**
- * `/app/forms/{id}/webhooks`: a form's plugins of every type (e-mail, Slack and Discord are
- * added by pages/plugin-types.ts); webhooks: create (the URL checked by the API's own
- * checkWebhookUrl), enable / disable, rotate the secret (shown once), delete, and the
- * signature snippets.
+ * The type a post names: its `type` field, or `?type=` when it has none (a webhook form of a
+ * page loaded before the types shared this address posts no type; the old address's redirect
+ * names it, legacy-plugin-paths.ts).
+ */
+function postedType(req: Request): string {
+  const query = req.query.type;
+  return bodyField(req, 'type') || (typeof query === 'string' ? query : '');
+}
+
+/** The add form as posted: its type, name and values (a secret is not sent back). */
+function draftOf(req: Request, type: PluginTypeDeclaration | null): TypedPluginDraft {
+  const fields = type?.fields ?? [];
+  return {
+    type: postedType(req),
+    name: bodyField(req, 'name').trim().slice(0, 200),
+    // A secret (of any input shape) is not shown again: the person types it again.
+    values: Object.fromEntries(
+      fields.map((f) => [f.name, f.input.startsWith('secret') ? '' : bodyField(req, f.name)]),
+    ),
+    errors: {},
+  };
+}
+
+const refusedCreate = (error: unknown) =>
+  error instanceof PluginConfigRefusedError ? error : limitReachedOrThrow(error);
+
+/**
+ * `/app/forms/{id}/plugins`: a form's plugins of every type, with each type's add form (the
+ * registry's declarations, docs/plugins.md). Adding checks the config as the API does (a URL
+ * with checkWebhookUrl's rules); a type that signs shows its new signing secret once, the
+ * others say so in a flash. A plugin's own actions are in plugin-actions.ts.
  */
 export const pluginPages = [
   definePage({
     need: 'member',
     ...PLUGINS_PAGE,
     method: 'get',
-    path: '/app/forms/:formId/webhooks',
+    path: '/app/forms/:formId/plugins',
   }).handle(async ({ req, res, params, session, render }) => {
     const form = await ownedForm(req, res, params.formId);
     if (form) await render(await pluginsPageData(req, session, form));
@@ -79,45 +96,34 @@ export const pluginPages = [
     need: 'can_create_forms',
     ...PLUGINS_PAGE,
     method: 'post',
-    path: '/app/forms/:formId/webhooks',
-    audit: { action: 'webhook.created', target: 'plugin' },
+    path: '/app/forms/:formId/plugins',
+    // A webhook's creation is recorded as `webhook.created` (plugin-change-names.ts).
+    audit: { action: 'plugin.created', target: 'plugin' },
   }).handle(async ({ req, res, params, session, render, audit }, ctx) => {
     const form = await ownedForm(req, res, params.formId);
     if (!form) return;
-    const draft = {
-      url: bodyField(req, 'url').trim(),
-      name: bodyField(req, 'name').trim().slice(0, 200),
+    const type = pluginTypeOf(postedType(req));
+    const draft = draftOf(req, type);
+    const refuse = async (status: number, errors: TypedPluginDraft['errors']) => {
+      const typed = { ...draft, errors };
+      return render(await pluginsPageData(req, session, form, { typed }), { status });
     };
-    const created = await createPlugin(req.em, ctx, form, {
-      type: 'webhook',
-      url: draft.url,
-      name: draft.name || undefined,
-    }).catch((error: unknown) => {
-      if (error instanceof PluginConfigRefusedError) return { status: 422, error: error.problems };
-      return { status: 409, error: [limitReachedOrThrow(error).message] };
-    });
-    if ('error' in created)
-      return render(await pluginsPageData(req, session, form, { error: created.error, draft }), {
-        status: created.status,
-      });
+    if (!type) return refuse(422, { type: ['choose a plugin type'] });
+    const values = Object.fromEntries(type.fields.map((f) => [f.name, bodyField(req, f.name)]));
+    const created = await createPlugin(
+      req.em,
+      ctx,
+      form,
+      toCreate(type, rawConfig(type, values), draft.name),
+    ).catch(refusedCreate);
+    if (created instanceof PluginConfigRefusedError) return refuse(422, byField(created.problems));
+    if (created instanceof Error) return refuse(409, { config: [created.message] });
+    Object.assign(audit, created.audit, { action: pluginAuditAction(type.key, 'created') });
     const { plugin, signingSecret } = created;
-    Object.assign(audit, created.audit);
-    const revealed = { plugin: { name: plugin.name }, secret: signingSecret, rotated: false };
-    revealOnce(res, ctx, pluginsPath(form), { revealed });
-    res.redirect(303, pluginsPath(form));
-  }),
-
-  toggle(true),
-  toggle(false),
-  webhookAction('delete', async (res, { plugin }, ctx) => {
-    const { audit } = await deletePlugin(res.req.em, plugin);
-    setFlash(res, ctx.urls.base, 'webhook_deleted');
-    return audit;
-  }),
-  webhookAction('rotate', async (res, { form, plugin }, ctx) => {
-    const secret = await rotateSigningSecret(res.req.em, ctx.signingSecrets, plugin);
-    revealOnce(res, ctx, pluginsPath(form), {
-      revealed: { plugin: { name: plugin.name }, secret, rotated: true },
-    });
+    if (signingSecret) {
+      const revealed = { plugin: { name: plugin.name }, secret: signingSecret, rotated: false };
+      revealOnce(res, ctx, pluginsPath(form.id), { revealed });
+    } else setFlash(res, ctx.urls.base, 'plugin_created');
+    return res.redirect(303, pluginsPath(form.id));
   }),
 ];

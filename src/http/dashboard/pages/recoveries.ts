@@ -9,6 +9,7 @@ import {
 import { definePage, type Render } from '../define-page';
 import { formatTime } from '../format-time';
 import { formRef, pluginRow, type PluginViewer } from '../page-views';
+import { pluginPath } from '../plugin-paths';
 import { ownedPlugin, sendNotFound } from './owned';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -23,8 +24,6 @@ function readSince(value: unknown): Date {
   return new Date(utc === '' ? NaN : utc);
 }
 
-const pluginPath = (form: Form, plugin: Plugin) => `/app/forms/${form.id}/webhooks/${plugin.id}`;
-
 type RecoverView = { status?: number; error?: string; since?: string; runningHref?: string };
 
 async function sendRecoverPage(
@@ -38,7 +37,7 @@ async function sendRecoverPage(
     {
       form: formRef(owned.form),
       plugin: pluginRow(owned.plugin, viewer),
-      base: pluginPath(owned.form, owned.plugin),
+      base: pluginPath(owned.form.id, owned.plugin.id),
       since: view.since ?? localUtc(new Date(Date.now() - DAY_MS)),
       error: view.error ?? null,
       runningHref: view.runningHref ?? null,
@@ -51,14 +50,15 @@ async function sendRecoverPage(
 
 const RECOVER = {
   access: 'session',
-  path: '/app/forms/:formId/webhooks/:pluginId/recover',
+  path: '/app/forms/:formId/plugins/:pluginId/recover',
   template: 'plugin-recover',
   title: (data: { plugin: { name: string } }) => `Recover · ${data.plugin.name}`,
 } as const;
 
 /**
- * `/app/forms/{id}/webhooks/{pluginId}/recover`: recover a webhook's failed deliveries since
- * a time (docs/recovery.md), and each run's progress page (htmx refreshes it while it runs;
+ * `/app/forms/{id}/plugins/{pluginId}/recover`: recover a plugin's failed deliveries since a
+ * time (docs/recovery.md), whatever its type (each type's activity delivers again, as the
+ * API's recover does), and each run's progress page (htmx refreshes it while it runs;
  * without JavaScript a reload does).
  */
 export const recoveryPages = [
@@ -75,8 +75,7 @@ export const recoveryPages = [
     method: 'post',
     audit: { action: 'plugin.recovery_started', target: 'plugin' },
   }).handle(async ({ req, res, params, session, render }, ctx) => {
-    // Webhooks only, as when this path was reached through the webhook actions' route.
-    const owned = await ownedPlugin(req, res, params, 'webhook');
+    const owned = await ownedPlugin(req, res, params);
     if (!owned) return;
     const field = (req.body as Record<string, unknown> | undefined)?.since;
     const now = new Date();
@@ -96,13 +95,13 @@ export const recoveryPages = [
       now,
     });
     if (started.outcome === 'disabled') {
-      const error = 'This webhook is disabled: enable it before recovering its deliveries.';
+      const error = 'This plugin is disabled: enable it before recovering its deliveries.';
       return sendRecoverPage(req, session, render, owned, { status: 409, error, since: draft });
     }
     if (started.outcome === 'running') {
       const run = started.recovery;
-      const error = `Recovery ${run.id} of this webhook is still running (${run.done + run.failed} of ${run.total} done): one recovery per plugin runs at a time. Start another once it ends.`;
-      const runningHref = `${pluginPath(owned.form, owned.plugin)}/recoveries/${run.id}`;
+      const error = `Recovery ${run.id} of this plugin is still running (${run.done + run.failed} of ${run.total} done): one recovery per plugin runs at a time. Start another once it ends.`;
+      const runningHref = `${pluginPath(owned.form.id, owned.plugin.id)}/recoveries/${run.id}`;
       return sendRecoverPage(req, session, render, owned, {
         status: 409,
         error,
@@ -115,14 +114,14 @@ export const recoveryPages = [
       const error = 'The delivery engine (Temporal) is unreachable; try again shortly.';
       return sendRecoverPage(req, session, render, owned, { status: 503, error, since: draft });
     }
-    const base = pluginPath(owned.form, owned.plugin);
+    const base = pluginPath(owned.form.id, owned.plugin.id);
     res.redirect(303, `${base}/recoveries/${started.recovery.id}`);
   }),
 
   definePage({
     need: 'member',
     method: 'get',
-    path: '/app/forms/:formId/webhooks/:pluginId/recoveries/:id',
+    path: '/app/forms/:formId/plugins/:pluginId/recoveries/:id',
     access: 'session',
     template: 'plugin-recovery',
     title: (data) => `Recovery ${data.run.id} · ${data.plugin.name}`,
@@ -138,7 +137,7 @@ export const recoveryPages = [
     await render({
       form: formRef(owned.form),
       plugin: pluginRow(owned.plugin, session),
-      base: pluginPath(owned.form, owned.plugin),
+      base: pluginPath(owned.form.id, owned.plugin.id),
       run,
       formatTime,
     });
