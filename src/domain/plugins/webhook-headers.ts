@@ -56,7 +56,7 @@ const headerInput = z.object(
 );
 
 const headersInput = z
-  .array(headerInput, 'must be a list of {name, value}')
+  .array(z.unknown(), 'must be a list of {name, value}')
   .max(MAX_WEBHOOK_HEADERS, `must have at most ${MAX_WEBHOOK_HEADERS} headers`);
 
 export type WebhookHeaderInput = z.output<typeof headerInput>;
@@ -84,17 +84,27 @@ export function checkWebhookHeaders(
   const errors: string[] = [];
   const seen = new Set<string>();
   const headers: WebhookHeader[] = [];
-  parsed.data.forEach((header, index) => {
+  parsed.data.forEach((item, index) => {
     const at = `headers.${index}`;
-    const lower = header.name.toLowerCase();
-    const reserved = reservedReason(header.name);
+    const header = headerInput.safeParse(item);
+    if (!header.success) {
+      errors.push(...problemsAt(at, header.error));
+      // The name may still be judged when only the value was wrong.
+      const name = (item as { name?: unknown } | null)?.name;
+      if (typeof name === 'string' && reservedReason(name.trim()))
+        errors.push(`${at}.name: ${reservedReason(name.trim())}`);
+      return;
+    }
+    const { name } = header.data;
+    const lower = name.toLowerCase();
+    const reserved = reservedReason(name);
     if (reserved) errors.push(`${at}.name: ${reserved}`);
-    else if (seen.has(lower)) errors.push(`${at}.name: "${header.name}" is given twice`);
+    else if (seen.has(lower)) errors.push(`${at}.name: "${name}" is given twice`);
     seen.add(lower);
     const value =
-      header.value ?? stored.find((kept) => kept.name.toLowerCase() === lower)?.value ?? null;
-    if (value === null) errors.push(`${at}.value: is required for "${header.name}"`);
-    else headers.push({ name: header.name, value });
+      header.data.value ?? stored.find((kept) => kept.name.toLowerCase() === lower)?.value ?? null;
+    if (value === null) errors.push(`${at}.value: is required for "${name}"`);
+    else headers.push({ name, value });
   });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, headers };
 }

@@ -20,6 +20,7 @@ import { oidcSignInPages } from './oidc-sign-in';
 import { overviewPages } from './overview';
 import { passwordResetPages } from './password-reset';
 import { pluginTypePages } from './plugin-types';
+import { pluginSettingsPages } from './plugin-settings';
 import { pluginPages } from './plugins';
 import { recipientPages } from './recipients';
 import { recoveryPages } from './recoveries';
@@ -68,6 +69,7 @@ export const PAGES: readonly AnyPage[] = [
   ...submissionExportPages,
   ...pluginPages,
   ...pluginTypePages,
+  ...pluginSettingsPages,
   ...deliveryPages,
   ...recoveryPages,
   ...statsPages,
