@@ -39,4 +39,7 @@ export const updatePluginBody = z
       .optional()
       .describe('webhook only: `{headers}` replaces the set'),
   })
+  .refine((body) => Object.keys(body).length > 0, {
+    message: 'give at least one of enabled, conditions, include_fields, config',
+  })
   .meta({ id: 'UpdatePlugin' });
