@@ -2,6 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { checkConditions, conditionsMatch } from '../../../src/domain/plugins/conditions';
 import { checkIncludeFields, pickFields } from '../../../src/domain/plugins/include-fields';
 import { checkWebhookHeaders } from '../../../src/domain/plugins/webhook-headers';
+import { visiblePluginConfig } from '../../../src/domain/plugins/plugin-config-visibility';
+import {
+  openConfig,
+  pluginSecretsCipher,
+  sealConfig,
+  SECRET_MASK,
+} from '../../../src/domain/plugins/plugin-secrets';
+import { webhookType } from '../../../src/domain/plugins/types/webhook';
 
 const match = (rules: unknown[], payload: Record<string, unknown>, how = 'all') => {
   const checked = checkConditions({ match: how, rules });
@@ -141,5 +149,25 @@ describe('webhook headers', () => {
     expect(problems([{ name: 'X-New' }], stored)).toEqual([
       'headers.0.value: is required for "X-New"',
     ]);
+  });
+});
+
+describe('webhook header values as secrets', () => {
+  it('are sealed and opened through the declaration, masked for managers, dropped for others', () => {
+    const cipher = pluginSecretsCipher('x'.repeat(32));
+    const config = {
+      url: 'https://h.example/p',
+      headers: [{ name: 'Authorization', value: 'tok' }],
+    };
+    const sealed = sealConfig(webhookType, config, cipher);
+    expect(JSON.stringify(sealed)).not.toContain('tok');
+    expect(openConfig(webhookType, sealed, cipher)).toEqual(config);
+    expect(visiblePluginConfig('webhook', sealed, 'full')).toEqual({
+      url: 'https://h.example/p',
+      headers: [{ name: 'Authorization', value: SECRET_MASK }],
+    });
+    expect(visiblePluginConfig('webhook', sealed, 'redacted')).toEqual({
+      url: 'https://h.example',
+    });
   });
 });
