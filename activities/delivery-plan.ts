@@ -1,21 +1,31 @@
 import { Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../src/db/orm';
-import { insertSkippedAttempt } from '../src/db/sql/delivery-attempts';
+import { CONDITIONS_SKIP_PREFIX, insertSkippedAttempt } from '../src/db/sql/delivery-attempts';
 import {
   selectDeliveryPlanRow,
   type DeliveryPlanRow,
   type PluginTargetRow,
 } from '../src/db/sql/workflow-step-reads';
+import { conditionsMatch, type Conditions } from '../src/domain/plugins/conditions';
 import { deliveryIdOf } from '../workflows/delivery-ids';
 import type { DeliveryPlanActivities } from '../workflows/activity-contracts';
 import { REDELIVERY, type DeliveryMode } from '../workflows/submission-contract';
 
+/** Why a plugin gets no delivery of this submission; null when it gets one. */
+function skipReason(plugin: PluginTargetRow, payload: Record<string, unknown>): string | null {
+  if (!plugin.enabled) return `plugin disabled: ${plugin.disabledReason ?? 'by the account'}`;
+  if (!conditionsMatch(plugin.conditions as Conditions | null, payload))
+    return `${CONDITIONS_SKIP_PREFIX} the submission does not match the plugin's conditions`;
+  return null;
+}
+
 /**
- * Records a `skipped` delivery for each disabled plugin of the form (docs/endpoint-health.md),
- * under the delivery id this run would have used. `?test=true` runs (marked on their
- * submission before they start) record none: their answer lists the enabled plugins only.
- * Idempotent: a retried local activity finds its records written.
+ * Records a `skipped` delivery for each plugin of the form that gets none (disabled,
+ * docs/endpoint-health.md; or its conditions not met, docs/plugins.md), under the delivery id
+ * this run would have used. `?test=true` runs (marked on their submission before they start)
+ * record no disabled plugin, and their conditions skips as test records: their answer lists
+ * the plugins sent. Idempotent: a retried local activity finds its records written.
  */
 async function recordSkipped(
   em: EntityManager,
@@ -24,15 +34,17 @@ async function recordSkipped(
   mode: DeliveryMode,
 ): Promise<void> {
   const run = Context.current().info.workflowExecution;
-  const disabled: PluginTargetRow[] = plan.plugins.filter((plugin) => !plugin.enabled);
-  if (!run || disabled.length === 0 || plan.isTest) return;
-  for (const plugin of disabled) {
+  if (!run) return;
+  for (const plugin of plan.plugins) {
+    const reason = skipReason(plugin, plan.payload ?? {});
+    if (reason === null || (plan.isTest && !plugin.enabled)) continue;
     await insertSkippedAttempt(em, {
       deliveryId: deliveryIdOf(run.runId, plugin.id),
       submissionId,
       pluginId: plugin.id,
-      error: `plugin disabled: ${plugin.disabledReason ?? 'by the account'}`,
+      error: reason,
       isReplay: mode === REDELIVERY,
+      isTest: plan.isTest,
       workflowId: run.workflowId,
       workflowRunId: run.runId,
     });
@@ -40,9 +52,9 @@ async function recordSkipped(
 }
 
 /**
- * The enabled, not deleted plugins of a submission's form, whether it has e-mail addresses,
- * whether it autoresponds to this submission's `email` and whether it deletes delivered
- * submissions; the disabled ones get their `skipped` record here.
+ * The enabled, not deleted plugins of a submission's form whose conditions it meets, whether
+ * it has e-mail addresses, whether it autoresponds to this submission's `email` and whether it
+ * deletes delivered submissions; the others get their `skipped` record here.
  */
 export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
   return {
@@ -54,7 +66,7 @@ export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
       await recordSkipped(em, submissionId, plan, mode);
       return {
         targets: plan.plugins
-          .filter((plugin) => plugin.enabled)
+          .filter((plugin) => skipReason(plugin, plan.payload ?? {}) === null)
           .map((plugin) => ({ pluginId: plugin.id, pluginType: plugin.pluginType })),
         notify: plan.notify,
         autorespond: plan.autorespond,

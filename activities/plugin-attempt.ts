@@ -12,6 +12,7 @@ import type { WebhookSource } from '../src/domain/webhooks/webhook-body';
 import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { openConfig } from '../src/domain/plugins/plugin-secrets';
 import { pluginTypeOf } from '../src/domain/plugins/registry';
+import { pickFields } from '../src/domain/plugins/include-fields';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import { MAX_RETRY_AFTER_MS } from '../workflows/plugin-policies';
 import {
@@ -41,7 +42,7 @@ export type DeliverableSubmission = {
 /**
  * The plugin, if it is still there, enabled and of the expected type, and the submission with
  * its form (one statement, the attempt's only read of them); otherwise the delivery stops
- * without retry (PLUGIN_UNAVAILABLE).
+ * without retry (PLUGIN_UNAVAILABLE). The payload holds only the plugin's `include_fields`.
  */
 export async function loadDeliverable(
   em: EntityManager,
@@ -72,7 +73,8 @@ export async function loadDeliverable(
     sourceIp: row.source_ip,
     userAgent: row.user_agent,
     referrer: row.referrer,
-    payload: row.payload_json,
+    // Only the fields the plugin is sent, before any type builds its body from them.
+    payload: pickFields(row.payload_json, plugin.includeFields),
   };
   const submission: DeliverableSubmission = {
     form: { id: row.form_id, accountId: row.account_id, name: row.name },

@@ -6,7 +6,13 @@ import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { PLUGIN_UNAVAILABLE } from '../workflows/submission-contract';
-import { loadDeliverable, recordAndSettle, sendWithHeartbeat } from './plugin-attempt';
+import { headersOf } from '../src/domain/plugins/webhook-headers';
+import {
+  loadDeliverable,
+  openedConfig,
+  recordAndSettle,
+  sendWithHeartbeat,
+} from './plugin-attempt';
 import type { WebhookActivities } from '../workflows/activity-contracts';
 import { attemptNumberOf } from './attempt-number';
 
@@ -21,6 +27,7 @@ export function createWebhookActivities(
     orm: Orm;
     sender: WebhookSender;
     signingSecrets: SigningSecretCipher;
+    pluginSecrets: SigningSecretCipher;
   },
 ): WebhookActivities {
   return {
@@ -49,11 +56,20 @@ export function createWebhookActivities(
       const body = webhookBody(source);
       const timestamp = Math.floor(Date.now() / 1000);
       const secret = deps.signingSecrets.open(plugin.signingSecret);
+      // The webhook's own headers (opened for this attempt only) go first: ours replace any
+      // of the same name, whatever the check at save time let through.
+      const own = Object.fromEntries(
+        headersOf(openedConfig(plugin, deps.pluginSecrets)).map((h) => [
+          h.name.toLowerCase(),
+          h.value,
+        ]),
+      );
       const startedAt = new Date();
       const result = await sendWithHeartbeat(deps.sender, {
         url: String(plugin.config.url),
         body,
         headers: {
+          ...own,
           'content-type': 'application/json',
           'user-agent': 'Formward-Webhooks/1',
           'x-formward-delivery': input.deliveryId,

@@ -127,6 +127,7 @@ describe('a delivery to a receiver that never finishes', () => {
       sender,
       logger: pino({ level: 'silent' }),
       signingSecrets: t.stack.ctx.signingSecrets,
+      pluginSecrets: t.stack.ctx.pluginSecrets,
       mailer: t.stack.ctx.accounts.mailing.mailer,
       baseUrl: t.stack.url,
       pluginHealth: t.stack.config.pluginHealth,

@@ -7,6 +7,12 @@ import {
   updatedAtColumn,
 } from './columns';
 
+/** Stored as the domain checked it (src/domain/plugins/conditions.ts). */
+export type PluginConditions = {
+  match: 'all' | 'any';
+  rules: { field: string; op: string; value?: string | string[] }[];
+};
+
 /**
  * A delivery target of a form. Deleting one sets `deletedAt` so its delivery records keep
  * their plugin; the signing secret is stored as issued because deliveries sign with it.
@@ -22,6 +28,10 @@ export const Plugin = defineEntity({
     enabled: p.boolean(),
     config: p.json<Record<string, unknown>>(),
     signingSecret: p.string().nullable(),
+    /** Which submissions it gets (src/domain/plugins/conditions.ts); null: all. */
+    conditions: p.json<PluginConditions>().nullable(),
+    /** The fields it is sent (src/domain/plugins/include-fields.ts); null: all. */
+    includeFields: p.json<string[]>().nullable(),
     deletedAt: timestampColumn().nullable(),
     /** Exhausted deliveries in a row (docs/endpoint-health.md); a success resets it. */
     consecutiveFailures: p.integer().default(0),

@@ -29,6 +29,7 @@ import { Migration20261213000300AuditEvents } from './Migration20261213000300Aud
 import { Migration20261215000300InvitationDeclines } from './Migration20261215000300InvitationDeclines';
 import { Migration20261216000100FormFields } from './Migration20261216000100FormFields';
 import { Migration20261216000400CustomDomains } from './Migration20261216000400CustomDomains';
+import { Migration20261217000100PluginRouting } from './Migration20261217000100PluginRouting';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -105,4 +106,5 @@ export const migrationsList = [
   },
   { name: 'Migration20261216000100FormFields', class: Migration20261216000100FormFields },
   { name: 'Migration20261216000400CustomDomains', class: Migration20261216000400CustomDomains },
+  { name: 'Migration20261217000100PluginRouting', class: Migration20261217000100PluginRouting },
 ];

@@ -131,7 +131,14 @@ export async function countAttempts(em: EntityManager, filter: AttemptFilter): P
 export type SkippedRecord = Pick<
   AttemptRecord,
   'deliveryId' | 'submissionId' | 'isReplay' | 'workflowId' | 'workflowRunId'
-> & { pluginId: string; error: string };
+> & { pluginId: string; error: string; isTest?: boolean };
+
+/**
+ * How the `error` of a delivery skipped because the submission did not match the plugin's
+ * conditions begins (docs/plugins.md, "Conditions"). Such a delivery was not wanted, not
+ * missed: a recovery never sends it (plugin-recoveries.ts).
+ */
+export const CONDITIONS_SKIP_PREFIX = 'conditions:';
 
 /**
  * Writes the `skipped` record of a delivery, as attempt 1. A retried local activity finds the
@@ -142,8 +149,17 @@ export async function insertSkippedAttempt(em: EntityManager, r: SkippedRecord):
     em,
     `insert into delivery_attempts (delivery_id, submission_id, plugin_id, attempt, status, error,
         is_replay, is_test, workflow_id, workflow_run_id, started_at, finished_at)
-     values (?, ?, ?, 1, 'skipped', ?, ?, false, ?, ?, now(), now())
+     values (?, ?, ?, 1, 'skipped', ?, ?, ?, ?, ?, now(), now())
      on conflict (delivery_id, attempt) do nothing`,
-    [r.deliveryId, r.submissionId, r.pluginId, r.error, r.isReplay, r.workflowId, r.workflowRunId],
+    [
+      r.deliveryId,
+      r.submissionId,
+      r.pluginId,
+      r.error,
+      r.isReplay,
+      r.isTest ?? false,
+      r.workflowId,
+      r.workflowRunId,
+    ],
   );
 }

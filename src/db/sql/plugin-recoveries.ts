@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { CONDITIONS_SKIP_PREFIX } from './delivery-attempts';
 import { runStatement, selectRows } from './execute';
 
 export type RecoveryStatus = 'running' | 'completed' | 'failed';
@@ -36,17 +37,19 @@ export type CandidateWindow = { pluginId: string; since: Date; until: Date };
 /*
  * The candidates of a recovery: the plugin's form's non-spam submissions created in the window
  * whose LAST delivery record for the plugin (test deliveries aside) failed or was skipped. A
- * delivery in progress (`pending_retry`) or one that succeeded since is not a candidate.
+ * delivery in progress (`pending_retry`) or one that succeeded since is not a candidate, nor
+ * one skipped because the submission did not match the plugin's conditions (not wanted).
  */
 const CANDIDATES = `
   from submissions s
   cross join lateral (
-    select d.delivery_id, d.status from delivery_attempts d
+    select d.delivery_id, d.status, d.error from delivery_attempts d
      where d.submission_id = s.id and d.plugin_id = ? and not d.is_test
      order by d.started_at desc, d.id desc limit 1
   ) last
   where s.form_id = (select form_id from plugins where id = ?) and not s.is_spam
-    and s.created_at >= ? and s.created_at < ? and last.status in ('failed', 'skipped')`;
+    and s.created_at >= ? and s.created_at < ? and last.status in ('failed', 'skipped')
+    and not (last.status = 'skipped' and starts_with(coalesce(last.error, ''), '${CONDITIONS_SKIP_PREFIX}'))`;
 
 const windowParams = (w: CandidateWindow) => [w.pluginId, w.pluginId, w.since, w.until];
 

@@ -65,6 +65,8 @@ export type PluginTargetRow = {
   pluginType: string;
   enabled: boolean;
   disabledReason: string | null;
+  /** Its conditions as stored (src/domain/plugins/conditions.ts); null: every submission. */
+  conditions: unknown;
 };
 
 /** What planning the deliveries reads (null when the submission is gone). */
@@ -79,45 +81,60 @@ export type DeliveryPlanRow = {
   autorespond: boolean;
   /** Whether the form deletes a submission once every delivery succeeded (docs/retention.md). */
   deleteAfterDelivery: boolean;
+  /** The submitted fields, read only when an enabled plugin has conditions to judge; else null. */
+  payload: Record<string, unknown> | null;
 };
 
 export async function selectDeliveryPlanRow(
   em: EntityManager,
   submissionId: string,
 ): Promise<DeliveryPlanRow | null> {
-  const rows = await selectRows<{
+  const [row] = await selectRows<{
     notify: boolean;
     is_test: boolean;
     autorespond: boolean;
     delete_after_delivery: boolean;
-    id: string | null;
-    plugin_type: string | null;
-    enabled: boolean | null;
-    disabled_reason: string | null;
+    plugins: {
+      id: string;
+      plugin_type: string;
+      enabled: boolean;
+      disabled_reason: string | null;
+      conditions: unknown;
+    }[];
+    payload_json: Record<string, unknown> | null;
   }>(
     em,
     `select cardinality(f.notification_email_addresses) > 0 as notify, s.is_test,
             f.autoresponse is not null and (s.special_normalized ->> 'email') is not null as autorespond,
-            f.delete_after_delivery, p.id, p.plugin_type, p.enabled, p.disabled_reason
+            f.delete_after_delivery,
+            coalesce((select json_agg(json_build_object('id', p.id::text,
+                        'plugin_type', p.plugin_type, 'enabled', p.enabled,
+                        'disabled_reason', p.disabled_reason, 'conditions', p.conditions)
+                        order by p.id)
+                        from plugins p where p.form_id = s.form_id and p.deleted_at is null),
+                     '[]') as plugins,
+            case when exists (select 1 from plugins p
+                               where p.form_id = s.form_id and p.deleted_at is null
+                                 and p.enabled and p.conditions is not null)
+                 then s.payload_json end as payload_json
        from submissions s join forms f on f.id = s.form_id
-       left join plugins p on p.form_id = s.form_id and p.deleted_at is null
-      where s.id = ? order by p.id`,
+      where s.id = ?`,
     [submissionId],
   );
-  if (rows.length === 0) return null;
+  if (!row) return null;
   return {
-    notify: rows[0].notify,
-    isTest: rows[0].is_test,
-    autorespond: rows[0].autorespond,
-    deleteAfterDelivery: rows[0].delete_after_delivery,
-    plugins: rows
-      .filter((row) => row.id !== null)
-      .map((row) => ({
-        id: String(row.id),
-        pluginType: row.plugin_type!,
-        enabled: row.enabled!,
-        disabledReason: row.disabled_reason,
-      })),
+    notify: row.notify,
+    isTest: row.is_test,
+    autorespond: row.autorespond,
+    deleteAfterDelivery: row.delete_after_delivery,
+    payload: row.payload_json,
+    plugins: row.plugins.map((plugin) => ({
+      id: plugin.id,
+      pluginType: plugin.plugin_type,
+      enabled: plugin.enabled,
+      disabledReason: plugin.disabled_reason,
+      conditions: plugin.conditions,
+    })),
   };
 }
 
@@ -130,6 +147,8 @@ export type DeliverableRow = {
     deleted: boolean;
     config: Record<string, unknown>;
     signingSecret: string | null;
+    /** The fields it is sent (src/domain/plugins/include-fields.ts); null: all. */
+    includeFields: string[] | null;
     /** No failures counted and a success stamped within the last second (plugin-health.ts). */
     recentlyHealthy: boolean;
   };
@@ -161,6 +180,7 @@ export async function selectDeliverableRow(
     deleted: boolean;
     config: Record<string, unknown>;
     signing_secret: string | null;
+    include_fields: string[] | null;
     recently_healthy: boolean;
     id: string | null;
     created_at: Date;
@@ -176,7 +196,7 @@ export async function selectDeliverableRow(
   }>(
     em,
     `select p.plugin_type, p.enabled, p.deleted_at is not null as deleted, p.config,
-            p.signing_secret,
+            p.signing_secret, p.include_fields,
             coalesce(p.consecutive_failures = 0 and p.failing_since is null
               and p.last_success_at > now() - interval '1 second', false) as recently_healthy,
             s.id, s.created_at, f.id::text as form_id, f.account_id::text as account_id,
@@ -195,6 +215,7 @@ export async function selectDeliverableRow(
     deleted,
     config,
     signing_secret,
+    include_fields,
     recently_healthy,
     id,
     ...submission
@@ -207,6 +228,7 @@ export async function selectDeliverableRow(
       deleted,
       config,
       signingSecret: signing_secret,
+      includeFields: include_fields,
       recentlyHealthy: recently_healthy,
     },
     submission: id === null ? null : { id: String(id), ...submission },

@@ -9,6 +9,8 @@ import { PLUGIN_TYPES } from './registry';
 import { createTypedPlugin, createWebhookPlugin } from './plugins';
 import type { SigningSecretCipher } from './signing-secret';
 import { checkWebhookUrl, urlCheckOptions, type UrlPolicySource } from './url-policy';
+import { checkPluginRouting, type RoutingInput } from './plugin-routing';
+import { checkWebhookHeaders } from './webhook-headers';
 
 /** What creating a plugin needs (the app context has it all). */
 export type CreatePluginDeps = UrlPolicySource & {
@@ -31,9 +33,17 @@ export class PluginConfigRefusedError extends Error {
   }
 }
 
-export type WebhookToCreate = { type: 'webhook'; url: string; name?: string; enabled?: boolean };
+/** `headers` unchecked as given (webhook-headers.ts); `conditions`, `includeFields` likewise. */
+export type WebhookToCreate = {
+  type: 'webhook';
+  url: string;
+  headers?: unknown;
+  name?: string;
+  enabled?: boolean;
+} & RoutingInput;
 export type PluginToCreate =
-  WebhookToCreate | { type: Exclude<PluginTypeKey, 'webhook'>; config: unknown; name?: string };
+  | WebhookToCreate
+  | ({ type: Exclude<PluginTypeKey, 'webhook'>; config: unknown; name?: string } & RoutingInput);
 
 export type CreatedPlugin = {
   plugin: Plugin;
@@ -68,13 +78,28 @@ export async function createPlugin(
   input: PluginToCreate,
 ): Promise<CreatedPlugin> {
   const maxPlugins = deps.config.budgets.pluginsPerForm;
+  const routed = checkPluginRouting(input);
   if (input.type === 'webhook') {
     const checked = await checkWebhookUrl(input.url, deps);
-    if (!checked.ok) throw new PluginConfigRefusedError(checked.errors);
+    const headers = checkWebhookHeaders(input.headers);
+    const problems = [
+      ...(checked.ok ? [] : checked.errors),
+      ...(headers.ok ? [] : headers.errors),
+      ...(routed.ok ? [] : routed.errors),
+    ];
+    if (!checked.ok || !headers.ok || !routed.ok) throw new PluginConfigRefusedError(problems);
+    const config = headers.headers.length > 0 ? { headers: headers.headers } : {};
     const created = await createWebhookPlugin(
       em,
       deps.signingSecrets,
-      { formId: form.id, url: checked.url, name: input.name, enabled: input.enabled },
+      {
+        formId: form.id,
+        url: checked.url,
+        config: sealConfig(PLUGIN_TYPES.webhook, config, deps.pluginSecrets),
+        name: input.name,
+        enabled: input.enabled,
+        ...routed.routing,
+      },
       maxPlugins,
     );
     const summary = `webhook to ${new URL(checked.url).host} on form ${form.id}`;
@@ -82,7 +107,11 @@ export async function createPlugin(
   }
   const type = PLUGIN_TYPES[input.type];
   const checked = await type.check(input.config, urlCheckOptions(deps));
-  if (!checked.ok) throw new PluginConfigRefusedError(checked.errors);
+  if (!checked.ok || !routed.ok)
+    throw new PluginConfigRefusedError([
+      ...(checked.ok ? [] : checked.errors),
+      ...(routed.ok ? [] : routed.errors),
+    ]);
   const plugin = await createTypedPlugin(
     em,
     {
@@ -90,6 +119,7 @@ export async function createPlugin(
       type: input.type,
       config: sealConfig(type, checked.config, deps.pluginSecrets),
       name: input.name || type.defaultName(checked.config),
+      ...routed.routing,
     },
     maxPlugins,
   );

@@ -1,5 +1,5 @@
 import type { Scope } from '../accounts/scopes';
-import { SECRET_MASK } from './plugin-secrets';
+import { mapSecrets, SECRET_MASK } from './plugin-secrets';
 import { pluginTypeOf } from './registry';
 
 /*
@@ -33,7 +33,7 @@ export function visiblePluginConfig(
   const type = pluginTypeOf(pluginType);
   if (!type) return {};
   if (access === 'full') {
-    const shown = { ...config };
+    const shown = mapSecrets(type, config, () => SECRET_MASK);
     for (const field of type.sealed) if (shown[field] !== undefined) shown[field] = SECRET_MASK;
     return shown;
   }

@@ -16,26 +16,44 @@ export function pluginSecretsCipher(appSecret: string): SigningSecretCipher {
   return new SigningSecretCipher(appSecret, PLUGIN_SECRETS_PURPOSE);
 }
 
-/** The config to store: each sealed field's string sealed. */
+/**
+ * The config with every secret the declaration names (`sealed`, `sealedInLists`) replaced by
+ * `change(value)`; nothing else is touched, and the given config is not modified.
+ */
+export function mapSecrets(
+  type: PluginTypeDeclaration,
+  config: PluginConfig,
+  change: (value: string) => string,
+): PluginConfig {
+  const mapped = { ...config };
+  for (const field of type.sealed)
+    if (typeof mapped[field] === 'string') mapped[field] = change(mapped[field]);
+  for (const { list, key } of type.sealedInLists ?? []) {
+    const items = mapped[list];
+    if (!Array.isArray(items)) continue;
+    mapped[list] = items.map((item: unknown) => {
+      if (typeof item !== 'object' || item === null) return item;
+      const value = (item as Record<string, unknown>)[key];
+      return typeof value === 'string' ? { ...item, [key]: change(value) } : item;
+    });
+  }
+  return mapped;
+}
+
+/** The config to store: each secret sealed. */
 export function sealConfig(
   type: PluginTypeDeclaration,
   config: PluginConfig,
   cipher: SigningSecretCipher,
 ): PluginConfig {
-  const stored = { ...config };
-  for (const field of type.sealed)
-    if (typeof stored[field] === 'string') stored[field] = cipher.seal(stored[field]);
-  return stored;
+  return mapSecrets(type, config, (value) => cipher.seal(value));
 }
 
-/** The config a delivery attempt uses: each sealed field opened. */
+/** The config a delivery attempt uses: each secret opened. */
 export function openConfig(
   type: PluginTypeDeclaration,
   stored: PluginConfig,
   cipher: SigningSecretCipher,
 ): PluginConfig {
-  const config = { ...stored };
-  for (const field of type.sealed)
-    if (typeof config[field] === 'string') config[field] = cipher.open(config[field]);
-  return config;
+  return mapSecrets(type, stored, (value) => cipher.open(value));
 }

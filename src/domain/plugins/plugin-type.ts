@@ -49,6 +49,11 @@ export type PluginTypeDeclaration = {
   /** Top-level config fields holding a secret: stored sealed, never shown again. */
   sealed: readonly string[];
   /**
+   * Secrets inside a list of objects (a webhook's `headers[].value`): each item's `key` is
+   * sealed and masked like a top-level sealed field. Absent: none.
+   */
+  sealedInLists?: readonly { list: string; key: string }[];
+  /**
    * What a reader who may not manage plugins sees (plugin-config-visibility.ts): `keep`
    * fields as stored, `origin` fields (capability URLs) cut to their scheme and host.
    */

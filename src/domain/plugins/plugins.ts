@@ -3,6 +3,7 @@ import { Plugin } from '../../db/entities';
 import { countPluginsUnderLock } from '../../db/sql/budget-counts';
 import { pluginLimitReached, withinBudget } from '../budgets/limit-reached';
 import type { PluginTypeKey } from '../../../workflows/plugin-types';
+import type { Conditions } from './conditions';
 import { PLUGIN_TYPES } from './registry';
 import { newSigningSecret, SigningSecretCipher } from './signing-secret';
 
@@ -41,7 +42,8 @@ export async function findFormPlugin(
 function insertWithinBudget(
   em: EntityManager,
   maxPlugins: number,
-  fields: Pick<Plugin, 'formId' | 'pluginType' | 'name' | 'enabled' | 'config' | 'signingSecret'>,
+  fields: Pick<Plugin, 'formId' | 'pluginType' | 'name' | 'enabled' | 'config' | 'signingSecret'> &
+    PluginRouting,
 ): Promise<Plugin> {
   return em.transactional(async (tx) => {
     const count = await countPluginsUnderLock(tx, fields.formId);
@@ -52,11 +54,23 @@ function insertWithinBudget(
   });
 }
 
-/** Creates a webhook; its signing secret is stored sealed and returned once, in the clear. */
+/** Which submissions a plugin gets and what of them (conditions.ts, include-fields.ts). */
+export type PluginRouting = { conditions: Conditions | null; includeFields: string[] | null };
+
+/**
+ * Creates a webhook; its signing secret is stored sealed and returned once, in the clear.
+ * `config` is `{url}` with any checked headers, their values already sealed.
+ */
 export async function createWebhookPlugin(
   em: EntityManager,
   cipher: SigningSecretCipher,
-  input: { formId: string; url: string; name?: string; enabled?: boolean },
+  input: {
+    formId: string;
+    url: string;
+    config?: Record<string, unknown>;
+    name?: string;
+    enabled?: boolean;
+  } & Partial<PluginRouting>,
   maxPlugins: number,
 ): Promise<{ plugin: Plugin; signingSecret: string }> {
   const signingSecret = newSigningSecret();
@@ -65,8 +79,10 @@ export async function createWebhookPlugin(
     pluginType: 'webhook',
     name: input.name ?? `Webhook to ${new URL(input.url).host}`,
     enabled: input.enabled ?? true,
-    config: { url: input.url },
+    config: { ...input.config, url: input.url },
     signingSecret: cipher.seal(signingSecret),
+    conditions: input.conditions ?? null,
+    includeFields: input.includeFields ?? null,
   });
   return { plugin, signingSecret };
 }
@@ -77,7 +93,12 @@ export async function createWebhookPlugin(
  */
 export async function createTypedPlugin(
   em: EntityManager,
-  input: { formId: string; type: PluginTypeKey; config: Record<string, unknown>; name?: string },
+  input: {
+    formId: string;
+    type: PluginTypeKey;
+    config: Record<string, unknown>;
+    name?: string;
+  } & Partial<PluginRouting>,
   maxPlugins: number,
 ): Promise<Plugin> {
   return insertWithinBudget(em, maxPlugins, {
@@ -87,6 +108,8 @@ export async function createTypedPlugin(
     enabled: true,
     config: { ...input.config },
     signingSecret: null,
+    conditions: input.conditions ?? null,
+    includeFields: input.includeFields ?? null,
   });
 }
 

@@ -37,6 +37,7 @@ const MESSAGES = {
   webhook_deleted: { kind: 'ok', text: 'Webhook deleted. Its delivery log is kept.' },
   plugin_created: { kind: 'ok', text: 'Plugin added: new submissions are delivered to it.' },
   plugin_enabled: { kind: 'ok', text: 'Plugin enabled.' },
+  plugin_settings_saved: { kind: 'ok', text: 'Plugin settings saved.' },
   plugin_disabled: { kind: 'ok', text: 'Plugin disabled: it gets no deliveries until enabled.' },
   plugin_deleted: { kind: 'ok', text: 'Plugin deleted. Its delivery log is kept.' },
   replay_started: { kind: 'ok', text: 'Replay started: the new attempts appear here as they run.' },

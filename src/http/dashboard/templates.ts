@@ -21,6 +21,7 @@ import type { FormRef, PluginRow } from './page-views';
 import type { CaptchaView } from '../../domain/captcha/captcha-settings';
 import type { CaptchaSettingsInput } from './captcha-settings-fields';
 import type { RetentionPolicyView } from './retention-policy';
+import type { PluginSettingsInput } from './plugin-settings-fields';
 import type { FieldDisplay, ListFilters } from './submission-display';
 import type { TemporalUiLinks } from './temporal-ui';
 import type { InvitationRow } from '../../domain/accounts/invitations';
@@ -283,6 +284,20 @@ export type Templates = {
     addForms: PluginAddForm[];
     headers: Record<string, string>;
     formatTime: FormatTime;
+  };
+  'plugin-settings': {
+    form: FormRef;
+    plugin: PluginRow;
+    action: string;
+    isWebhook: boolean;
+    ops: readonly string[];
+    /** The form's field list and the names its recent submissions used. */
+    fieldNames: string[];
+    input: PluginSettingsInput;
+    errors: string[];
+    /** Of the form's last 100 non-spam submissions, how many would be sent; null on errors. */
+    dryRun: { sent: number; of: number } | null;
+    dryRunOf: 'typed' | 'saved';
   };
   'plugin-recover': {
     form: FormRef;

@@ -3,12 +3,8 @@ import { can } from '../../domain/accounts/principal';
 import { findAccountForm } from '../../domain/forms/forms';
 import { createPlugin, PluginConfigRefusedError } from '../../domain/plugins/create-plugin';
 import { deletePlugin } from '../../domain/plugins/delete-plugin';
-import {
-  findFormPlugin,
-  listFormPlugins,
-  rotateSigningSecret,
-  setPluginEnabled,
-} from '../../domain/plugins/plugins';
+import { findFormPlugin, listFormPlugins, rotateSigningSecret } from '../../domain/plugins/plugins';
+import { isConfigProblem, updatePlugin } from '../../domain/plugins/update-plugin';
 import { pluginRecipientLookup } from '../../domain/recipients/recipient-states';
 import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound } from '../http-error';
@@ -37,6 +33,13 @@ export async function pluginOf(req: Request, params: { form_id: string; id: stri
   if (!plugin) throw notFound('plugin');
   return plugin;
 }
+
+/** A refused config or setting as 422 `invalid_config`, config problems named `config.…`. */
+const refused = (message: string) => (error: unknown) => {
+  if (!(error instanceof PluginConfigRefusedError)) throw error;
+  const problems = error.problems.map((e) => (isConfigProblem(e) ? `config.${e}` : e));
+  throw new HttpError(422, 'invalid_config', message, problems);
+};
 
 /** `/api/forms/{form_id}/plugins`: list, create webhooks, enable / disable, delete, rotate signing secrets. */
 export const pluginRoutes = [
@@ -78,6 +81,7 @@ export const pluginRoutes = [
     description:
       'Only `plugin_type: "webhook"` is accepted. `config.url` must be https:// and resolve ' +
       'to public addresses only, and not point at this service itself (a loop). The answer carries the `signing_secret`, shown this once. ' +
+      '`config.headers`, `conditions` and `include_fields` are optional (docs/plugins.md). ' +
       'A form has at most `MAX_PLUGINS_PER_FORM` plugins of all types (25 by default): past it, 409 `limit_reached`.',
     audit: { action: 'webhook.created', target: 'plugin' },
     access: 'can_create_forms',
@@ -108,13 +112,12 @@ export const pluginRoutes = [
     const created = await createPlugin(req.em, ctx, form, {
       type: 'webhook',
       url: config.data.url,
+      headers: config.data.headers,
+      conditions: body.conditions,
+      includeFields: body.include_fields,
       name: body.name,
       enabled: body.enabled,
-    }).catch((error: unknown) => {
-      if (!(error instanceof PluginConfigRefusedError)) throw error;
-      const problems = error.problems.map((e) => `config.${e}`);
-      throw new HttpError(422, 'invalid_config', 'the webhook URL is not allowed', problems);
-    });
+    }).catch(refused('the webhook is not allowed'));
     const { plugin, signingSecret } = created;
     const view = pluginView(plugin, ctx.urls, principal, { signingSecret });
     Object.assign(audit, created.audit);
@@ -144,20 +147,28 @@ export const pluginRoutes = [
     path: '/api/forms/{form_id}/plugins/{id}',
     operationId: 'updatePlugin',
     tag: 'Plugins',
-    summary: 'Enable or disable a plugin',
+    summary: 'Change a plugin: enabled, conditions, fields, webhook headers',
     description:
       '`{"enabled": false}` stops its deliveries (later submissions record a `skipped` ' +
       'delivery); `{"enabled": true}` turns it back on and resets its health: ' +
-      '`consecutive_failures`, `disabled_reason`. See the endpoint health guide.',
+      '`consecutive_failures`, `disabled_reason`. See the endpoint health guide. ' +
+      '`conditions` and `include_fields` (any type; null clears) and, for a webhook, ' +
+      '`config.headers` (replaces the set; a header given without `value` keeps its stored ' +
+      'value) change only what is given; every problem answers 422 `invalid_config`.',
     audit: { action: 'plugin.updated', target: 'plugin' },
     access: 'can_create_forms',
     body: { schema: updatePluginBody, mediaTypes: ['application/json'], required: true },
     responses: { 200: { description: 'the plugin', body: pluginEnvelope } },
-    errors: ['not_found'],
+    errors: ['not_found', 'invalid_config'],
   }).handle(async ({ req, params, body, principal, audit }, ctx) => {
     const plugin = await pluginOf(req, params);
-    audit.skip = !(await setPluginEnabled(req.em, plugin, body.enabled));
-    audit.summary = `${body.enabled ? 'enabled' : 'disabled'} ${plugin.pluginType} plugin`;
+    const { audit: changed } = await updatePlugin(req.em, ctx, plugin, {
+      enabled: body.enabled,
+      conditions: body.conditions,
+      includeFields: body.include_fields,
+      headers: body.config?.headers,
+    }).catch(refused('the plugin settings are invalid'));
+    Object.assign(audit, changed);
     const recipients = await pluginRecipientLookup(req.em, principal.accountId, [plugin]);
     const view = pluginView(plugin, ctx.urls, principal, { recipients: recipients(plugin) });
     return { status: 200, body: envelope('plugin', view, view.links) };

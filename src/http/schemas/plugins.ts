@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from './text';
+import { conditionsInput, includeFieldsInput, webhookHeadersInput } from './plugin-routing';
 
 export const createPluginBody = z
   .object({
@@ -12,18 +13,33 @@ export const createPluginBody = z
     config: z
       .record(z.string(), z.unknown())
       .optional()
-      .describe('for webhook: `{url}`, an https:// URL on a public address'),
+      .describe(
+        'for webhook: `{url, headers?}`, an https:// URL on a public address and up to 10 `{name, value}` headers',
+      ),
+    conditions: conditionsInput.optional(),
+    include_fields: includeFieldsInput.optional(),
   })
   .meta({ id: 'CreatePlugin' });
 
 export const webhookConfig = z.object({
   url: z.string({ error: 'is required' }).max(2048),
+  headers: z.unknown().optional(),
 });
 
 export const updatePluginBody = z
   .strictObject({
     enabled: z
-      .boolean({ error: 'is required (true or false)' })
+      .boolean({ error: 'must be true or false' })
+      .optional()
       .describe('false disables the plugin; true enables it and resets its failure count'),
+    conditions: conditionsInput.optional(),
+    include_fields: includeFieldsInput.optional(),
+    config: z
+      .strictObject({ headers: webhookHeadersInput })
+      .optional()
+      .describe('webhook only: `{headers}` replaces the set'),
+  })
+  .refine((body) => Object.keys(body).length > 0, {
+    message: 'give at least one of enabled, conditions, include_fields, config',
   })
   .meta({ id: 'UpdatePlugin' });

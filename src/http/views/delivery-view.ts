@@ -30,7 +30,8 @@ export const deliveryAttemptSchema = z
       .enum(['succeeded', 'failed', 'pending_retry', 'skipped'])
       .describe(
         '`pending_retry`: failed, another attempt follows; `failed`: the last one failed; ' +
-          '`skipped`: nothing was sent (`error` says why): the plugin was disabled, an e-mail ' +
+          '`skipped`: nothing was sent (`error` says why): the plugin was disabled, the ' +
+          "submission did not match the plugin's conditions (`conditions: …`), an e-mail " +
           "plugin had no confirmed recipient, the account's hourly mail budget was used up, or " +
           'the autoresponse went to an address that unsubscribed',
       ),

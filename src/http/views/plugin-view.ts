@@ -6,6 +6,7 @@ import {
   visiblePluginConfig,
 } from '../../domain/plugins/plugin-config-visibility';
 import { DISABLED_BY_ACCOUNT } from '../../domain/plugins/plugins';
+import { CONDITION_OPS, type Conditions } from '../../domain/plugins/conditions';
 import type { RecipientStatus } from '../../domain/recipients/recipient-states';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { link, linksSchema } from '../links';
@@ -39,8 +40,28 @@ export const pluginSchema = z
       .record(z.string(), z.unknown())
       .describe(
         'webhook, slack, discord: `{url}` (scheme and host only for keys that cannot manage ' +
-          'plugins); email: `{recipients, subject}` (the subject template)',
+          'plugins); a webhook may have `headers`: `[{name, value}]`, values masked, left out ' +
+          'for keys that cannot manage plugins; email: `{recipients, subject}` (the subject template)',
       ),
+    conditions: z
+      .object({
+        match: z.enum(['all', 'any']),
+        rules: z.array(
+          z
+            .object({
+              field: z.string(),
+              op: z.enum(CONDITION_OPS),
+              value: z.union([z.string(), z.array(z.string())]).optional(),
+            })
+            .meta({ id: 'PluginConditionRule' }),
+        ),
+      })
+      .nullable()
+      .describe('which submissions it is sent (docs/plugins.md, "Conditions"); null: all'),
+    include_fields: z
+      .array(z.string())
+      .nullable()
+      .describe('the submitted fields it is sent (docs/plugins.md, "Choosing fields"); null: all'),
     recipients: z
       .array(
         z
@@ -113,6 +134,8 @@ export function pluginView(
       plugin.config,
       pluginConfigAccess((scope) => can(principal, scope)),
     ),
+    conditions: (plugin.conditions as Conditions | null | undefined) ?? null,
+    include_fields: plugin.includeFields ?? null,
     ...(options.recipients ? { recipients: options.recipients } : {}),
     ...(options.signingSecret ? { signing_secret: options.signingSecret } : {}),
     created_at: plugin.createdAt.toISOString(),

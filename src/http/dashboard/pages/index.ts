@@ -21,6 +21,7 @@ import { overviewPages } from './overview';
 import { passwordResetPages } from './password-reset';
 import { legacyPluginPages } from './legacy-plugin-paths';
 import { pluginActionPages } from './plugin-actions';
+import { pluginSettingsPages } from './plugin-settings';
 import { pluginPages } from './plugins';
 import { recipientPages } from './recipients';
 import { recoveryPages } from './recoveries';
@@ -70,6 +71,7 @@ export const PAGES: readonly AnyPage[] = [
   ...pluginPages,
   ...pluginActionPages,
   ...legacyPluginPages,
+  ...pluginSettingsPages,
   ...deliveryPages,
   ...recoveryPages,
   ...statsPages,
