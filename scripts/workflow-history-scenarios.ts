@@ -5,6 +5,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { DeliveryPolicy } from '../workflows/delivery-policy';
+import { DELIVERY_ACTIVITY, type DeliveryActivityName } from '../workflows/plugin-types';
 import type {
   RecoveryCandidate,
   RecoveryPageInput,
@@ -136,6 +137,25 @@ export const SCENARIOS: Scenario[] = [
     notify: false,
     answers: { '18': [200] },
     autoresponse: [451, 250],
+  },
+  {
+    // Recorded from the 'destinations' shape on: a spreadsheet, two databases and two chats
+    // beside a webhook. The Sheets API throttles once; Notion refuses the token (401, for good:
+    // the activity fails it without retry). A seventh plugin whose conditions the submission
+    // does not match is not in the plan: its `skipped` record is the plan's own write.
+    name: 'destinations',
+    submissionId: '109',
+    mode: 'live',
+    targets: [
+      webhook('19'),
+      { pluginId: '20', pluginType: 'google_sheets' },
+      { pluginId: '21', pluginType: 'airtable' },
+      { pluginId: '22', pluginType: 'notion' },
+      { pluginId: '23', pluginType: 'teams' },
+      { pluginId: '24', pluginType: 'telegram' },
+    ],
+    notify: false,
+    answers: { '19': [200], '20': [429, 200], '21': [200], '22': [401], '23': [202], '24': [200] },
   },
 ];
 
@@ -275,7 +295,8 @@ export function scenarioActivities(
       attempt,
     };
     if (ok) return outcome;
-    const final = input.mode === 'test' || attempt >= input.maxAttempts;
+    // A refused token (401) cannot change by retrying: the provider activities fail it at once.
+    const final = input.mode === 'test' || answer === 401 || attempt >= input.maxAttempts;
     throw final
       ? ApplicationFailure.nonRetryable(outcome.error, DELIVERY_FAILED, outcome)
       : ApplicationFailure.retryable(outcome.error, DELIVERY_FAILED, outcome);
@@ -306,10 +327,10 @@ export function scenarioActivities(
         ? ApplicationFailure.nonRetryable(message, DELIVERY_FAILED)
         : ApplicationFailure.retryable(message, DELIVERY_FAILED);
     },
-    deliverWebhook: deliver,
-    deliverSlack: deliver,
-    deliverDiscord: deliver,
-    deliverEmailPlugin: deliver,
+    // Every plugin type's delivery activity (workflows/plugin-types.ts) answers alike.
+    ...(Object.fromEntries(
+      Object.values(DELIVERY_ACTIVITY).map((name) => [name, deliver]),
+    ) as Record<DeliveryActivityName, typeof deliver>),
     /** One page holds every candidate (fewer than RECOVERY_PAGE_SIZE): the run's last. */
     async recoveryPage(input: RecoveryPageInput): Promise<RecoveryPageResult> {
       const recovery = recoveryOf(input.recoveryId);
