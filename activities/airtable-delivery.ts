@@ -9,7 +9,7 @@ import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { AirtableConfig } from '../src/domain/plugins/types/airtable';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import type { AirtableActivities } from '../workflows/activity-contracts';
+import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import {
   loadDeliverable,
   openedConfig,
@@ -31,7 +31,7 @@ export function createAirtableActivities(
     pluginSecrets: SigningSecretCipher;
     providerUrls: ProviderUrls;
   },
-): AirtableActivities {
+): DeliveryActivityOf<'deliverAirtable'> {
   return {
     async deliverAirtable(input) {
       const em = deps.orm.em.fork();

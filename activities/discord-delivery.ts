@@ -3,7 +3,7 @@ import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { discordMessage } from '../src/domain/chat/discord-message';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { deliverChatMessage } from './plugin-attempt';
-import type { DiscordActivities } from '../workflows/activity-contracts';
+import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 
 /**
  * One attempt of a Discord plugin (docs/plugins.md): the submission as an embed, mentions
@@ -12,7 +12,7 @@ import type { DiscordActivities } from '../workflows/activity-contracts';
  */
 export function createDiscordActivities(
   deps: PluginHealthDeps & { orm: Orm; sender: WebhookSender },
-): DiscordActivities {
+): DeliveryActivityOf<'deliverDiscord'> {
   return {
     deliverDiscord: (input) => deliverChatMessage(deps, input, 'discord', discordMessage),
   };

@@ -15,7 +15,7 @@ import {
   recordSkippedAttempt,
   type AttemptResult,
 } from './plugin-attempt';
-import type { EmailPluginActivities } from '../workflows/activity-contracts';
+import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import { attemptNumberOf } from './attempt-number';
 
 /**
@@ -28,7 +28,7 @@ import { attemptNumberOf } from './attempt-number';
  */
 export function createEmailPluginActivities(
   deps: PluginHealthDeps & { orm: Orm; unsubscribeTokens: UnsubscribeTokens; mailPerHour: number },
-): EmailPluginActivities {
+): DeliveryActivityOf<'deliverEmailPlugin'> {
   return {
     async deliverEmailPlugin(input) {
       const em = deps.orm.em.fork();

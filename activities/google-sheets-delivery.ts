@@ -9,7 +9,7 @@ import { AccessTokenCache } from '../src/domain/sheets/google-access-tokens';
 import type { ServiceAccountKey } from '../src/domain/sheets/service-account-key';
 import { alignedRow, missingColumns } from '../src/domain/sheets/sheet-rows';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import type { GoogleSheetsActivities } from '../workflows/activity-contracts';
+import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import { GoogleSheetsClient, SheetsFailure } from './google-sheets-api';
 import {
   loadDeliverable,
@@ -91,7 +91,7 @@ export function createGoogleSheetsActivities(
     pluginSecrets: SigningSecretCipher;
     providerUrls: ProviderUrls;
   },
-): GoogleSheetsActivities {
+): DeliveryActivityOf<'deliverGoogleSheets'> {
   const tokens = new AccessTokenCache();
   return {
     async deliverGoogleSheets(input) {

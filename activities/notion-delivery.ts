@@ -8,7 +8,7 @@ import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { NotionConfig } from '../src/domain/plugins/types/notion';
 import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { STORED_RESPONSE_BYTES } from '../src/domain/webhooks/webhook-sender';
-import type { NotionActivities } from '../workflows/activity-contracts';
+import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import { NotionDatabaseCache } from './notion-database-cache';
 import {
   loadDeliverable,
@@ -75,7 +75,7 @@ async function databaseOf(
  * `POST {NOTION_API_URL}/v1/pages`, through the guarded sender. A 401, 403, 404 or 400 fails
  * at once; a 429 waits its `Retry-After`.
  */
-export function createNotionActivities(deps: NotionDeps): NotionActivities {
+export function createNotionActivities(deps: NotionDeps): DeliveryActivityOf<'deliverNotion'> {
   const databases = new NotionDatabaseCache();
   return {
     async deliverNotion(input) {

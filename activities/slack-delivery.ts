@@ -3,7 +3,7 @@ import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { slackMessage } from '../src/domain/chat/slack-message';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { deliverChatMessage } from './plugin-attempt';
-import type { SlackActivities } from '../workflows/activity-contracts';
+import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 
 /**
  * One attempt of a Slack plugin (docs/plugins.md): the submission as Block Kit to its
@@ -12,7 +12,7 @@ import type { SlackActivities } from '../workflows/activity-contracts';
  */
 export function createSlackActivities(
   deps: PluginHealthDeps & { orm: Orm; sender: WebhookSender },
-): SlackActivities {
+): DeliveryActivityOf<'deliverSlack'> {
   return {
     deliverSlack: (input) => deliverChatMessage(deps, input, 'slack', slackMessage),
   };

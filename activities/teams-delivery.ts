@@ -3,7 +3,7 @@ import { teamsMessage } from '../src/domain/chat/teams-card';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import type { TeamsActivities } from '../workflows/activity-contracts';
+import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import {
   loadDeliverable,
   openedConfig,
@@ -45,7 +45,7 @@ function explained(result: SendResult): { result: SendResult; permanent: boolean
  */
 export function createTeamsActivities(
   deps: PluginHealthDeps & { orm: Orm; sender: WebhookSender; pluginSecrets: SigningSecretCipher },
-): TeamsActivities {
+): DeliveryActivityOf<'deliverTeams'> {
   return {
     async deliverTeams(input) {
       const em = deps.orm.em.fork();

@@ -5,7 +5,7 @@ import { telegramMessage } from '../src/domain/chat/telegram-message';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import type { TelegramActivities } from '../workflows/activity-contracts';
+import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import {
   loadDeliverable,
   openedConfig,
@@ -28,7 +28,7 @@ export function createTelegramActivities(
     pluginSecrets: SigningSecretCipher;
     providerUrls: ProviderUrls;
   },
-): TelegramActivities {
+): DeliveryActivityOf<'deliverTelegram'> {
   return {
     async deliverTelegram(input) {
       const em = deps.orm.em.fork();

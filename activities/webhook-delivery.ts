@@ -13,7 +13,7 @@ import {
   recordAndSettle,
   sendWithHeartbeat,
 } from './plugin-attempt';
-import type { WebhookActivities } from '../workflows/activity-contracts';
+import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import { attemptNumberOf } from './attempt-number';
 
 /**
@@ -29,7 +29,7 @@ export function createWebhookActivities(
     signingSecrets: SigningSecretCipher;
     pluginSecrets: SigningSecretCipher;
   },
-): WebhookActivities {
+): DeliveryActivityOf<'deliverWebhook'> {
   return {
     async deliverWebhook(input) {
       const attempt = attemptNumberOf(input.attemptOffset);

@@ -40,15 +40,12 @@ export type PluginDeliveryActivities = Record<
   DeliveryActivityName,
   (input: DeliveryInput) => Promise<DeliveryOutcome>
 >;
-export type WebhookActivities = Pick<PluginDeliveryActivities, 'deliverWebhook'>;
-export type SlackActivities = Pick<PluginDeliveryActivities, 'deliverSlack'>;
-export type DiscordActivities = Pick<PluginDeliveryActivities, 'deliverDiscord'>;
-export type TeamsActivities = Pick<PluginDeliveryActivities, 'deliverTeams'>;
-export type TelegramActivities = Pick<PluginDeliveryActivities, 'deliverTelegram'>;
-export type EmailPluginActivities = Pick<PluginDeliveryActivities, 'deliverEmailPlugin'>;
-export type GoogleSheetsActivities = Pick<PluginDeliveryActivities, 'deliverGoogleSheets'>;
-export type AirtableActivities = Pick<PluginDeliveryActivities, 'deliverAirtable'>;
-export type NotionActivities = Pick<PluginDeliveryActivities, 'deliverNotion'>;
+
+/** The one activity of a type, as its file implements it: `DeliveryActivityOf<'deliverSlack'>`. */
+export type DeliveryActivityOf<Name extends DeliveryActivityName> = Pick<
+  PluginDeliveryActivities,
+  Name
+>;
 
 /** The form's notification e-mail (activities/notification-email.ts). */
 export type NotificationActivities = {

@@ -33,11 +33,6 @@ export function pluginTypeOf(key: string): PluginTypeDeclaration | null {
   return isPluginTypeKey(key) ? PLUGIN_TYPES[key] : null;
 }
 
-/** The types only the dashboard creates (the API creates webhooks only). */
-export const DASHBOARD_PLUGIN_TYPES = PLUGIN_TYPE_LIST.filter(
-  (type) => type.createdThrough === 'dashboard',
-).map((type) => type.key);
-
 /** Checks a config for its type (the declaration's schema and network rules). */
 export function checkPluginConfig(
   key: PluginTypeKey,

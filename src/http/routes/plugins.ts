@@ -50,7 +50,7 @@ export const pluginRoutes = [
     tag: 'Plugins',
     summary: "List a form's plugins",
     description:
-      'Every type (`webhook`, `email`, `slack`, `discord`), oldest first, one page at a time. ' +
+      'Every type (docs/plugins.md), oldest first, one page at a time. ' +
       'Signing secrets are never included.',
     access: 'any',
     query: paginationQuery,
@@ -206,7 +206,7 @@ export const pluginRoutes = [
     description:
       'The old secret stops at once: every later attempt, retries of older submissions ' +
       'included, signs with the new one, returned here once. Only webhooks have a secret: ' +
-      'for an `email`, `slack` or `discord` plugin the answer is 422 `unsupported_plugin`.',
+      'for a plugin of any other type the answer is 422 `unsupported_plugin`.',
     audit: { action: 'webhook.secret_rotated', target: 'plugin' },
     access: 'can_create_forms',
     responses: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLUGIN_TYPE_KEYS } from '../../../workflows/plugin-types';
 import type { AttemptRow } from '../../domain/deliveries/delivery-records';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { link, linksSchema } from '../links';
@@ -18,7 +19,7 @@ export const deliveryAttemptSchema = z
     plugin_type: z
       .string()
       .describe(
-        "the plugin's type (`webhook`, `email`, `slack`, `discord`), or `autoresponse`: the " +
+        `the plugin's type (${PLUGIN_TYPE_KEYS.map((key) => `\`${key}\``).join(', ')}), or \`autoresponse\`: the ` +
           'mail to the submitter (docs/autoresponse.md)',
       ),
     attempt: z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLUGIN_TYPE_KEYS } from '../../../workflows/plugin-types';
 import type { Plugin } from '../../domain/entities';
 import { can, type Principal } from '../../domain/accounts/principal';
 import {
@@ -13,14 +14,18 @@ import { link, linksSchema } from '../links';
 import type { PublicUrls } from '../public-urls';
 import { dateTime, idString } from '../schemas/fields';
 
+const quoted = (keys: readonly string[]) => keys.map((key) => `\`${key}\``).join(', ');
+const TYPE_KEYS = quoted(PLUGIN_TYPE_KEYS);
+const DASHBOARD_TYPE_KEYS = quoted(PLUGIN_TYPE_KEYS.filter((key) => key !== 'webhook'));
+
 export const pluginSchema = z
   .object({
     id: idString('plugin id'),
-    key: z.string().describe('plugin type key: `webhook`, `email`, `slack` or `discord`'),
+    key: z.string().describe(`plugin type key: ${TYPE_KEYS}`),
     plugin_type: z
       .string()
       .describe(
-        '`webhook` (created through the API), or `email`, `slack`, `discord` (configured in the dashboard)',
+        `\`webhook\` (created through the API), or ${DASHBOARD_TYPE_KEYS} (configured in the dashboard; docs/plugins.md)`,
       ),
     name: z.string(),
     enabled: z.boolean(),
@@ -41,7 +46,9 @@ export const pluginSchema = z
       .describe(
         'webhook, slack, discord: `{url}` (scheme and host only for keys that cannot manage ' +
           'plugins); a webhook may have `headers`: `[{name, value}]`, values masked, left out ' +
-          'for keys that cannot manage plugins; email: `{recipients, subject}` (the subject template)',
+          'for keys that cannot manage plugins; email: `{recipients, subject}` (the subject ' +
+          'template); the other types as docs/plugins.md lists them, tokens and keys always ' +
+          'masked (`••••••••`)',
       ),
     conditions: z
       .object({
