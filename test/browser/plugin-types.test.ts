@@ -11,6 +11,9 @@ import {
   type WatchedChromium,
 } from '../support/dashboard-browser';
 import { waitForAttempts } from '../support/delivery-attempts';
+import { startFakeAirtable } from '../support/fake-airtable';
+import { startFakeGoogle } from '../support/fake-google';
+import { startFakeNotion } from '../support/fake-notion';
 import { startFakeTeams } from '../support/fake-teams';
 import { startFakeTelegram } from '../support/fake-telegram';
 import { useTestStack, type TestKit } from '../support/fixture';
@@ -25,7 +28,8 @@ import type { TestCertificates } from '../support/test-ca';
 // real receiver (HTTPS on 127.0.0.1 with the test CA, or the SMTP sink), and its line in the
 // plugin's delivery log reads "succeeded". With UPDATE_SCREENSHOTS=1 the add form and the log
 // line are saved as docs/screenshots/plugin-<key>.png and plugin-<key>-delivery.png
-// (docs/plugins.md shows them).
+// (docs/plugins.md shows them). Last, a plugin's settings page: a rule and chosen fields, a dry
+// run over the form's submissions, then saved (docs/screenshots/plugin-settings.png).
 
 /** What a plugin of one type delivers to in this test, once started. */
 type Destination = {
@@ -35,8 +39,8 @@ type Destination = {
   fields: Record<string, string>;
   /** What the account needs first (a confirmed e-mail recipient). */
   prepare?(t: TestKit): Promise<void>;
-  /** Resolves once it has received the delivery. */
-  arrived(): Promise<void>;
+  /** Resolves once it has received the delivery (for a provider: a row, record or page of it). */
+  arrived(submissionId: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -79,6 +83,90 @@ const DELIVERIES: Partial<Record<PluginTypeKey, (ca: TestCertificates) => Promis
       fields: { token: telegram.token, chat_id: chat },
       arrived: () => until(() => telegram.sent.length > 0),
       close: telegram.close,
+    };
+  },
+  google_sheets: async (ca) => {
+    const google = await startFakeGoogle(ca);
+    const account = 'formward@leads-project.iam.gserviceaccount.com';
+    const key = google.addServiceAccount(account);
+    const spreadsheet = '1FormwardLeadsSpreadsheet0123456789';
+    google.addSpreadsheet(spreadsheet, [account]);
+    return {
+      env: google.env,
+      fields: {
+        service_account_key: key.json,
+        spreadsheet_id: `https://docs.google.com/spreadsheets/d/${spreadsheet}/edit#gid=0`,
+      },
+      // The header row, then the submission's row under it.
+      arrived: (id) =>
+        until(() => {
+          const [header, ...rows] = google.rows(spreadsheet);
+          const row = rows.find((cells) => cells[0] === id);
+          return row !== undefined && row[header!.indexOf('name')] === 'Ada Lovelace';
+        }),
+      close: google.close,
+    };
+  },
+  airtable: async (ca) => {
+    const token = `patFormwardLeads01.${'0a1b2c3d4e5f6789'.repeat(4)}`;
+    const airtable = await startFakeAirtable(ca, {
+      token,
+      tables: [
+        {
+          base: 'appFormwardLeads1',
+          id: 'tblFormwardLeads1',
+          name: 'Leads',
+          fields: ['name', 'email', 'message', 'Submission ID', 'Received at'],
+        },
+      ],
+    });
+    return {
+      env: { AIRTABLE_API_URL: airtable.url },
+      fields: { token, base: 'appFormwardLeads1', table: 'Leads' },
+      arrived: (id) =>
+        until(() =>
+          airtable.records.some(
+            (r) => r.fields['Submission ID'] === id && r.fields.name === 'Ada Lovelace',
+          ),
+        ),
+      close: airtable.close,
+    };
+  },
+  notion: async (ca) => {
+    const token = `ntn_${'FormwardNotionLeads'.repeat(3)}`;
+    const database = '0123abcd-0123-4567-89ab-0123456789ab';
+    const notion = await startFakeNotion(ca, {
+      token,
+      databases: [
+        {
+          id: database,
+          properties: {
+            Name: { type: 'title' },
+            Email: { type: 'email' },
+            'Received at': { type: 'date' },
+          },
+        },
+      ],
+    });
+    const text = (page: (typeof notion.pages)[number]) =>
+      page.children.map((b) => b.paragraph?.rich_text.map((r) => r.text.content).join('') ?? '');
+    return {
+      env: { NOTION_API_URL: notion.url },
+      fields: {
+        token,
+        database: `https://www.notion.so/acme/Leads-${database.replaceAll('-', '')}`,
+      },
+      // A page titled with the name, its id in the last paragraph.
+      arrived: (id) =>
+        until(() =>
+          notion.pages.some(
+            (page) =>
+              page.databaseId === database &&
+              JSON.stringify(page.properties.Name).includes('Ada Lovelace') &&
+              text(page).some((line) => line.startsWith(`Submission: ${id}`)),
+          ),
+        ),
+      close: notion.close,
     };
   },
 };
@@ -196,7 +284,7 @@ describe.each(PLUGIN_TYPE_LIST.map((type) => ({ key: type.key, type })))(
           email: 'ada@example.com',
           message: 'Could we talk about the analytical engine?',
         });
-        await destination.arrived();
+        await destination.arrived(submissionId);
         const [attempt] = await waitForAttempts(t.stack, submissionId, 1);
         expect(attempt!.status).toBe('succeeded');
 
@@ -210,3 +298,54 @@ describe.each(PLUGIN_TYPE_LIST.map((type) => ({ key: type.key, type })))(
     );
   },
 );
+
+describe('the plugin settings page in a browser', () => {
+  it('dry-runs a rule as typed, then saves it with the chosen fields', async () => {
+    const form = await t.api.createForm({ name: 'Enquiries' });
+    for (const [name, topic] of [
+      ['Ada Lovelace', 'Sales'],
+      ['Grace Hopper', 'support'],
+      ['Alan Turing', 'sales'],
+      ['Katherine Johnson', 'billing'],
+    ])
+      await submitJson(form, { name, email: 'someone@example.com', topic, message: 'Hello' });
+    // Added after the submissions, so it is sent none of them: the dry run looks back at them.
+    const plugin = await t.api.addWebhook(form.id, 'https://127.0.0.1:9/hooks/crm');
+
+    await page.goto(pluginsPage(form.id));
+    await submitAndLoad('table.webhooks a[href$="/settings"]');
+    const settingsPage = `${pluginsPage(form.id)}/${plugin.id}/settings`;
+    expect(page.url()).toBe(settingsPage);
+    expect(
+      await page.getByRole('link', { name: 'Plugins of Enquiries' }).getAttribute('href'),
+    ).toBe(`/app/forms/${form.id}/plugins`);
+    await page.getByLabel('Field of rule 1').fill('topic');
+    await page.getByLabel('Test of rule 1').selectOption('equals');
+    await page.getByLabel('Value of rule 1').fill('sales');
+    // Each field's checkbox is named by its label.
+    for (const field of ['name', 'email']) await page.getByLabel(field, { exact: true }).check();
+    await submitAndLoad('button[value="dry_run"]');
+    const dryRun = page.locator('#dry-run');
+    expect(await dryRun.locator('strong').textContent()).toBe('2 of 4');
+    expect(await dryRun.textContent()).toContain('as typed (not saved)');
+    // The page comes back as typed: the rule and the checked fields are still there.
+    expect(await page.getByLabel('Value of rule 1').inputValue()).toBe('sales');
+    expect(await page.locator('input[name="include"]:checked').count()).toBe(2);
+    expect((await runAxe(page)).violations).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
+    await readmeShotOf(page.locator('main'), 'plugin-settings');
+
+    await submitAndLoad('button[value="save"]');
+    expect(page.url()).toBe(settingsPage);
+    expect(await dryRun.textContent()).toContain('2 of 4');
+    expect(await dryRun.textContent()).toContain('as saved');
+    const [stored] = await t.stack.sql<{ conditions: unknown; include_fields: unknown }>(
+      'select conditions, include_fields from plugins where id = ?',
+      [plugin.id],
+    );
+    expect(stored).toEqual({
+      conditions: { match: 'all', rules: [{ field: 'topic', op: 'equals', value: 'sales' }] },
+      include_fields: ['name', 'email'],
+    });
+  });
+});

@@ -169,7 +169,7 @@ describe('the plugin settings page', () => {
   it('links each plugin row to its settings', async () => {
     const id = await webhook();
     const s = await session();
-    const list = await s.get(`/app/forms/${t.form.id}/webhooks`);
+    const list = await s.get(`/app/forms/${t.form.id}/plugins`);
     expect(list.text).toContain(`href="${settings(id)}"`);
   });
 });
