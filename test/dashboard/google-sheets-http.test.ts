@@ -52,7 +52,7 @@ describe('the Google Sheets add form', () => {
     });
     expect(JSON.stringify(row!.config)).not.toContain(keyLine);
 
-    const page = await request('GET', `${t.stack.url}/app/forms/${t.form.id}/webhooks`, {
+    const page = await request('GET', `${t.stack.url}/app/forms/${t.form.id}/plugins`, {
       cookie: app.cookie,
     });
     expect(page.text).toContain('rows@formward-test.iam.gserviceaccount.com');

@@ -22,7 +22,7 @@ async function session() {
   };
 }
 
-const page = () => `/app/forms/${t.form.id}/webhooks`;
+const page = () => `/app/forms/${t.form.id}/plugins`;
 const add = () => `/app/forms/${t.form.id}/plugins`;
 
 async function pluginsOfType(type: string) {
