@@ -1,19 +1,15 @@
-import type { Orm } from '../src/db/orm';
-import type { ProviderUrls } from '../src/config/config';
 import {
   AIRTABLE_RATE_LIMIT_WAIT_MS,
   readAirtableAnswer,
 } from '../src/domain/airtable/airtable-answer';
 import { airtableRecordBody, airtableRecordsUrl } from '../src/domain/airtable/airtable-record';
-import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
-import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { AirtableConfig } from '../src/domain/plugins/types/airtable';
-import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import {
   loadDeliverable,
   openedConfig,
-  recordAndSettle,
+  logAndSettle,
+  type ProviderActivityDeps,
   sendWithHeartbeat,
 } from './plugin-attempt';
 import { recordedAnswer } from './provider-answer';
@@ -25,12 +21,7 @@ import { recordedAnswer } from './provider-answer';
  * `Retry-After`, or Airtable's 30 seconds.
  */
 export function createAirtableActivities(
-  deps: PluginHealthDeps & {
-    orm: Orm;
-    sender: WebhookSender;
-    pluginSecrets: SigningSecretCipher;
-    providerUrls: ProviderUrls;
-  },
+  deps: ProviderActivityDeps,
 ): DeliveryActivityOf<'deliverAirtable'> {
   return {
     async deliverAirtable(input) {
@@ -51,24 +42,13 @@ export function createAirtableActivities(
       const { result, permanent } = recordedAnswer(sent, config.token, (status, body) =>
         readAirtableAnswer(status, body, config),
       );
-      deps.logger[result.ok ? 'info' : 'warn'](
-        {
-          pluginType: 'airtable',
-          submissionId: input.submissionId,
-          pluginId: input.pluginId,
-          deliveryId: input.deliveryId,
-          statusCode: result.statusCode,
-          error: result.error,
-        },
-        result.ok ? 'airtable record created' : 'airtable attempt failed',
-      );
-      return recordAndSettle(em, input, result, {
-        health: deps,
+      return logAndSettle(deps, em, input, {
+        plugin,
+        source,
         startedAt,
+        result,
         permanent,
-        recentlyHealthy: plugin.recentlyHealthy,
-        pluginType: plugin.pluginType,
-        storedAt: source.createdAt,
+        delivered: 'record created',
       });
     },
   };

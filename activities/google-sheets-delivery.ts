@@ -1,20 +1,16 @@
 import { Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ProviderUrls } from '../src/config/config';
-import type { Orm } from '../src/db/orm';
 import { tryLockSheetHeader } from '../src/db/sql/plugin-locks';
-import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
-import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import { AccessTokenCache } from '../src/domain/sheets/google-access-tokens';
 import type { ServiceAccountKey } from '../src/domain/sheets/service-account-key';
 import { alignedRow, missingColumns } from '../src/domain/sheets/sheet-rows';
-import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import { GoogleSheetsClient, SheetsFailure } from './google-sheets-api';
 import {
   loadDeliverable,
   openedConfig,
-  recordAndSettle,
+  logAndSettle,
+  type ProviderActivityDeps,
   sendWithHeartbeat,
   type AttemptResult,
 } from './plugin-attempt';
@@ -85,12 +81,7 @@ async function headerFor(
  * Access tokens live in this worker's memory, per plugin and key.
  */
 export function createGoogleSheetsActivities(
-  deps: PluginHealthDeps & {
-    orm: Orm;
-    sender: WebhookSender;
-    pluginSecrets: SigningSecretCipher;
-    providerUrls: ProviderUrls;
-  },
+  deps: ProviderActivityDeps,
 ): DeliveryActivityOf<'deliverGoogleSheets'> {
   const tokens = new AccessTokenCache();
   return {
@@ -127,24 +118,13 @@ export function createGoogleSheetsActivities(
         ({ result, permanent } = error);
       }
       result = { ...result, durationMs: Date.now() - startedAt.getTime() };
-      deps.logger[result.ok ? 'info' : 'warn'](
-        {
-          pluginType: 'google_sheets',
-          submissionId: input.submissionId,
-          pluginId: input.pluginId,
-          deliveryId: input.deliveryId,
-          statusCode: result.statusCode,
-          error: result.error,
-        },
-        result.ok ? 'google_sheets row appended' : 'google_sheets attempt failed',
-      );
-      return recordAndSettle(em, input, result, {
-        health: deps,
+      return logAndSettle(deps, em, input, {
+        plugin,
+        source,
         startedAt,
+        result,
         permanent,
-        recentlyHealthy: plugin.recentlyHealthy,
-        pluginType: plugin.pluginType,
-        storedAt: source.createdAt,
+        delivered: 'row appended',
       });
     },
   };

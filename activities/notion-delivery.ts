@@ -1,19 +1,16 @@
-import type { Orm } from '../src/db/orm';
-import type { ProviderUrls } from '../src/config/config';
 import { readNotionAnswer } from '../src/domain/notion/notion-answer';
 import { readNotionDatabase, type NotionDatabase } from '../src/domain/notion/notion-database';
 import { notionPageBody } from '../src/domain/notion/notion-page';
-import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
-import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { NotionConfig } from '../src/domain/plugins/types/notion';
-import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import type { SendResult } from '../src/domain/webhooks/webhook-sender';
 import { STORED_RESPONSE_BYTES } from '../src/domain/webhooks/webhook-sender';
 import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import { NotionDatabaseCache } from './notion-database-cache';
 import {
   loadDeliverable,
   openedConfig,
-  recordAndSettle,
+  logAndSettle,
+  type ProviderActivityDeps,
   sendWithHeartbeat,
 } from './plugin-attempt';
 import { recordedAnswer, type RecordedAnswer } from './provider-answer';
@@ -23,12 +20,7 @@ export const NOTION_VERSION = '2022-06-28';
 /** A database's description, select options included, can pass the stored 4 KB by far. */
 const DATABASE_READ_BYTES = 1024 * 1024;
 
-type NotionDeps = PluginHealthDeps & {
-  orm: Orm;
-  sender: WebhookSender;
-  pluginSecrets: SigningSecretCipher;
-  providerUrls: ProviderUrls;
-};
+type NotionDeps = ProviderActivityDeps;
 
 /**
  * The database's properties: this worker's copy, else read now (and kept); or the read's
@@ -105,24 +97,13 @@ export function createNotionActivities(deps: NotionDeps): DeliveryActivityOf<'de
         answer = recordedAnswer(sent, config.token, read);
       }
       const { result, permanent } = answer;
-      deps.logger[result.ok ? 'info' : 'warn'](
-        {
-          pluginType: 'notion',
-          submissionId: input.submissionId,
-          pluginId: input.pluginId,
-          deliveryId: input.deliveryId,
-          statusCode: result.statusCode,
-          error: result.error,
-        },
-        result.ok ? 'notion page created' : 'notion attempt failed',
-      );
-      return recordAndSettle(em, input, result, {
-        health: deps,
+      return logAndSettle(deps, em, input, {
+        plugin,
+        source,
         startedAt,
+        result,
         permanent,
-        recentlyHealthy: plugin.recentlyHealthy,
-        pluginType: plugin.pluginType,
-        storedAt: source.createdAt,
+        delivered: 'page created',
       });
     },
   };

@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../src/db/orm';
+import type { ProviderUrls } from '../src/config/config';
 import type { ChatSource } from '../src/domain/chat/chat-text';
 import { recordDeliveryHealth, type PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { upsertAttempt } from '../src/db/sql/delivery-attempts';
@@ -29,6 +30,14 @@ import { attemptNumberOf } from './attempt-number';
 // load the plugin and the submission now, record the attempt, and tell Temporal what next.
 
 const HEARTBEAT_EVERY_MS = 1_000;
+
+/** What a third-party provider's activity needs: its API's base URL and the sealed tokens' key. */
+export type ProviderActivityDeps = PluginHealthDeps & {
+  orm: Orm;
+  sender: WebhookSender;
+  pluginSecrets: SigningSecretCipher;
+  providerUrls: ProviderUrls;
+};
 
 /** An attempt's result as recorded: the sender's, or the mailer's in the same shape. */
 export type AttemptResult = Omit<SendResult, 'failure'> & { failure: string | null };
@@ -263,21 +272,51 @@ export async function deliverChatMessage(
     body: JSON.stringify(message(source)),
     headers: { 'content-type': 'application/json', 'user-agent': 'Formward-Webhooks/1' },
   });
+  return logAndSettle(deps, em, input, {
+    plugin,
+    source,
+    startedAt,
+    result,
+    permanent: result.failure === 'blocked_address',
+    delivered: 'message delivered',
+  });
+}
+
+/**
+ * The end of every provider attempt: one log line (`<type> <delivered>` or `<type> attempt
+ * failed`), then the attempt recorded and settled (recordAndSettle).
+ */
+export function logAndSettle(
+  deps: PluginHealthDeps,
+  em: EntityManager,
+  input: DeliveryInput,
+  attempt: {
+    plugin: DeliverableRow['plugin'];
+    source: WebhookSource;
+    startedAt: Date;
+    result: AttemptResult;
+    /** A refusal that cannot change by retrying. */
+    permanent: boolean;
+    /** What a success did, for the log: `row appended`. */
+    delivered: string;
+  },
+): Promise<DeliveryOutcome> {
+  const { plugin, source, result } = attempt;
   deps.logger[result.ok ? 'info' : 'warn'](
     {
-      pluginType,
+      pluginType: plugin.pluginType,
       submissionId: input.submissionId,
       pluginId: input.pluginId,
       deliveryId: input.deliveryId,
       statusCode: result.statusCode,
       error: result.error,
     },
-    result.ok ? `${pluginType} message delivered` : `${pluginType} attempt failed`,
+    `${plugin.pluginType} ${result.ok ? attempt.delivered : 'attempt failed'}`,
   );
   return recordAndSettle(em, input, result, {
     health: deps,
-    startedAt,
-    permanent: result.failure === 'blocked_address',
+    startedAt: attempt.startedAt,
+    permanent: attempt.permanent,
     recentlyHealthy: plugin.recentlyHealthy,
     pluginType: plugin.pluginType,
     storedAt: source.createdAt,

@@ -4,12 +4,7 @@ import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import type { DeliveryActivityOf } from '../workflows/activity-contracts';
-import {
-  loadDeliverable,
-  openedConfig,
-  recordAndSettle,
-  sendWithHeartbeat,
-} from './plugin-attempt';
+import { loadDeliverable, openedConfig, logAndSettle, sendWithHeartbeat } from './plugin-attempt';
 import { withoutSecrets } from './secret-free-result';
 
 /** Answers a Teams workflow gives that no retry changes: a bad card, a bad `sig`, no such flow. */
@@ -58,24 +53,13 @@ export function createTeamsActivities(
         headers: { 'content-type': 'application/json', 'user-agent': 'Formward-Webhooks/1' },
       });
       const { result, permanent } = explained(withoutSecrets(sent, secretsOf(url)));
-      deps.logger[result.ok ? 'info' : 'warn'](
-        {
-          pluginType: 'teams',
-          submissionId: input.submissionId,
-          pluginId: input.pluginId,
-          deliveryId: input.deliveryId,
-          statusCode: result.statusCode,
-          error: result.error,
-        },
-        result.ok ? 'teams message delivered' : 'teams attempt failed',
-      );
-      return recordAndSettle(em, input, result, {
-        health: deps,
+      return logAndSettle(deps, em, input, {
+        plugin,
+        source,
         startedAt,
+        result,
         permanent,
-        recentlyHealthy: plugin.recentlyHealthy,
-        pluginType: plugin.pluginType,
-        storedAt: source.createdAt,
+        delivered: 'message delivered',
       });
     },
   };

@@ -1,15 +1,11 @@
-import type { Orm } from '../src/db/orm';
-import type { ProviderUrls } from '../src/config/config';
 import { readTelegramAnswer } from '../src/domain/chat/telegram-answer';
 import { telegramMessage } from '../src/domain/chat/telegram-message';
-import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
-import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
-import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import {
   loadDeliverable,
   openedConfig,
-  recordAndSettle,
+  logAndSettle,
+  type ProviderActivityDeps,
   sendWithHeartbeat,
 } from './plugin-attempt';
 import { withoutSecrets } from './secret-free-result';
@@ -22,12 +18,7 @@ import { withoutSecrets } from './secret-free-result';
  * only a request's origin, src/tracing/span-redaction.ts).
  */
 export function createTelegramActivities(
-  deps: PluginHealthDeps & {
-    orm: Orm;
-    sender: WebhookSender;
-    pluginSecrets: SigningSecretCipher;
-    providerUrls: ProviderUrls;
-  },
+  deps: ProviderActivityDeps,
 ): DeliveryActivityOf<'deliverTelegram'> {
   return {
     async deliverTelegram(input) {
@@ -43,24 +34,13 @@ export function createTelegramActivities(
         headers: { 'content-type': 'application/json', 'user-agent': 'Formward-Webhooks/1' },
       });
       const { result, permanent } = readTelegramAnswer(withoutSecrets(sent, [url, token]));
-      deps.logger[result.ok ? 'info' : 'warn'](
-        {
-          pluginType: 'telegram',
-          submissionId: input.submissionId,
-          pluginId: input.pluginId,
-          deliveryId: input.deliveryId,
-          statusCode: result.statusCode,
-          error: result.error,
-        },
-        result.ok ? 'telegram message delivered' : 'telegram attempt failed',
-      );
-      return recordAndSettle(em, input, result, {
-        health: deps,
+      return logAndSettle(deps, em, input, {
+        plugin,
+        source,
         startedAt,
+        result,
         permanent,
-        recentlyHealthy: plugin.recentlyHealthy,
-        pluginType: plugin.pluginType,
-        storedAt: source.createdAt,
+        delivered: 'message delivered',
       });
     },
   };
