@@ -57,7 +57,7 @@ describe('/app/forms', () => {
       expect(page.text).toContain(`class="copy" data-copy-target="${target}"`);
     expect(page.text).toContain(`curl -X POST &#39;${form.json_url}&#39;`);
     const overview = await get(session, `/app/forms/${id}`);
-    for (const rel of ['submissions', 'webhooks', 'stats'])
+    for (const rel of ['submissions', 'plugins', 'stats'])
       expect(overview.text).toContain(`href="/app/forms/${id}/${rel}"`);
   });
 

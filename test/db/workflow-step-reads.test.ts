@@ -48,11 +48,32 @@ describe('the reads of the workflow steps', () => {
       isTest: false,
       autorespond: false,
       deleteAfterDelivery: false,
+      // The payload is read only when an enabled plugin has conditions to match it against.
+      payload: null,
       plugins: [
-        { id: first, pluginType: 'webhook', enabled: true, disabledReason: null },
-        { id: second, pluginType: 'slack', enabled: false, disabledReason: 'by the account' },
+        { id: first, pluginType: 'webhook', enabled: true, disabledReason: null, conditions: null },
+        {
+          id: second,
+          pluginType: 'slack',
+          enabled: false,
+          disabledReason: 'by the account',
+          conditions: null,
+        },
       ],
     });
+    const conditions = { match: 'all', rules: [{ field: 'a', op: 'equals', value: '1' }] };
+    await sql('update plugins set conditions = ?::jsonb where id = ?', [
+      JSON.stringify(conditions),
+      first,
+    ]);
+    expect(await selectDeliveryPlanRow(db.orm.em.fork(), submissionId)).toMatchObject({
+      payload: { a: 1 },
+      plugins: [
+        { id: first, conditions },
+        { id: second, conditions: null },
+      ],
+    });
+    await sql('update plugins set conditions = null where id = ?', [first]);
     expect(await selectDeliveryPlanRow(db.orm.em.fork(), '999999')).toBeNull();
     await sql('update forms set delete_after_delivery = true where id = ?', [formId]);
     expect(await selectDeliveryPlanRow(db.orm.em.fork(), submissionId)).toMatchObject({
@@ -74,6 +95,7 @@ describe('the reads of the workflow steps', () => {
       config: { url: 'https://example.com/h' },
       signingSecret: 'sealed',
       recentlyHealthy: true,
+      includeFields: null,
     });
     expect(row?.submission).toMatchObject({
       id: submissionId,
