@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Readable } from 'node:stream';
 import { postgresFileStore } from '../../src/domain/files/postgres-file-store';
 import { formTotals } from '../../src/db/sql/submission-counts';
-import { nextSubmissionId } from '../../src/db/sql/submissions';
+import { nextSubmissionId } from '../../src/db/sql/submission-inserts';
 import {
   insertSubmission,
   storeSubmission,

@@ -33,3 +33,14 @@ export async function runStatement(
 export function bigintArray(ids: readonly string[]): string {
   return `{${ids.join(',')}}`;
 }
+
+/**
+ * Raw statements reach the caller as node-postgres errors; ingest's refusals (a payload too
+ * large to index) and its log (no statement values) expect MikroORM's DriverException, as
+ * its own inserts throw.
+ */
+export function asDriverError(em: EntityManager) {
+  return (error: unknown): never => {
+    throw em.getDriver().convertException(error as Error);
+  };
+}
