@@ -46,17 +46,48 @@ function treeOf(procs: Proc[], rootPid: number): Set<number> {
   return tree;
 }
 
+/** The command line of `pid` ('' once it has exited). */
+function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+  } catch {
+    return '';
+  }
+}
+
+// src/cli/worker-child.ts sets process.title; before it runs, the command line names the file.
+const isWorkerCommand = (cmdline: string) => /formward-worker|worker-child\.js/.test(cmdline);
+
+const findWorker = (procs: Proc[], rootPid: number) =>
+  procs.find((p) => p.ppid === rootPid && isWorkerCommand(commandLine(p.pid)))?.pid ?? null;
+
+/** The pid of `formward start`'s worker process (a child of `rootPid`), or null. */
+export const workerPidOf = (rootPid: number): number | null => findWorker(readProcs(), rootPid);
+
+/** The part of the stack a process of the Formward tree counts towards. */
+function partOf(p: Proc, rootPid: number, workerTree: Set<number>): string {
+  if (p.pid === rootPid) return 'http';
+  if (workerTree.has(p.pid)) return 'worker';
+  if (p.comm.startsWith('postgres')) return 'postgres'; // the postmaster and every backend
+  if (p.comm.startsWith('temporal')) return 'temporal';
+  return p.comm;
+}
+
 /**
- * CPU used so far by the Formward process tree (grouped by program), by each of `others`
- * (a label and the root pid of another process tree, e.g. a second worker) and by this process.
+ * CPU used so far by the Formward process tree, by part: `http` (the root process),
+ * `worker` (its worker process and whatever that runs), `postgres`, `temporal`, other programs
+ * by name; by each of `others` (a label and the root pid of another process tree, e.g. a second
+ * worker) and by this process (`bench`, with the baseline server's thread).
  */
 export function sampleCpu(rootPid: number, others: Record<string, number> = {}): CpuSample {
   const procs = readProcs();
   const inTree = treeOf(procs, rootPid);
+  const workerPid = findWorker(procs, rootPid);
+  const workerTree = workerPid === null ? new Set<number>() : treeOf(procs, workerPid);
   const seconds: Record<string, number> = {};
   for (const p of procs) {
     if (!inTree.has(p.pid)) continue;
-    const part = p.pid === rootPid ? 'formward' : p.comm;
+    const part = partOf(p, rootPid, workerTree);
     seconds[part] = (seconds[part] ?? 0) + p.cpu;
   }
   for (const [label, pid] of Object.entries(others)) {
@@ -66,6 +97,22 @@ export function sampleCpu(rootPid: number, others: Record<string, number> = {}):
   const self = process.cpuUsage();
   seconds.bench = (self.user + self.system) / 1e6;
   return { at: Date.now(), seconds };
+}
+
+/**
+ * CPU milliseconds per answer of each part between two samples. A process that exited in
+ * between (a worker restarted) loses its time: the figures are then a lower bound.
+ */
+export function msPerAnswer(
+  before: CpuSample,
+  after: CpuSample,
+  answers: number,
+): Record<string, number> {
+  const ms: Record<string, number> = {};
+  for (const [part, s] of Object.entries(after.seconds))
+    ms[part] =
+      answers > 0 ? round((Math.max(0, s - (before.seconds[part] ?? 0)) * 1000) / answers, 3) : 0;
+  return ms;
 }
 
 /** Cores used by each part between two samples (1.0 = one core busy all the time). */

@@ -1,103 +1,76 @@
 import { startBaseline } from './baseline';
-import { coresBetween, sampleCpu } from './cpu';
-import { drainWorkflows } from './drain';
 import { createForm } from './formward-api';
-import { checkOnce, runLoad, type Case, type LoadOptions } from './load';
-import { runPaced } from './paced';
-import { ratio, type IngestResults } from './report';
+import {
+  casesToRun,
+  CONNECTIONS,
+  DURATION_S,
+  PACED_RATES,
+  pacedRound,
+  requests,
+  throughputCases,
+  throughputRound,
+  WARMUP_S,
+  type IngestContext,
+} from './ingest-cases';
+import {
+  summarisePaced,
+  summariseThroughput,
+  type IngestResults,
+  type PacedRound,
+  type ThroughputRound,
+} from './ingest-results';
+import { ratio } from './report';
 import type { Session } from './session';
 
-const DURATION_S = Number(process.env.BENCH_DURATION || 10);
-const WARMUP_S = 2;
-const CONNECTIONS = 20;
-const FIXED_RATE = 200;
-
-type Say = (line: string) => void;
-
-function ingestCases(baselineUrl: string, ingestUrl: string, token: string): Case[] {
-  const json = { email: 'bench@example.com', message: 'hello' };
-  const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json' };
-  const isOk = (body: string) => body.includes('"ok":true');
-  return [
-    {
-      name: 'baseline',
-      url: baselineUrl,
-      headers: jsonHeaders,
-      body: JSON.stringify(json),
-      expectStatus: 200,
-      verifyBody: isOk,
-    },
-    {
-      name: 'POST /json/{token}',
-      url: `${ingestUrl}/json/${token}`,
-      headers: jsonHeaders,
-      body: JSON.stringify(json),
-      expectStatus: 200,
-      verifyBody: isOk,
-    },
-    {
-      name: 'POST /f/{token}',
-      url: `${ingestUrl}/f/${token}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
-      body: 'email=bench%40example.com&message=hello',
-      expectStatus: 302, // the redirect to the thank-you page is the success
-      verifyBody: (body) => body.includes('Redirecting to'),
-    },
-  ];
-}
-
-async function measure({ formward, db }: Session, c: Case, options: LoadOptions, say: Say) {
-  await checkOnce(c);
-  say(`${c.name}: warm-up ${WARMUP_S} s`);
-  await runLoad(c, { ...options, durationS: WARMUP_S });
-  await drainWorkflows(db);
-  say(
-    `${c.name}: ${options.durationS} s${options.overallRate ? ` at ${options.overallRate} req/s` : ''}`,
-  );
-  const before = sampleCpu(formward.pid);
-  const result = await runLoad(c, options);
-  const cores = coresBetween(before, sampleCpu(formward.pid));
-  const drainAfter = c.name === 'baseline' ? null : await drainWorkflows(db);
-  return { ...result, cores, drainAfter };
-}
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 
 /**
- * Ingest against the baseline (Express + one insert, in a worker thread): throughput with
- * autocannon, then latency at a fixed rate (autocannon's overallRate and an evenly paced one).
+ * Ingest against the baseline (Express + one insert, in a worker thread), in BENCH_ROUNDS
+ * rounds: each round runs the baseline, then Formward's cases (throughput with the pipeline
+ * running and idle, then paced latency), so a drift of the shared machine touches all cases
+ * alike. Each case is reported as the median of its rounds. BENCH_CASES picks the cases.
  */
-export async function runIngest(session: Session, say: Say): Promise<IngestResults> {
-  const { formward, db } = session;
+export async function runIngest(
+  session: Session,
+  say: (line: string) => void,
+): Promise<IngestResults> {
+  if (!(ROUNDS >= 1)) throw new Error(`BENCH_ROUNDS=${process.env.BENCH_ROUNDS}: expected >= 1`);
+  const keys = casesToRun();
+  const { formward } = session;
   const baseline = await startBaseline(formward.runtime.databaseUrl);
   try {
-    const { token } = await createForm(formward.url, session.key);
-    const [baseCase, jsonCase, formCase] = ingestCases(baseline.url, formward.url, token);
+    const form = await createForm(formward.url, session.key);
+    const shapes = requests(baseline.url, formward.url, form.token);
+    const cases = throughputCases(shapes).filter((c) => keys.includes(c.key));
+    const pacedCase = shapes.json('POST /json paced (pipeline running)');
+    const rates = keys.includes('paced') ? PACED_RATES : [];
+    const ctx: IngestContext = { session, formId: form.id, say };
 
-    const loadOptions = { durationS: DURATION_S, connections: CONNECTIONS };
-    const base = await measure(session, baseCase, loadOptions, say);
-    const cases = [base];
-    for (const c of [jsonCase, formCase]) cases.push(await measure(session, c, loadOptions, say));
-    const fixedRate = await measure(
-      session,
-      jsonCase,
-      { ...loadOptions, overallRate: FIXED_RATE },
-      say,
+    const throughput = new Map<string, ThroughputRound[]>(cases.map((c) => [c.name, []]));
+    const paced = new Map<number, PacedRound[]>(rates.map((rate) => [rate, []]));
+    for (let round = 1; round <= ROUNDS; round++) {
+      say(`ingest round ${round} of ${ROUNDS}`);
+      for (const c of cases) throughput.get(c.name)!.push(await throughputRound(ctx, c, round));
+      for (const rate of rates)
+        paced.get(rate)!.push(await pacedRound(ctx, pacedCase, rate, round));
+    }
+
+    const summaries = cases.map((c) =>
+      summariseThroughput(c.name, c.pipeline, throughput.get(c.name)!),
     );
-
-    say(`${jsonCase.name}: ${DURATION_S} s paced at ${FIXED_RATE} req/s`);
-    const before = sampleCpu(formward.pid);
-    const pacedResult = await runPaced(jsonCase, FIXED_RATE, DURATION_S);
-    const pacedCores = coresBetween(before, sampleCpu(formward.pid));
-    const paced = { ...pacedResult, cores: pacedCores, drainAfter: await drainWorkflows(db) };
+    const baseRps = summaries.find((s) => s.pipeline === null)?.rps ?? 0;
+    for (const s of summaries) s.ratioToBaseline = ratio(s.rps, baseRps);
     return {
       settings: {
         durationS: DURATION_S,
         warmupS: WARMUP_S,
         connections: CONNECTIONS,
-        fixedRate: FIXED_RATE,
+        rounds: ROUNDS,
+        pacedRates: rates,
+        cases: keys,
       },
-      cases: cases.map((c) => ({ ...c, ratioToBaseline: ratio(c.rps, base.rps) })),
-      fixedRate,
-      paced,
+      cases: summaries,
+      paced: rates.map((rate) => summarisePaced(pacedCase.name, rate, paced.get(rate)!)),
     };
   } finally {
     await baseline.close().catch((e: Error) => say(`baseline close: ${e.message}`));

@@ -15,13 +15,12 @@ export type Case = {
 export type LoadResult = {
   case: string;
   connections: number;
-  overallRate: number | null;
   durationS: number;
   responses: number;
   rps: number;
   /** From the raw per-response times (sub-millisecond, no coordinated-omission correction). */
   latencyMs: { p50: number; p90: number; p99: number; max: number };
-  /** autocannon's own histogram (whole ms; with overallRate it adds synthetic samples). */
+  /** autocannon's own histogram (whole ms). */
   autocannon: { rpsAverage: number; p50: number; p99: number };
   statusCodes: Record<string, number>;
   /** Answers with another status than `expectStatus` (for /f the 302 is the success). */
@@ -32,7 +31,7 @@ export type LoadResult = {
   non2xx: number;
 };
 
-export type LoadOptions = { durationS: number; connections: number; overallRate?: number };
+export type LoadOptions = { durationS: number; connections: number };
 
 /** Runs autocannon against one case and summarises it. */
 export function runLoad(c: Case, options: LoadOptions): Promise<LoadResult> {
@@ -46,7 +45,6 @@ export function runLoad(c: Case, options: LoadOptions): Promise<LoadResult> {
         body: c.body,
         connections: options.connections,
         duration: options.durationS,
-        overallRate: options.overallRate,
         verifyBody: (body) => c.verifyBody(String(body ?? '')),
       },
       (error, result) => {
@@ -58,7 +56,6 @@ export function runLoad(c: Case, options: LoadOptions): Promise<LoadResult> {
         resolve({
           case: c.name,
           connections: options.connections,
-          overallRate: options.overallRate ?? null,
           durationS: result.duration,
           responses: latencies.length,
           rps: round(latencies.length / result.duration, 1),

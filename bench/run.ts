@@ -4,9 +4,14 @@
 // part on a fresh stack (the ingest part leaves a workflow backlog the e2e part must not see).
 // Environment: BENCH_ONLY=ingest|e2e (one part only), BENCH_TEMPORAL=dev|postgres|both (the
 // Temporal server(s) of the e2e part, bench/temporal-servers.ts), BENCH_DURATION (s, default 10),
-// BENCH_E2E_RATE / BENCH_E2E_DURATION / BENCH_E2E_BURST (default 80/s, 60 s, 1000),
-// BENCH_CPU_PROF=1 (profile the formward process), BENCH_KEEP_DATA=1 (keep its DATA_DIR),
-// BENCH_RESULTS (JSON output file).
+// BENCH_ROUNDS (ingest rounds, default 3; each case is the median of its rounds),
+// BENCH_CASES (ingest cases, a comma list of baseline,json,form,json-idle,form-idle,paced;
+// default all), BENCH_E2E_RATE / BENCH_E2E_DURATION / BENCH_E2E_BURST (default 80/s, 60 s, 1000),
+// BENCH_CPU_PROF=1 (profile the formward processes; written on exit), BENCH_KEEP_DATA=1 (keep
+// its DATA_DIR), BENCH_RESULTS (JSON output file).
+// A profile of the `/json` phase alone (pipeline running):
+//   BENCH_ONLY=ingest BENCH_CASES=json BENCH_CPU_PROF=1 npm run bench
+//   node .tmp/bench/dist/bench/profile-summary.js --busiest 10 .tmp/bench/profiles
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,7 +22,10 @@ import { evaluateCeilingTargets, ratiosToCeiling } from './ceiling-report';
 import { e2eEnvironment, runE2e, type E2eResult } from './e2e';
 import { evaluateE2eTargets } from './e2e-report';
 import { runIngest } from './ingest';
-import { evaluateTargets, printReport, writeResults, type Results } from './report';
+import { casesToRun } from './ingest-cases';
+import { evaluateTargets } from './ingest-report';
+import { resumePausedWorker } from './pipeline-pause';
+import { printReport, writeResults, type Results } from './report';
 import { stopActiveSession, withSession } from './session';
 import { repoRoot } from './stack';
 import { SERVER_LABELS, temporalServersToRun, type TemporalServerKind } from './temporal-servers';
@@ -42,6 +50,7 @@ async function main(): Promise<void> {
   if (ONLY !== null && ONLY !== 'ingest' && ONLY !== 'e2e')
     throw new Error(`BENCH_ONLY=${ONLY}: expected ingest or e2e`);
   if (ONLY !== 'ingest') say(`e2e on: ${temporalServersToRun().join(', ')}`); // checks BENCH_TEMPORAL
+  if (ONLY !== 'e2e') say(`ingest cases: ${casesToRun().join(', ')}`); // checks BENCH_CASES
   const outDir = path.join(repoRoot(), '.tmp', 'bench');
   const resultsFile = process.env.BENCH_RESULTS || path.join(outDir, 'results', 'latest.json');
   const profileDir = path.join(outDir, 'profiles');
@@ -51,6 +60,7 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       say(`${signal}: stopping`);
+      resumePausedWorker(); // a stopped worker would not hear the SIGTERM of the shutdown
       // Calls in flight (the ceiling's starts) fail once their server stops: not fatal now.
       process.on('uncaughtException', (error) => say(`while stopping: ${error.message}`));
       void stopActiveSession().finally(() => process.exit(130));
