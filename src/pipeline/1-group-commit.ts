@@ -6,6 +6,7 @@ import {
   reserveSubmissionIds,
   type EncodedSubmissionRow,
 } from '../db/sql/submission-inserts';
+import { ingestGroupRows } from '../domain/metrics/registry';
 import type { SubmissionWriter } from '../domain/submissions/submission-writer';
 
 /** Rows and JSON bytes one statement may carry; a larger queue goes in several groups. */
@@ -74,6 +75,7 @@ export function createGroupCommit(orm: Orm): GroupCommit {
   };
 
   const writeGroup = async (group: Waiting[]) => {
+    ingestGroupRows.observe(group.length);
     try {
       const inserted = await insertSubmissionGroup(
         orm.em.fork(),

@@ -62,18 +62,22 @@ export type NewSubmission = {
  * the authenticated download link of the API.
  */
 export async function storeSubmission(
-  em: EntityManager,
+  emOrLazy: EntityManager | (() => EntityManager),
   input: NewSubmission,
   files: FileHandling,
   options: StoreOptions = {},
 ): Promise<{ id: string }> {
-  const writer = options.writer ?? directWriter(em);
-  const start = options.start ?? {};
+  const emOf = typeof emOrLazy === 'function' ? emOrLazy : () => emOrLazy;
+  const writer = options.writer ?? directWriter(emOf);
   const id = await retryOnConnectionError(() => writer.takeId());
-  if (input.files.length === 0)
-    return retryOnConnectionError(() =>
-      insertSubmission(em, id, input, files, undefined, { start, writer }),
-    );
+  if (input.files.length === 0) {
+    // The ingest hot path: one statement, shared with concurrent submissions by ingest's
+    // writer (which needs no EntityManager: the request's fork is not even made).
+    await retryOnConnectionError(() => writer.insert(newRow(id, input, options.start)));
+    return { id };
+  }
+  const em = emOf();
+  const start = options.start ?? {};
   // One reservation for every attempt: a retry after a commit whose answer was lost must
   // neither count the files twice nor give back what that commit settled. (A reservation
   // whose own answer was lost stays behind until it is an hour old, file-usage.ts.)
@@ -82,7 +86,7 @@ export async function storeSubmission(
   );
   try {
     return await retryOnConnectionError(() =>
-      insertSubmission(em, id, input, files, reservation, { start }),
+      insertSubmission(em, id, input, files, reservation, start),
     );
   } catch (error) {
     await releaseFileReservation(em, reservation).catch(() => undefined);
@@ -101,27 +105,12 @@ export async function insertSubmission(
   input: NewSubmission,
   files: FileHandling,
   reservation?: FileReservation,
-  options: StoreOptions = {},
+  start: StartHold = {},
 ): Promise<{ id: string }> {
-  const row: NewSubmissionRow = {
-    id,
-    formId: input.formId,
-    accountId: input.accountId,
-    payloadJson: input.payload,
-    specialNormalized: input.special,
-    sourceIp: input.sourceIp,
-    userAgent: input.userAgent,
-    referrer: input.referrer,
-    isSpam: input.spamReason !== null,
-    spamReason: input.spamReason,
-    fillMs: input.fillMs,
-    traceparent: currentTraceparent(),
-    startHeldMs: options.start?.heldMs,
-  };
+  const row = newRow(id, input, start);
 
   if (input.files.length === 0) {
-    // The ingest hot path: one statement (shared with concurrent submissions by ingest's writer).
-    await (options.writer ?? directWriter(em)).insert(row);
+    await insertSubmissionOnce(em, row);
     return { id };
   }
 
@@ -146,6 +135,23 @@ export async function insertSubmission(
     throw error;
   }
 }
+
+/** The submission's row as stored, with the ingest request's trace for its workflow start. */
+const newRow = (id: string, input: NewSubmission, start?: StartHold): NewSubmissionRow => ({
+  id,
+  formId: input.formId,
+  accountId: input.accountId,
+  payloadJson: input.payload,
+  specialNormalized: input.special,
+  sourceIp: input.sourceIp,
+  userAgent: input.userAgent,
+  referrer: input.referrer,
+  isSpam: input.spamReason !== null,
+  spamReason: input.spamReason,
+  fillMs: input.fillMs,
+  traceparent: currentTraceparent(),
+  startHeldMs: start?.heldMs,
+});
 
 const totalBytes = (list: UploadedFile[]) => list.reduce((sum, file) => sum + file.size, 0);
 

@@ -16,7 +16,7 @@ export type SubmissionWriter = {
 };
 
 /** One statement per step on `em` (inside its transaction, if it has one). */
-export const directWriter = (em: EntityManager): SubmissionWriter => ({
-  takeId: () => nextSubmissionId(em),
-  insert: (row) => insertSubmissionOnce(em, row),
+export const directWriter = (em: () => EntityManager): SubmissionWriter => ({
+  takeId: () => nextSubmissionId(em()),
+  insert: (row) => insertSubmissionOnce(em(), row),
 });

@@ -77,7 +77,7 @@ async function acceptingForm(
 }> {
   // A database restart of a few seconds is waited out here and in storeSubmission.
   const form = await retryOnConnectionError(() =>
-    ctx.forms.byToken(req.em, String(req.params.endpoint_token)),
+    ctx.forms.byToken(() => req.em, String(req.params.endpoint_token)),
   );
   if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
   if (!form.isActive)
@@ -134,7 +134,7 @@ async function accept(
   // Checked before the insert: a refusal stores nothing; an unverified check keeps it as spam.
   await captcha.check(prepared.submission);
   const submission = await storeSubmission(
-    req.em,
+    () => req.em,
     prepared.submission,
     {
       quota: ctx.config.fileQuota,
@@ -390,3 +390,6 @@ export const ingestRoutes = [
   }),
   preflight('/json/{endpoint_token}', 'preflightJson', 'JSON'),
 ];
+
+/** `POST /f/{endpoint_token}` and `POST /json/{endpoint_token}`: src/http/routing/direct-dispatch.ts. */
+export const ingestPosts = ingestRoutes.filter((route) => route.method === 'post');
