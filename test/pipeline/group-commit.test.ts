@@ -6,6 +6,7 @@ import { PENDING_STARTS_CHANNEL } from '../../src/db/sql/workflow-start-claims';
 import { createGroupCommit } from '../../src/pipeline/1-group-commit';
 import { eventually } from '../support/eventually';
 import { useScratchDatabase } from '../support/scratch-database';
+import { aroundStatements } from '../support/statement-spy';
 
 // src/pipeline/1-group-commit.ts against a real PostgreSQL: concurrent submissions share one
 // statement, each caller hears after that commit, a lone one is not held back, and a failure
@@ -38,16 +39,12 @@ const row = (id: string, message: string, formId = form.formId): NewSubmissionRo
 
 /** Counts (and can hold back or break) the statements that insert submissions. */
 function watchInserts(options: { hold?: Promise<void>; failAfterCommit?: () => Error } = {}) {
-  const connection = db.orm.em.getConnection();
-  const execute = connection.execute.bind(connection);
   const groups: number[] = [];
-  vi.spyOn(connection, 'execute').mockImplementation(async (...args) => {
-    const sql = typeof args[0] === 'string' ? args[0] : String(args[0]);
-    if (!sql.includes('insert into submissions')) return execute(...args);
-    const rows = JSON.parse(String((args[1] as unknown[])[0])) as unknown[];
-    groups.push(rows.length);
+  aroundStatements(db.orm, async (statement, send) => {
+    if (!statement.sql.includes('insert into submissions')) return send();
+    groups.push((JSON.parse(String(statement.bindings[0])) as unknown[]).length);
     if (groups.length === 1 && options.hold) await options.hold;
-    const result = await execute(...args);
+    const result = await send();
     if (options.failAfterCommit) throw options.failAfterCommit();
     return result;
   });
@@ -179,12 +176,10 @@ describe('group commit at ingest', () => {
 
   it('takes ids in blocks: a few round trips for many submissions', async () => {
     const writer = createGroupCommit(db.orm);
-    const connection = db.orm.em.getConnection();
-    const execute = connection.execute.bind(connection);
     let reservations = 0;
-    vi.spyOn(connection, 'execute').mockImplementation((...args) => {
-      if (String(args[0]).includes("nextval('submissions_id_seq')")) reservations++;
-      return execute(...args);
+    aroundStatements(db.orm, (statement, send) => {
+      if (statement.sql.includes("nextval('submissions_id_seq')")) reservations++;
+      return send();
     });
     const ids: string[] = [];
     for (let i = 0; i < 300; i++) ids.push(await writer.takeId());

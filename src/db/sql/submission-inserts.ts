@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { asDriverError, selectRows } from './execute';
+import { asDriverError, selectRows, selectRowsBound } from './execute';
 import { PENDING_STARTS_CHANNEL } from './workflow-start-claims';
 
 /**
@@ -74,7 +74,7 @@ export async function insertSubmissionGroup(
   em: EntityManager,
   rows: readonly EncodedSubmissionRow[],
 ): Promise<Set<string>> {
-  const [result] = await selectRows<{ ids: string[] }>(
+  const [result] = await selectRowsBound<{ ids: string[] }>(
     em,
     `with input as (
        select * from jsonb_to_recordset(?::jsonb) as r(id bigint, form_id bigint,
