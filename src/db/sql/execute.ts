@@ -24,7 +24,10 @@ export async function selectRowsBound<Row>(
   sql: string,
   params: readonly unknown[],
 ): Promise<Row[]> {
-  const query = em.getConnection().getKnex().raw(sql, [...params] as never);
+  const query = em
+    .getConnection()
+    .getKnex()
+    .raw(sql, [...params] as never);
   const transaction = em.getTransactionContext<Knex.Transaction>();
   if (transaction) void query.transacting(transaction);
   const result = (await query) as { rows: Row[] };
