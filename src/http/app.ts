@@ -32,7 +32,7 @@ export function createApp(
   app.set('trust proxy', ctx.config.trustProxy);
   app.use(requestMetrics());
   app.use(securityHeaders(ctx.urls.base));
-  app.use(entityManagerPerRequest(ctx.orm));
+  entityManagerPerRequest(app, ctx.orm);
   // Before every route: a custom domain reaches only its form pages (docs/custom-domains.md).
   app.use(hostRouting(ctx));
 
