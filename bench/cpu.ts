@@ -23,7 +23,10 @@ function readProcs(): Proc[] {
       const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const cpu = (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+      // utime + stime, and cutime + cstime: the children it has reaped (PostgreSQL's backends
+      // come and go with the pools' connections; without these a part's sum could go down).
+      const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+      const cpu = ticks / ticksPerSecond;
       procs.push({ pid: Number(name), ppid: Number(fields[1]), comm, cpu });
     } catch {
       /* exited meanwhile */

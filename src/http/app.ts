@@ -10,6 +10,8 @@ import { noStore } from './middleware/no-store';
 import { requestMetrics } from './middleware/request-metrics';
 import { securityHeaders } from './middleware/security-headers';
 import { ROUTES } from './routes';
+import { ingestPosts } from './routes/ingest';
+import { directDispatch } from './routing/direct-dispatch';
 import type { AnyRoute } from './routing/define-route';
 import { registerRoutes } from './routing/register-routes';
 
@@ -30,7 +32,7 @@ export function createApp(
   app.set('trust proxy', ctx.config.trustProxy);
   app.use(requestMetrics());
   app.use(securityHeaders(ctx.urls.base));
-  app.use(entityManagerPerRequest(ctx.orm));
+  entityManagerPerRequest(app, ctx.orm);
   // Before every route: a custom domain reaches only its form pages (docs/custom-domains.md).
   app.use(hostRouting(ctx));
 
@@ -43,6 +45,8 @@ export function createApp(
         `${route.operationId}: authenticated routes live under /api, alone on a path`,
       );
   }
+  // The ingest posts skip the router's walk; the router keeps them for any other spelling.
+  app.use(directDispatch(ingestPosts, routeCtx));
   registerRoutes(app, ROUTES.filter(isPublic), routeCtx);
   app.use(dashboardRouter(ctx));
   // Everything under /api past the public routes answers for an account: never cached.

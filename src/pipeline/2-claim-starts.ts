@@ -27,7 +27,7 @@ export type StartClaims = { stats(): ClaimStats; stop(): Promise<void> };
 
 /**
  * Step 2, in every worker: the claim loop. Told of new rows of pending_workflow_starts by the
- * HTTP process (1-notify-workers.ts), and once a second besides, it claims as many as it can
+ * statement that stored them (1-group-commit.ts), and once a second besides, it claims as many as it can
  * start at once (its free start slots, within the admission window of 3-admission.ts), starts
  * each (4-start-workflow.ts) and deletes the rows started, in batches. Nothing waits in memory:
  * what it cannot start now stays in PostgreSQL. A start that fails keeps its claim until the

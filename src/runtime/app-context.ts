@@ -18,7 +18,7 @@ import { parseAllowList, type AllowList } from '../domain/plugins/address-policy
 import { UnsubscribeTokens } from '../domain/recipients/unsubscribe-tokens';
 import { AddressKeys } from '../domain/mail/address-keys';
 import type { PublicUrls } from '../http/public-urls';
-import { createStartNotices, type StartNotices } from '../pipeline/1-notify-workers';
+import { createGroupCommit, type GroupCommit } from '../pipeline/1-group-commit';
 import { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
 import { createRecoveryStarter } from '../temporal/recovery-starter';
@@ -45,8 +45,8 @@ export type AppContext = {
   logger: Logger;
   urls: PublicUrls;
   workflows: SubmissionWorkflowStarter;
-  /** Tells the workers of stored submissions waiting for their start (src/pipeline). */
-  startNotices: StartNotices;
+  /** Stores ingest's submissions, grouping concurrent ones (src/pipeline/1-group-commit.ts). */
+  submissionWriter: GroupCommit;
   /** Replays per account per minute (REPLAY_RATE), counted in PostgreSQL. */
   replayBudget: ReplayBudget;
   /** API changes per key (or per user and account) per minute (API_WRITE_RATE), in PostgreSQL. */
@@ -118,7 +118,7 @@ export async function createAppContext(
     taskQueue: config.temporal.taskQueue,
     delivery: deliveryPolicy(config),
   });
-  const startNotices = createStartNotices(orm, logger);
+  const submissionWriter = createGroupCommit(orm);
   const { resolver, lookupHost } = createDns(config.dnsServers);
   const appSecret = resolveAppSecret(config.appSecret, config.dataDir);
   const knex = orm.em.getConnection().getKnex();
@@ -151,7 +151,7 @@ export async function createAppContext(
     logger,
     urls,
     workflows,
-    startNotices,
+    submissionWriter,
     replayBudget: new ReplayBudget(knex, config.budgets.replaysPerMinute),
     apiWriteBudget: new ApiWriteBudget(knex, config.budgets.apiWritesPerMinute),
     recoveries: createRecoveryStarter({
@@ -187,7 +187,7 @@ export async function createAppContext(
     retentionSchedule: retentionScheduleReader(temporal, config.temporal.taskQueue),
     temporal,
     async close() {
-      await startNotices.close();
+      await submissionWriter.close();
       await captcha.close();
       await temporal.close();
       accounts.mailing.mailer.close();

@@ -16,7 +16,7 @@ export async function startWorkerHealthServer(
 ): Promise<{ close(): Promise<void> }> {
   const app = express();
   app.disable('x-powered-by');
-  app.use(entityManagerPerRequest(ctx.orm));
+  entityManagerPerRequest(app, ctx.orm);
   app.use(
     healthRouter(ctx, async () => {
       const state = worker.state();

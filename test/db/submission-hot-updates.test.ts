@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  insertSubmissionOnce,
-  nextSubmissionId,
-  recordSpamVerdict,
-} from '../../src/db/sql/submissions';
+import { insertSubmissionOnce, nextSubmissionId } from '../../src/db/sql/submission-inserts';
+import { recordSpamVerdict } from '../../src/db/sql/submissions';
 import { useScratchDatabase } from '../support/scratch-database';
 
 // Migration20261211002100SubmissionsFillfactor: the spam verdict's update of a stored row is

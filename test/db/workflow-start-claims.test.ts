@@ -1,24 +1,20 @@
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { listenTo } from '../../src/db/notifications';
-import {
-  claimPendingStarts,
-  notifyPendingStarts,
-  PENDING_STARTS_CHANNEL,
-} from '../../src/db/sql/workflow-start-claims';
-import { createStartNotices } from '../../src/pipeline/1-notify-workers';
+import { claimPendingStarts, PENDING_STARTS_CHANNEL } from '../../src/db/sql/workflow-start-claims';
 import { eventually } from '../support/eventually';
 import { storeBareSubmission, useScratchDatabase } from '../support/scratch-database';
 
-// src/db/sql/workflow-start-claims.ts, src/db/notifications.ts and
-// src/pipeline/1-notify-workers.ts: how workers share the
-// pending workflow starts (docs/running.md, "Who starts the workflows").
+// src/db/sql/workflow-start-claims.ts and src/db/notifications.ts: how workers share the
+// pending workflow starts (docs/running.md, "Who starts the workflows"). The notifications
+// themselves come from the statements that store submissions (test/pipeline/group-commit.test.ts).
 
 describe('claims of pending workflow starts', () => {
   const db = useScratchDatabase({ poolMax: 4 });
   let form: { accountId: string; formId: string };
 
   const ingest = (startHeldMs = 0) => storeBareSubmission(db.orm.em.fork(), form, {}, startHeldMs);
+  const notify = () => db.sql(`select pg_notify('${PENDING_STARTS_CHANNEL}', '')`);
   const claim = async (limit: number, leaseMs = 30_000) =>
     (await claimPendingStarts(db.orm.em.fork(), limit, leaseMs)).map((claimed) => claimed.id);
 
@@ -73,7 +69,7 @@ describe('claims of pending workflow starts', () => {
     try {
       // Once on connecting (what was notified before is caught up on), then per notification.
       await eventually(async () => calls === 1, { what: 'the call on connecting' });
-      await notifyPendingStarts(db.orm.em.fork());
+      await notify();
       await eventually(async () => calls === 2, { what: 'the notification' });
 
       await db.sql(
@@ -82,37 +78,9 @@ describe('claims of pending workflow starts', () => {
             and datname = current_database()`,
       );
       await eventually(async () => calls === 3, { what: 'the call on reconnecting' });
-      await notifyPendingStarts(db.orm.em.fork());
+      await notify();
       await eventually(async () => calls === 4, { what: 'notifications after reconnecting' });
     } finally {
-      await listening.stop();
-    }
-  });
-
-  it('coalesces a burst of pokes into a few notifications, the last after the last poke', async () => {
-    const heard: number[] = [];
-    const listening = listenTo(
-      db.orm,
-      PENDING_STARTS_CHANNEL,
-      () => heard.push(Date.now()),
-      pino({ level: 'silent' }),
-    );
-    const notices = createStartNotices(db.orm, pino({ level: 'silent' }));
-    try {
-      await eventually(async () => heard.length === 1, { what: 'the call on connecting' });
-      heard.length = 0;
-      for (let i = 0; i < 200; i++) {
-        notices.poke();
-        if (i % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 3));
-      }
-      const lastPoke = Date.now();
-      await eventually(async () => heard.some((at) => at >= lastPoke), {
-        what: 'a notification after the last poke',
-      });
-      expect(heard.length).toBeGreaterThanOrEqual(1);
-      expect(heard.length).toBeLessThan(20);
-    } finally {
-      await notices.close();
       await listening.stop();
     }
   });

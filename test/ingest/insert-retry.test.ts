@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Readable } from 'node:stream';
 import { postgresFileStore } from '../../src/domain/files/postgres-file-store';
 import { formTotals } from '../../src/db/sql/submission-counts';
-import { nextSubmissionId } from '../../src/db/sql/submissions';
+import { nextSubmissionId } from '../../src/db/sql/submission-inserts';
 import {
   insertSubmission,
   storeSubmission,
@@ -11,6 +11,7 @@ import {
 } from '../../src/domain/submissions/store-submission';
 import { Semaphore } from '../../src/domain/concurrency/semaphore';
 import { useTestStack } from '../support/fixture';
+import { aroundStatements } from '../support/statement-spy';
 
 // PostgreSQL may commit the insert and the connection drop before its answer arrives; the
 // retry then must find the row, not store the submission a second time.
@@ -99,13 +100,10 @@ describe('the insert, run twice with the same id', () => {
 
 describe('storeSubmission after a commit whose answer was lost', () => {
   it('without files: the retried insert finds the row', async () => {
-    const connection = t.stack.ctx.orm.em.getConnection();
-    const execute = connection.execute.bind(connection);
     let dropped = false;
-    vi.spyOn(connection, 'execute').mockImplementation(async (...args) => {
-      const result = await execute(...args);
-      const sql = typeof args[0] === 'string' ? args[0] : String(args[0]);
-      if (!dropped && /insert into "?submissions"?/i.test(sql)) {
+    aroundStatements(t.stack.ctx.orm, async (statement, send) => {
+      const result = await send();
+      if (!dropped && /insert into "?submissions"?/i.test(statement.sql)) {
         dropped = true; // committed (autocommit), then the answer is lost
         throw connectionLost();
       }

@@ -136,6 +136,11 @@ describe('recorded metrics', () => {
       valueOf(text, `formward_submissions_total{process="serve",outcome="${name}"}`);
     expect(outcome(after, 'accepted') - outcome(before, 'accepted')).toBe(1);
     expect(outcome(after, 'rejected') - outcome(before, 'rejected')).toBe(1);
+    // The one accepted submission was stored by one group-commit statement, alone in it.
+    const groups = (text: string, series: string) =>
+      valueOf(text, `formward_ingest_group_rows_${series}{process="serve"}`);
+    expect(groups(after, 'count') - groups(before, 'count')).toBe(1);
+    expect(groups(after, 'sum') - groups(before, 'sum')).toBe(1);
   });
 
   it('labels a dashboard page by its pattern', async () => {

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOrm, migrate, type Orm } from '../../src/db/orm';
-import { insertSubmissionOnce } from '../../src/db/sql/submissions';
+import { insertSubmissionOnce } from '../../src/db/sql/submission-inserts';
 import { claimWorkflowStarts, type StartClaims } from '../../src/pipeline/2-claim-starts';
 import { createAdmission, type Admission } from '../../src/pipeline/3-admission';
 import type { SubmissionWorkflowStarter } from '../../src/pipeline/4-start-workflow';

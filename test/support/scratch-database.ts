@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createOrm, migrate, type Orm } from '../../src/db/orm';
-import { insertSubmissionOnce, nextSubmissionId } from '../../src/db/sql/submissions';
+import { insertSubmissionOnce, nextSubmissionId } from '../../src/db/sql/submission-inserts';
 import { createTestDatabase } from './test-stack';
 
 /**
@@ -48,21 +48,18 @@ export async function storeBareSubmission(
   startHeldMs = 0,
 ): Promise<string> {
   const id = await nextSubmissionId(em);
-  await insertSubmissionOnce(
-    em,
-    {
-      id,
-      ...form,
-      payloadJson: payload,
-      specialNormalized: typeof payload.email === 'string' ? { email: payload.email } : null,
-      sourceIp: null,
-      userAgent: null,
-      referrer: null,
-      isSpam: false,
-      spamReason: null,
-      fillMs: null,
-    },
+  await insertSubmissionOnce(em, {
+    id,
+    ...form,
+    payloadJson: payload,
+    specialNormalized: typeof payload.email === 'string' ? { email: payload.email } : null,
+    sourceIp: null,
+    userAgent: null,
+    referrer: null,
+    isSpam: false,
+    spamReason: null,
+    fillMs: null,
     startHeldMs,
-  );
+  });
   return id;
 }

@@ -7,8 +7,8 @@ import { Migration } from '@mikro-orm/migrations';
  * ingest writes `now()` (claimable at once) or a later time when its own process starts the
  * workflow (a test run). No trigger notifies the workers: a NOTIFY takes a database-wide lock
  * from its commit until the commit is flushed, which would serialise every ingest commit; the
- * serve processes notify instead, at most once per 10 ms each
- * (src/pipeline/1-notify-workers.ts).
+ * serve processes notify instead, once per group of submissions stored together
+ * (src/pipeline/1-group-commit.ts).
  */
 export class Migration20261211002300WorkflowStartClaims extends Migration {
   override up(): void {

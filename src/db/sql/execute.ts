@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 
 /**
  * The one place raw statements reach PostgreSQL. A statement runs on the entity manager's
@@ -12,6 +12,26 @@ export function selectRows<Row>(
   params: readonly unknown[] = [],
 ): Promise<Row[]> {
   return em.getConnection().execute<Row[]>(sql, [...params], 'all', em.getTransactionContext());
+}
+
+/**
+ * Like selectRows, with the parameters bound (sent apart from the statement) instead of
+ * written into it: for a large value, such as ingest's group of rows, that saves escaping it
+ * character by character and PostgreSQL parsing it as a literal.
+ */
+export async function selectRowsBound<Row>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[],
+): Promise<Row[]> {
+  const query = em
+    .getConnection()
+    .getKnex()
+    .raw(sql, [...params] as never);
+  const transaction = em.getTransactionContext<Knex.Transaction>();
+  if (transaction) void query.transacting(transaction);
+  const result = (await query) as { rows: Row[] };
+  return result.rows;
 }
 
 /** Runs a statement that returns no rows; resolves to the number of rows it changed. */
@@ -32,4 +52,15 @@ export async function runStatement(
  */
 export function bigintArray(ids: readonly string[]): string {
   return `{${ids.join(',')}}`;
+}
+
+/**
+ * Raw statements reach the caller as node-postgres errors; ingest's refusals (a payload too
+ * large to index) and its log (no statement values) expect MikroORM's DriverException, as
+ * its own inserts throw.
+ */
+export function asDriverError(em: EntityManager) {
+  return (error: unknown): never => {
+    throw em.getDriver().convertException(error as Error);
+  };
 }

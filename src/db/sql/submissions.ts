@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { bigintArray, runStatement, selectRows } from './execute';
+import { asDriverError, bigintArray, runStatement, selectRows } from './execute';
 
 /** Each range a list may ask for, and its interval (src/domain/submissions/range.ts lists them). */
 export const RANGE_INTERVALS = {
@@ -216,87 +216,6 @@ export async function markWorkflowsStarted(em: EntityManager, ids: string[]): Pr
     'delete from pending_workflow_starts where submission_id = any(?::bigint[])',
     [bigintArray(ids)],
   );
-}
-
-/**
- * A new submission id from the table's sequence, taken before the insert so that a retried
- * insert (the connection dropped after PostgreSQL committed) carries the same id.
- */
-export async function nextSubmissionId(em: EntityManager): Promise<string> {
-  const [row] = await selectRows<{ id: string }>(
-    em,
-    "select nextval('submissions_id_seq')::text as id",
-  );
-  return row!.id;
-}
-
-/**
- * Raw statements reach the caller as node-postgres errors; ingest's refusals (a payload too
- * large to index) and its log (no statement values) expect MikroORM's DriverException, as
- * its own inserts throw.
- */
-function asDriverError(em: EntityManager) {
-  return (error: unknown): never => {
-    throw em.getDriver().convertException(error as Error);
-  };
-}
-
-/** A submission's own columns as ingest stores them; the rest take their defaults. */
-export type NewSubmissionRow = {
-  id: string;
-  formId: string;
-  accountId: string;
-  payloadJson: Record<string, unknown>;
-  specialNormalized: Record<string, unknown> | null;
-  sourceIp: string | null;
-  userAgent: string | null;
-  referrer: string | null;
-  isSpam: boolean;
-  spamReason: string | null;
-  fillMs: number | null;
-  /** The ingest request's trace, for the workflow start (only while tracing is on). */
-  traceparent?: string | null;
-};
-
-/**
- * Inserts the submission unless a row with its id is already there (an earlier attempt
- * committed); true when this call inserted it. The same statement records its workflow start
- * as pending, so a worker finds it whatever happens after the commit; no
- * worker claims it for `startHeldMs` (the storing process starts it itself: a test run).
- */
-export async function insertSubmissionOnce(
-  em: EntityManager,
-  row: NewSubmissionRow,
-  startHeldMs = 0,
-): Promise<boolean> {
-  const inserted = await runStatement(
-    em,
-    `with inserted as (
-       insert into submissions (id, form_id, account_id, payload_json, special_normalized,
-              source_ip, user_agent, referrer, is_spam, spam_reason, fill_ms)
-       values (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?)
-       on conflict (id) do nothing
-       returning id, created_at
-     )
-     insert into pending_workflow_starts (submission_id, created_at, claimed_until, traceparent)
-     select id, created_at, created_at + (? * interval '1 millisecond'), ? from inserted`,
-    [
-      row.id,
-      row.formId,
-      row.accountId,
-      JSON.stringify(row.payloadJson),
-      row.specialNormalized === null ? null : JSON.stringify(row.specialNormalized),
-      row.sourceIp,
-      row.userAgent,
-      row.referrer,
-      row.isSpam,
-      row.spamReason,
-      row.fillMs,
-      startHeldMs,
-      row.traceparent ?? null,
-    ],
-  ).catch(asDriverError(em));
-  return inserted > 0;
 }
 
 /** Replaces a submission's payload (ingest adds its files' links once they are stored). */

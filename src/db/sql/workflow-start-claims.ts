@@ -1,13 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { runStatement, selectRows } from './execute';
+import { selectRows } from './execute';
 
 /** The channel that tells the workers new rows of pending_workflow_starts are there. */
 export const PENDING_STARTS_CHANNEL = 'formward_pending_starts';
-
-/** Tells the listening workers that pending starts were stored (its own short transaction). */
-export async function notifyPendingStarts(em: EntityManager): Promise<void> {
-  await runStatement(em, `select pg_notify('${PENDING_STARTS_CHANNEL}', '')`);
-}
 
 /**
  * Claims up to `limit` claimable pending starts, oldest first, for `leaseMs`: no other

@@ -34,11 +34,12 @@ export class FormCache {
 
   constructor(private readonly ttlMs = 1000) {}
 
-  async byToken(em: EntityManager, token: string): Promise<IngestForm | null> {
+  /** `em` is asked for only on a miss (a request's fork is made when first used). */
+  async byToken(em: () => EntityManager, token: string): Promise<IngestForm | null> {
     const now = Date.now();
     const hit = this.entries.get(token);
     if (hit && hit.expires > now) return hit.form;
-    const found = await findFormByToken(em, token);
+    const found = await findFormByToken(em(), token);
     if (!found) {
       this.entries.delete(token);
       return null;

@@ -30,6 +30,13 @@ export const httpRequestDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+export const ingestGroupRows = new Histogram({
+  name: 'formward_ingest_group_rows',
+  help: 'Submissions stored by each group-commit statement at ingest (1: nothing to group with)',
+  buckets: [1, 2, 4, 8, 16, 32, 64, 128, 200],
+  registers: [metricsRegistry],
+});
+
 export const deliveriesTotal = new Counter({
   name: 'formward_deliveries_total',
   help: 'Deliveries by plugin type and final outcome (failed: retries exhausted or given up)',

@@ -1,11 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { insertSubmissionFile } from '../../db/sql/submission-files';
 import { currentTraceparent } from '../../tracing/trace-hooks';
-import {
-  insertSubmissionOnce,
-  nextSubmissionId,
-  updateSubmissionPayload,
-} from '../../db/sql/submissions';
+import { insertSubmissionOnce, type NewSubmissionRow } from '../../db/sql/submission-inserts';
+import { updateSubmissionPayload } from '../../db/sql/submissions';
 import type { SpecialFields } from '../../db/entities/submission';
 import { retryOnConnectionError } from '../../db/connection-errors';
 import type { FileSource, FileStore, StoredBytes } from '../files/file-store';
@@ -17,6 +14,7 @@ import {
   type FileReservation,
 } from './file-quota';
 import type { Semaphore } from '../concurrency/semaphore';
+import { directWriter, type SubmissionWriter } from './submission-writer';
 
 /** Where a submission's files go, what they may take, and their download links. */
 export type FileHandling = {
@@ -32,6 +30,9 @@ export type FileHandling = {
  * storing process starts it itself (a test run waits for its result). 0 by default.
  */
 export type StartHold = { heldMs?: number };
+
+/** How storeSubmission writes: `writer` takes ids and stores rows without files (ingest groups them). */
+export type StoreOptions = { start?: StartHold; writer?: SubmissionWriter };
 
 /** A file part as ingest received it; `open` streams its bytes from where they were spooled. */
 export type UploadedFile = FileSource & { fieldName: string; filename: string };
@@ -61,14 +62,22 @@ export type NewSubmission = {
  * the authenticated download link of the API.
  */
 export async function storeSubmission(
-  em: EntityManager,
+  emOrLazy: EntityManager | (() => EntityManager),
   input: NewSubmission,
   files: FileHandling,
-  start: StartHold = {},
+  options: StoreOptions = {},
 ): Promise<{ id: string }> {
-  const id = await retryOnConnectionError(() => nextSubmissionId(em));
-  if (input.files.length === 0)
-    return retryOnConnectionError(() => insertSubmission(em, id, input, files, undefined, start));
+  const emOf = typeof emOrLazy === 'function' ? emOrLazy : () => emOrLazy;
+  const writer = options.writer ?? directWriter(emOf);
+  const id = await retryOnConnectionError(() => writer.takeId());
+  if (input.files.length === 0) {
+    // The ingest hot path: one statement, shared with concurrent submissions by ingest's
+    // writer (which needs no EntityManager: the request's fork is not even made).
+    await retryOnConnectionError(() => writer.insert(newRow(id, input, options.start)));
+    return { id };
+  }
+  const em = emOf();
+  const start = options.start ?? {};
   // One reservation for every attempt: a retry after a commit whose answer was lost must
   // neither count the files twice nor give back what that commit settled. (A reservation
   // whose own answer was lost stays behind until it is an hour old, file-usage.ts.)
@@ -98,24 +107,10 @@ export async function insertSubmission(
   reservation?: FileReservation,
   start: StartHold = {},
 ): Promise<{ id: string }> {
-  const row = {
-    id,
-    formId: input.formId,
-    accountId: input.accountId,
-    payloadJson: input.payload,
-    specialNormalized: input.special,
-    sourceIp: input.sourceIp,
-    userAgent: input.userAgent,
-    referrer: input.referrer,
-    isSpam: input.spamReason !== null,
-    spamReason: input.spamReason,
-    fillMs: input.fillMs,
-    traceparent: currentTraceparent(),
-  };
+  const row = newRow(id, input, start);
 
   if (input.files.length === 0) {
-    // The ingest hot path: one INSERT statement, no transaction round trips.
-    await insertSubmissionOnce(em, row, start.heldMs);
+    await insertSubmissionOnce(em, row);
     return { id };
   }
 
@@ -127,7 +122,7 @@ export async function insertSubmission(
   // they stay unreferenced in the bucket (docs/running.md, File storage).
   const storedKeys: string[] = [];
   try {
-    const stored = await insertWithFiles(em, id, row, input, files, held, storedKeys, start);
+    const stored = await insertWithFiles(em, row, input, files, held, storedKeys);
     if (!stored) {
       // An earlier attempt stored the submission: its files and bytes are already counted.
       await giveBack();
@@ -141,6 +136,23 @@ export async function insertSubmission(
   }
 }
 
+/** The submission's row as stored, with the ingest request's trace for its workflow start. */
+const newRow = (id: string, input: NewSubmission, start?: StartHold): NewSubmissionRow => ({
+  id,
+  formId: input.formId,
+  accountId: input.accountId,
+  payloadJson: input.payload,
+  specialNormalized: input.special,
+  sourceIp: input.sourceIp,
+  userAgent: input.userAgent,
+  referrer: input.referrer,
+  isSpam: input.spamReason !== null,
+  spamReason: input.spamReason,
+  fillMs: input.fillMs,
+  traceparent: currentTraceparent(),
+  startHeldMs: start?.heldMs,
+});
+
 const totalBytes = (list: UploadedFile[]) => list.reduce((sum, file) => sum + file.size, 0);
 
 /**
@@ -152,14 +164,13 @@ const totalBytes = (list: UploadedFile[]) => list.reduce((sum, file) => sum + fi
  */
 async function insertWithFiles(
   em: EntityManager,
-  id: string,
-  row: Parameters<typeof insertSubmissionOnce>[1],
+  row: NewSubmissionRow,
   input: NewSubmission,
   files: FileHandling,
   reservation: FileReservation,
   storedKeys: string[],
-  start: StartHold,
 ): Promise<boolean> {
+  const id = row.id;
   const written: Array<StoredBytes | null> = [];
   for (const file of input.files) {
     const bytes =
@@ -170,7 +181,7 @@ async function insertWithFiles(
   return files.writeSlots.run(() =>
     em.transactional(async (tx) => {
       // The row and its files commit together: a row already there means all of it is.
-      if (!(await insertSubmissionOnce(tx, row, start.heldMs))) return false;
+      if (!(await insertSubmissionOnce(tx, row))) return false;
       const payload: Record<string, unknown> = { ...input.payload };
       for (const [index, file] of input.files.entries()) {
         const bytes = written[index] ?? (await files.store.put(file, { submissionId: id }));

@@ -42,5 +42,5 @@ export function storeTestSubmission(
   // The sample is fixed and passes every rule (test/unit/domain/prepare-submission.test.ts).
   if (!prepared.ok)
     throw new Error(`the test sample is refused: ${prepared.problem.errors.join('; ')}`);
-  return storeSubmission(em, prepared.submission, files, TEST_RUN_START_HOLD);
+  return storeSubmission(em, prepared.submission, files, { start: TEST_RUN_START_HOLD });
 }

@@ -33,7 +33,7 @@ export const captchaIngestRoutes = [
     errors: ['not_found', 'not_active', 'rate_limited'],
     onRequest: setIngestCors,
   }).handle(async ({ req, params }, ctx) => {
-    const form = await ctx.forms.byToken(req.em, params.endpoint_token);
+    const form = await ctx.forms.byToken(() => req.em, params.endpoint_token);
     if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
     if (!form.isActive)
       throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
@@ -64,7 +64,7 @@ export const captchaIngestRoutes = [
     },
     errors: ['not_found'],
   }).handle(async ({ req, params }, ctx) => {
-    const form = await ctx.forms.byToken(req.em, params.endpoint_token);
+    const form = await ctx.forms.byToken(() => req.em, params.endpoint_token);
     if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
     return {
       status: 200,

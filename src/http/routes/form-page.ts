@@ -48,7 +48,7 @@ export const formPageRoutes = [
     responses: { 200: { description: 'the page', content: 'text/html' } },
     errors: ['not_found', 'not_active'],
   }).handle(async ({ req, res, params }, ctx) => {
-    const form = await ctx.forms.byToken(req.em, params.endpoint_token);
+    const form = await ctx.forms.byToken(() => req.em, params.endpoint_token);
     if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
     if (!servesPage(form)) throw new HttpError(404, 'not_found', 'this form has no page');
     if (!form.isActive)

@@ -77,7 +77,7 @@ async function acceptingForm(
 }> {
   // A database restart of a few seconds is waited out here and in storeSubmission.
   const form = await retryOnConnectionError(() =>
-    ctx.forms.byToken(req.em, String(req.params.endpoint_token)),
+    ctx.forms.byToken(() => req.em, String(req.params.endpoint_token)),
   );
   if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
   if (!form.isActive)
@@ -134,7 +134,7 @@ async function accept(
   // Checked before the insert: a refusal stores nothing; an unverified check keeps it as spam.
   await captcha.check(prepared.submission);
   const submission = await storeSubmission(
-    req.em,
+    () => req.em,
     prepared.submission,
     {
       quota: ctx.config.fileQuota,
@@ -143,7 +143,7 @@ async function accept(
       url: (submissionId, fileId) =>
         `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
     },
-    options.start,
+    { start: options.start, writer: ctx.submissionWriter },
   ).catch((error: unknown) => {
     if (error instanceof FileQuotaExceededError)
       throw new HttpError(413, 'payload_too_large', error.message);
@@ -188,14 +188,6 @@ const resultLinks = (ctx: RouteContext, form: IngestForm, submissionId: string) 
   link('submission', `${ctx.urls.base}/api/submissions/${submissionId}`),
   link('form', `${ctx.urls.base}/api/forms/${form.id}`),
 ];
-
-/**
- * After the answer, off the request path: the workers hear that a start waits
- * (src/pipeline/1-notify-workers.ts); one of them claims and starts it.
- */
-const notifyWorkersAfter = (ctx: RouteContext, res: Response) => {
-  res.on('finish', () => ctx.startNotices.poke());
-};
 
 const FORM_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 const INGEST_ERRORS = [
@@ -300,7 +292,6 @@ export const ingestRoutes = [
     )
       .catch((error: unknown) => unavailableWithResend(req, ctx, error, body))
       .finally(() => body.discard());
-    notifyWorkersAfter(ctx, res);
     if (req.accepts(['html', 'json']) === 'json')
       return { status: 200, body: { ok: true, id, links: resultLinks(ctx, form, id) } };
     return {
@@ -390,10 +381,7 @@ export const ingestRoutes = [
       testRun ? { captchaExempt: true, start: TEST_RUN_START_HOLD } : {},
     );
     const links = resultLinks(ctx, form, id);
-    if (!testRun) {
-      notifyWorkersAfter(ctx, res);
-      return { status: 200, body: { ok: true, id, links } };
-    }
+    if (!testRun) return { status: 200, body: { ok: true, id, links } };
     const result = await ctx.workflows.runAndWait(id, TEST_RUN_TIMEOUT_MS);
     return {
       status: 200,
@@ -402,3 +390,6 @@ export const ingestRoutes = [
   }),
   preflight('/json/{endpoint_token}', 'preflightJson', 'JSON'),
 ];
+
+/** `POST /f/{endpoint_token}` and `POST /json/{endpoint_token}`: src/http/routing/direct-dispatch.ts. */
+export const ingestPosts = ingestRoutes.filter((route) => route.method === 'post');

@@ -61,7 +61,7 @@ export function methodNotAllowed(allowed: string[]): RequestHandler {
   };
 }
 
-function handlersOf(route: AnyRoute, ctx: RouteContext): RequestHandler[] {
+export function handlersOf(route: AnyRoute, ctx: RouteContext): RequestHandler[] {
   const handlers: RequestHandler[] = [
     (req, res, next) => {
       markOperation(res, route);
@@ -164,7 +164,14 @@ function sendAnswer(res: Response, route: AnyRoute, answer: AnswerValue): void {
         `${route.operationId} ${answer.status}: the body does not match its schema: ${z.prettifyError(encoded.error)}`,
       );
     }
-    res.status(answer.status).json(encoded.data);
+    if (route.method === 'get') res.status(answer.status).json(encoded.data);
+    else {
+      // Written directly: Express's res.json would hash the body for an ETag, which means
+      // nothing on the answer to a change (and costs ingest a SHA-1 per submission).
+      res.statusCode = answer.status;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify(encoded.data));
+    }
   } else if ('content' in spec) {
     if (!res.get('Content-Type')) res.type(spec.content);
     // A stream (a file download) is piped; pipeline destroys both ends when either fails

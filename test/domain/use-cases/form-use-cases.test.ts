@@ -74,7 +74,9 @@ describe('updateForm', () => {
       accountId: t.accountId,
       settings: { name: 'Before' },
     });
-    expect((await t.stack.ctx.forms.byToken(freshEm(t), form.endpointToken))?.name).toBe('Before');
+    expect((await t.stack.ctx.forms.byToken(() => freshEm(t), form.endpointToken))?.name).toBe(
+      'Before',
+    );
     const changes = { name: 'After', notificationEmailAddresses: ['second@example.org'] };
     const updated = await updateForm(em, t.stack.ctx, form, changes);
     expect(updated.changed.sort()).toEqual(['name', 'notificationEmailAddresses']);
@@ -83,7 +85,9 @@ describe('updateForm', () => {
       summary: 'changed name, notification_email_addresses',
     });
     expect(await formRow(form.id)).toMatchObject({ name: 'After' });
-    expect((await t.stack.ctx.forms.byToken(freshEm(t), form.endpointToken))?.name).toBe('After');
+    expect((await t.stack.ctx.forms.byToken(() => freshEm(t), form.endpointToken))?.name).toBe(
+      'After',
+    );
     expect(await asked('second@example.org')).toBe(true);
     // The same values again change nothing: no audit entry.
     const again = await updateForm(em, t.stack.ctx, form, changes);
