@@ -99,8 +99,11 @@ export function createGroupCommit(orm: Orm): GroupCommit {
   const writeAll = async () => {
     // The end of this turn of the event loop: requests read in the same turn go together.
     await new Promise((resolve) => setImmediate(resolve));
-    while (queue.length > 0) await writeGroup(nextGroup());
-    writing = null;
+    try {
+      while (queue.length > 0) await writeGroup(nextGroup());
+    } finally {
+      writing = null; // writeGroup settles every caller itself; this only keeps the loop alive
+    }
   };
 
   return {
