@@ -6,7 +6,7 @@ import { claimWorkflowStarts, type StartClaims } from '../../src/pipeline/2-clai
 import { createAdmission, type Admission } from '../../src/pipeline/3-admission';
 import type { SubmissionWorkflowStarter } from '../../src/pipeline/4-start-workflow';
 import { eventually } from '../support/eventually';
-import { storeBareSubmission } from '../support/scratch-database';
+import { bareSubmissionRow, storeBareSubmission } from '../support/scratch-database';
 import { createTestDatabase } from '../support/test-stack';
 
 // src/pipeline/2-claim-starts.ts against a real database and a stand-in for Temporal: a
@@ -134,19 +134,7 @@ describe('the claim loop of workflow starts', () => {
   it('stores no second pending start when ingest runs its insert again', async () => {
     const em = orm.em.fork();
     const id = await ingest();
-    const again = await insertSubmissionOnce(em, {
-      id,
-      formId,
-      accountId,
-      payloadJson: {},
-      specialNormalized: null,
-      sourceIp: null,
-      userAgent: null,
-      referrer: null,
-      isSpam: false,
-      spamReason: null,
-      fillMs: null,
-    });
+    const again = await insertSubmissionOnce(em, bareSubmissionRow(id, { formId, accountId }));
     expect(again).toBe(false);
     expect(await pendingIds()).toEqual([id]);
   });

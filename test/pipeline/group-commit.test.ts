@@ -5,7 +5,7 @@ import type { NewSubmissionRow } from '../../src/db/sql/submission-inserts';
 import { PENDING_STARTS_CHANNEL } from '../../src/db/sql/workflow-start-claims';
 import { createGroupCommit } from '../../src/pipeline/1-group-commit';
 import { eventually } from '../support/eventually';
-import { useScratchDatabase } from '../support/scratch-database';
+import { bareSubmissionRow, useScratchDatabase } from '../support/scratch-database';
 import { aroundStatements } from '../support/statement-spy';
 
 // src/pipeline/1-group-commit.ts against a real PostgreSQL: concurrent submissions share one
@@ -23,19 +23,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const row = (id: string, message: string, formId = form.formId): NewSubmissionRow => ({
-  id,
-  formId,
-  accountId: form.accountId,
-  payloadJson: { message },
-  specialNormalized: null,
-  sourceIp: '203.0.113.7',
-  userAgent: 'group test',
-  referrer: null,
-  isSpam: false,
-  spamReason: null,
-  fillMs: null,
-});
+const row = (id: string, message: string, formId = form.formId): NewSubmissionRow =>
+  bareSubmissionRow(id, { ...form, formId }, { message });
 
 /** Counts (and can hold back or break) the statements that insert submissions. */
 function watchInserts(options: { hold?: Promise<void>; failAfterCommit?: () => Error } = {}) {

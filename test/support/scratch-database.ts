@@ -1,7 +1,11 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createOrm, migrate, type Orm } from '../../src/db/orm';
-import { insertSubmissionOnce, nextSubmissionId } from '../../src/db/sql/submission-inserts';
+import {
+  insertSubmissionOnce,
+  nextSubmissionId,
+  type NewSubmissionRow,
+} from '../../src/db/sql/submission-inserts';
 import { createTestDatabase } from './test-stack';
 
 /**
@@ -48,7 +52,18 @@ export async function storeBareSubmission(
   startHeldMs = 0,
 ): Promise<string> {
   const id = await nextSubmissionId(em);
-  await insertSubmissionOnce(em, {
+  await insertSubmissionOnce(em, bareSubmissionRow(id, form, payload, startHeldMs));
+  return id;
+}
+
+/** A submission row of `form` with only a payload (and its e-mail as the special field). */
+export function bareSubmissionRow(
+  id: string,
+  form: { accountId: string; formId: string },
+  payload: Record<string, unknown> = {},
+  startHeldMs = 0,
+): NewSubmissionRow {
+  return {
     id,
     ...form,
     payloadJson: payload,
@@ -60,6 +75,5 @@ export async function storeBareSubmission(
     spamReason: null,
     fillMs: null,
     startHeldMs,
-  });
-  return id;
+  };
 }
