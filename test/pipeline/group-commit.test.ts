@@ -141,6 +141,29 @@ describe('group commit at ingest', () => {
     await writer.close();
   });
 
+  it('splits a group with one refused row in halves: a few statements, not one per row', async () => {
+    const writer = createGroupCommit(db.orm);
+    const ids = await Promise.all(Array.from({ length: 40 }, () => writer.takeId()));
+    const groups = watchInserts();
+    const poisoned = 27;
+    const results = await Promise.allSettled(
+      ids.map((id, i) =>
+        writer.insert(row(id, `bisected ${i}`, i === poisoned ? '999999999' : form.formId)),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(
+      ids.map((_, i) => (i === poisoned ? 'rejected' : 'fulfilled')),
+    );
+    expect(String((results[poisoned] as PromiseRejectedResult).reason)).toMatch(/foreign key/);
+    expect(await stored(ids)).toEqual(
+      ids.filter((_, i) => i !== poisoned).map((id) => `${id} pending`),
+    );
+    // The group, then two halves per level down to the bad row: 1 + 2·ceil(log2 40) = 13.
+    expect(groups[0]).toBe(40);
+    expect(groups.length).toBeLessThanOrEqual(1 + 2 * Math.ceil(Math.log2(40)));
+    await writer.close();
+  });
+
   it('fails every caller of a group whose answer was lost; sent again, each row is stored once', async () => {
     const writer = createGroupCommit(db.orm);
     const ids = await Promise.all(Array.from({ length: 5 }, () => writer.takeId()));
