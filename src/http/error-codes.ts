@@ -15,6 +15,10 @@ export const ERROR_CODES = {
     },
   },
   invalid_json: { status: 400, when: 'the body is not parseable JSON' },
+  invalid_payload: {
+    status: 422,
+    when: 'ingest: a field name or value (at any depth) is not well-formed Unicode, such as a lone UTF-16 surrogate (`"\\ud800"`); `errors` names each field; nothing is stored',
+  },
   unauthorized: {
     status: 401,
     when: 'no credential was sent (or, on `/api/stats`, no dashboard session)',

@@ -11,9 +11,17 @@ import { fileMatchesAccept } from './file-accept';
 /** What ingest checks a submission against (docs/form-fields.md); absent: free-form. */
 export type FieldRules = { fields: FormField[]; unknownFields: UnknownFieldPolicy };
 
-export type FieldCheck =
-  | { ok: true; payload: Record<string, unknown>; files: UploadedFile[] }
-  | { ok: false; fieldErrors: Record<string, string> };
+/** What the rules read of an uploaded (or stored) file. */
+export type FileFacts = Pick<UploadedFile, 'fieldName' | 'filename' | 'contentType'>;
+
+/**
+ * The outcome of the rules. A refusal still carries `payload` shaped as far as it can be (the
+ * valid answers as stored, the refused ones as sent, unknown names by the policy, `reject`
+ * dropping them): what a filled honeypot stores, as it is never refused.
+ */
+export type FieldCheck<F extends FileFacts = UploadedFile> =
+  | { ok: true; payload: Record<string, unknown>; files: F[] }
+  | { ok: false; fieldErrors: Record<string, string>; payload: Record<string, unknown> };
 
 const emailSchema = z.email();
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -112,7 +120,7 @@ const withinLength = (field: FormField, value: string): Outcome =>
     ? { error: `must be at most ${field.max_length} characters` }
     : { value };
 
-function checkFiles(field: FormField, files: UploadedFile[]): string | null {
+function checkFiles(field: FormField, files: FileFacts[]): string | null {
   if (files.length === 0) return field.required ? 'is required' : null;
   if (files.length > 1 && !field.multiple) return 'takes one file';
   const refused = files.find((file) => !fileMatchesAccept(file, field.accept));
@@ -127,11 +135,11 @@ function checkFiles(field: FormField, files: UploadedFile[]): string | null {
  * as numbers, checkbox groups as lists, a single checkbox as true/false and empty optional
  * answers left out. Names outside the list follow `unknownFields`.
  */
-export function validateFields(
+export function validateFields<F extends FileFacts>(
   rules: FieldRules,
   payload: Record<string, unknown>,
-  files: UploadedFile[],
-): FieldCheck {
+  files: F[],
+): FieldCheck<F> {
   const errors: Record<string, string> = {};
   const stored: Record<string, unknown> = {};
   const known = new Map(rules.fields.map((field) => [field.name, field]));
@@ -147,8 +155,10 @@ export function validateFields(
       continue;
     }
     const outcome = checkValue(field, payload[field.name]);
-    if ('error' in outcome) errors[field.name] = outcome.error;
-    else if ('value' in outcome) stored[field.name] = outcome.value;
+    if ('error' in outcome) {
+      errors[field.name] = outcome.error;
+      if (payload[field.name] !== undefined) stored[field.name] = payload[field.name];
+    } else if ('value' in outcome) stored[field.name] = outcome.value;
     if (files.some((f) => f.fieldName === field.name)) errors[field.name] ??= 'must not be a file';
   }
   const unknownNames = [
@@ -157,9 +167,9 @@ export function validateFields(
   ];
   if (rules.unknownFields === 'reject')
     for (const name of new Set(unknownNames)) errors[name] = 'is not a field of this form';
-  if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
   if (rules.unknownFields === 'keep')
     for (const name of Object.keys(payload)) if (!known.has(name)) stored[name] = payload[name];
+  if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors, payload: stored };
   const keptFiles =
     rules.unknownFields === 'keep' ? files : files.filter((f) => known.has(f.fieldName));
   return { ok: true, payload: stored, files: keptFiles };

@@ -1,15 +1,13 @@
 import { fillMsFromStamp } from '../spam/fill-time';
-import { validateFields, type FieldRules } from '../forms/validate-fields';
-import { fieldsWithNul } from './nul-characters';
+import type { FieldRules } from '../forms/validate-fields';
+import { checkFormRules, type SubmissionProblem } from './form-rules';
 import { checkPayloadLimits } from './payload-checks';
-import {
-  FILL_STAMP_FIELD,
-  HONEYPOT_FIELD,
-  honeypotFilled,
-  normalizeSpecialFields,
-} from './special-fields';
+import { FILL_STAMP_FIELD, HONEYPOT_FIELD, honeypotFilled } from './special-fields';
 import type { NewSubmission, UploadedFile } from './store-submission';
+import { fieldsWithIllFormedText, fieldsWithNul, shownName } from './unstorable-text';
 import { spamReasonAt } from '../spam/rules';
+
+export type { SubmissionProblem } from './form-rules';
 
 /** What ingest knows about the request besides its fields (raw header values). */
 export type RequestFacts = {
@@ -36,17 +34,6 @@ export type SubmissionToPrepare = {
   rules?: FieldRules | null;
 };
 
-/**
- * Why a submission is refused: `too_large` (a limit is exceeded, HTTP 413) or `invalid`
- * (HTTP 422); `errors` names each problem, one line a field.
- */
-export type SubmissionProblem = {
-  kind: 'too_large' | 'invalid';
-  errors: string[];
-  /** With a field list: one message by field name, for pages and clients to show beside it. */
-  fieldErrors?: Record<string, string>;
-};
-
 export type PreparedSubmission =
   { ok: true; submission: NewSubmission } | { ok: false; problem: SubmissionProblem };
 
@@ -57,70 +44,76 @@ const REFERRER_CHARS = 2048;
 /**
  * Every ingest rule on a submission's fields, in the order a caller sees them: payload limits
  * (on the fields as sent, control fields included), the control fields taken out (a filled
- * honeypot `_hp` marks spam, the `_ts` stamp becomes `fillMs`), NUL characters refused,
- * `email`/`name`/`message` normalised and `email` validated. Pure: the result is either the
- * submission to store or the problems to answer with.
+ * honeypot `_hp` marks spam, the `_ts` stamp becomes `fillMs`), text PostgreSQL cannot store
+ * refused (NUL characters, ill-formed Unicode), then the form's rules (checkFormRules: its
+ * field list, `email`/`name`/`message` normalised and `email` validated). A filled honeypot
+ * is never refused for what the post holds, only for its size: it is stored as spam, shaped
+ * like any other row as far as its values allow, without the fields that could not be
+ * stored or that the form refuses as unknown, and it answers like success. Pure: the result
+ * is either the submission to store or the problems to answer with.
  */
 export function prepareSubmission(input: SubmissionToPrepare): PreparedSubmission {
+  let sent = input.fields;
   if (input.limits === 'check') {
-    const limits = checkPayloadLimits(input.fields);
+    const limits = checkPayloadLimits(sent);
     if (limits.tooLarge.length > 0) return refused('too_large', limits.tooLarge);
-    if (limits.invalid.length > 0) return refused('invalid', limits.invalid);
+    if (limits.invalid.length > 0) {
+      // Read the honeypot only among the fields within the limits (its depth among them).
+      const within = withoutFields(sent, (name, value) => {
+        return checkPayloadLimits({ [name]: value }).invalid.length > 0;
+      });
+      if (!honeypotFilled(within[HONEYPOT_FIELD])) return refused('invalid', limits.invalid);
+      sent = within;
+    }
   }
 
-  const payload = { ...input.fields };
-  const spam = honeypotFilled(payload[HONEYPOT_FIELD]);
-  const fillMs = fillMsFromStamp(payload[FILL_STAMP_FIELD], input.request.receivedAtMs);
+  const spam = honeypotFilled(sent[HONEYPOT_FIELD]);
+  const fillMs = fillMsFromStamp(sent[FILL_STAMP_FIELD], input.request.receivedAtMs);
+  let payload = { ...sent };
   delete payload[HONEYPOT_FIELD];
   delete payload[FILL_STAMP_FIELD];
 
   const nul = fieldsWithNul(payload);
-  if (nul.length > 0)
+  const illFormed = fieldsWithIllFormedText(payload);
+  if (!spam && nul.length > 0)
     return refused(
       'invalid',
-      nul.map((name) => `${name}: must not contain NUL characters`),
+      nul.map((name) => `${shownName(name)}: must not contain NUL characters`),
     );
+  if (!spam && illFormed.length > 0)
+    return refused(
+      'ill_formed',
+      illFormed.map((name) => `${shownName(name)}: must be well-formed Unicode (it holds a lone surrogate)`),
+    );
+  const unstorable = new Set([...nul, ...illFormed]);
+  if (unstorable.size > 0) payload = withoutFields(payload, (name) => unstorable.has(name));
 
-  // A filled honeypot still looks like success: spam is stored as sent, never validated.
-  let files = input.files;
-  let fields = payload;
-  if (input.rules && !spam) {
-    const checked = validateFields(input.rules, payload, input.files);
-    if (!checked.ok)
-      return {
-        ok: false,
-        problem: {
-          kind: 'invalid',
-          errors: Object.entries(checked.fieldErrors).map(
-            ([name, message]) => `${name}: ${message}`,
-          ),
-          fieldErrors: checked.fieldErrors,
-        },
-      };
-    fields = checked.payload;
-    files = checked.files;
-  }
-
-  const special = normalizeSpecialFields(fields);
-  if (!special.ok) return refused('invalid', special.errors);
+  const checked = checkFormRules(input.rules, payload, input.files);
+  if (!checked.ok && !spam) return { ok: false, problem: checked.problem };
 
   return {
     ok: true,
     submission: {
       formId: input.form.id,
       accountId: input.form.accountId,
-      payload: fields,
-      special: special.special,
+      payload: checked.payload,
+      special: checked.special,
       sourceIp: input.request.sourceIp,
       userAgent: input.request.userAgent?.slice(0, USER_AGENT_CHARS) ?? null,
       referrer: input.request.referrer?.slice(0, REFERRER_CHARS) ?? null,
       spamReason: spamReasonAt('ingest', { honeypotFilled: spam, captchaUnverified: false }),
       fillMs,
       // Spam keeps no file bytes; its answer still looks like success.
-      files: spam ? [] : files,
+      files: spam || !checked.ok ? [] : checked.files,
     },
   };
 }
+
+/** The fields but those `leaveOut` names. */
+const withoutFields = (
+  fields: Record<string, unknown>,
+  leaveOut: (name: string, value: unknown) => boolean,
+) => Object.fromEntries(Object.entries(fields).filter(([name, value]) => !leaveOut(name, value)));
 
 const refused = (kind: SubmissionProblem['kind'], errors: string[]): PreparedSubmission => ({
   ok: false,

@@ -23,11 +23,13 @@ const firstText = (value: unknown): string | undefined => {
 
 /**
  * Trimmed `name` and `message` and the trimmed, lower-cased `email` (null when none came);
- * an `email` that is present must be a valid address.
+ * an `email` that is present must be a valid address: `errors` says when it is not, and
+ * `special` then holds the rest (what a filled honeypot stores, as it is never refused).
  */
-export function normalizeSpecialFields(
-  payload: Record<string, unknown>,
-): { ok: true; special: SpecialFields | null } | { ok: false; errors: string[] } {
+export function normalizeSpecialFields(payload: Record<string, unknown>): {
+  special: SpecialFields | null;
+  errors: string[];
+} {
   const special: SpecialFields = {};
   const errors: string[] = [];
   if ('email' in payload) {
@@ -39,8 +41,7 @@ export function normalizeSpecialFields(
     const text = firstText(payload[key])?.trim();
     if (text !== undefined) special[key] = text;
   }
-  if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, special: Object.keys(special).length > 0 ? special : null };
+  return { special: Object.keys(special).length > 0 ? special : null, errors };
 }
 
 /** A filled honeypot is any non-empty value. */

@@ -1,13 +1,23 @@
 import type { SubmissionProblem } from '../../domain/submissions/prepare-submission';
 import { FieldValidationError, HttpError, validationFailed } from '../http-error';
 
-/** The answer to a submission prepareSubmission refused: 413 for a limit, else 422. */
+/**
+ * The answer to a submission prepareSubmission refused: 413 for a limit, 422
+ * `invalid_payload` for text that is not well-formed Unicode, else 422 `validation_failed`.
+ */
 export function submissionRefused(problem: SubmissionProblem): HttpError {
   if (problem.kind === 'too_large')
     return new HttpError(
       413,
       'payload_too_large',
       'the submission exceeds a limit',
+      problem.errors,
+    );
+  if (problem.kind === 'ill_formed')
+    return new HttpError(
+      422,
+      'invalid_payload',
+      'the submission holds text that is not well-formed Unicode',
       problem.errors,
     );
   if (problem.fieldErrors) return new FieldValidationError(problem.errors, problem.fieldErrors);

@@ -192,6 +192,7 @@ const resultLinks = (ctx: RouteContext, form: IngestForm, submissionId: string) 
 const FORM_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 const INGEST_ERRORS = [
   'validation_failed',
+  'invalid_payload',
   'domain_not_allowed',
   'not_found',
   'not_active',

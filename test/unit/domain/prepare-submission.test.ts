@@ -91,7 +91,7 @@ describe('prepareSubmission', () => {
   });
 
   it('NUL: refuses each field whose name or value holds one, after the control fields go', () => {
-    expect(problem({ a: 'x\0y', ['b\0']: 'ok', c: { deep: ['\0'] }, _hp: '\0' })).toEqual({
+    expect(problem({ a: 'x\0y', ['b\0']: 'ok', c: { deep: ['\0'] }, _ts: '\0' })).toEqual({
       kind: 'invalid',
       errors: [
         'a: must not contain NUL characters',
@@ -99,6 +99,73 @@ describe('prepareSubmission', () => {
         'c: must not contain NUL characters',
       ],
     });
+  });
+
+  it('ill-formed Unicode: refuses each field with a lone surrogate in a name or value, at any depth', () => {
+    expect(
+      problem({
+        a: 'x\ud800y',
+        ['b\udc00']: 'ok',
+        c: { deep: [{ ['k\ud83d']: 1 }] },
+        pair: 'a whole pair is fine: \ud83d\ude00',
+        _ts: '\udfff',
+      }),
+    ).toEqual({
+      kind: 'ill_formed',
+      errors: [
+        'a: must be well-formed Unicode (it holds a lone surrogate)',
+        'b\ufffd: must be well-formed Unicode (it holds a lone surrogate)',
+        'c: must be well-formed Unicode (it holds a lone surrogate)',
+      ],
+    });
+    expect(prepared({ pair: '\ud83d\ude00' }).payload).toEqual({ pair: '😀' });
+    // NUL keeps its own answer (validation_failed) and comes first.
+    expect(problem({ a: '\0', b: '\ud800' }).kind).toBe('invalid');
+  });
+
+  it('honeypot: never refused for what the post holds; stored as spam without what cannot be stored', () => {
+    let deep: unknown = 'bottom';
+    for (let level = 0; level <= MAX_JSON_DEPTH; level++) deep = [deep];
+    const spam = prepared({
+      _hp: 'x',
+      email: 'not-an-address',
+      name: ' Bot ',
+      nul: 'a\0b',
+      lone: '\ud800',
+      '': 'empty name',
+      deep,
+      topic: 'buy',
+    });
+    expect(spam.spamReason).toBe('honeypot');
+    expect(spam.payload).toEqual({ email: 'not-an-address', name: ' Bot ', topic: 'buy' });
+    // special_normalized as usual where valid: no e-mail, the name trimmed.
+    expect(spam.special).toEqual({ name: 'Bot' });
+    // Size stays a limit, honeypot or not.
+    const big = 'x'.repeat(INGEST_LIMITS.fieldValueBytes + 1);
+    expect(problem({ _hp: 'x', big }).kind).toBe('too_large');
+  });
+
+  it("honeypot with a field list: the form's rules shape the row, unknown names go unless kept", () => {
+    const fields = [
+      { name: 'email', label: 'E-mail', type: 'email' as const, required: true },
+      { name: 'seats', label: 'Seats', type: 'number' as const, required: true, max: 4 },
+      { name: 'age', label: 'Age', type: 'number' as const, required: false },
+    ];
+    const sent = { _hp: 'x', email: 'nope', seats: ' 3 ', age: '99x', extra: 'junk' };
+    for (const unknownFields of ['drop', 'reject'] as const) {
+      const spam = prepared(sent, { rules: { fields, unknownFields }, files: [file] });
+      expect(spam.spamReason).toBe('honeypot');
+      // Valid answers as stored (a number), refused ones as sent, no unknown name, no file.
+      expect(spam.payload).toEqual({ email: 'nope', seats: 3, age: '99x' });
+      expect(spam.special).toBeNull();
+      expect(spam.files).toEqual([]);
+    }
+    const kept = prepared(sent, { rules: { fields, unknownFields: 'keep' } });
+    expect(kept.payload).toEqual({ email: 'nope', seats: 3, age: '99x', extra: 'junk' });
+    // The same post without the honeypot is refused.
+    expect(problem({ ...sent, _hp: '' }, { rules: { fields, unknownFields: 'drop' } })).toEqual(
+      expect.objectContaining({ kind: 'invalid', fieldErrors: expect.any(Object) }),
+    );
   });
 
   it('special fields: email trimmed and lower-cased, name and message trimmed', () => {
