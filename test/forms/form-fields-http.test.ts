@@ -148,6 +148,27 @@ describe('a form built from fields', () => {
     expect([spam.is_spam, spam.spam_reason]).toEqual([true, 'honeypot']);
   });
 
+  it.each(['drop', 'reject'] as const)(
+    'stores a filled honeypot shaped by the rules: unknown_fields %s keeps no unknown name, invalid values as sent',
+    async (unknownFields) => {
+      const form = await t.api.createForm({ fields: SIGNUP_FIELDS, unknown_fields: unknownFields });
+      const bot = { _hp: 'x', name: 'Bot', email: 'nope', seats: '99', plan: 'Pro', extra: 'junk' };
+      const res = await postJson(form.json_url, bot);
+      expect(res.status).toBe(200);
+      const page = await postForm(form.submission_url, bot);
+      expect(page.status).toBe(302);
+      const rows = await t.stack.sql<{ payload_json: Record<string, unknown>; is_spam: boolean }>(
+        'select payload_json, is_spam from submissions where form_id = ? order by id',
+        [form.id],
+      );
+      const shaped = { name: 'Bot', email: 'nope', seats: '99', plan: 'Pro' };
+      expect(rows).toEqual([
+        { payload_json: shaped, is_spam: true },
+        { payload_json: shaped, is_spam: true },
+      ]);
+    },
+  );
+
   it('refuses names outside the list with unknown_fields reject', async () => {
     const form = await t.api.createForm({
       fields: [{ name: 'message', label: 'Message', type: 'textarea', required: true }],

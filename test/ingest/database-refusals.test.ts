@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { postJson } from '../support/ingest-requests';
+import { postForm, postJson } from '../support/ingest-requests';
 import { countSubmissions } from '../support/stored-submissions';
 
 // What PostgreSQL refuses must not become a 500 that logs the submitter's data
@@ -32,6 +32,39 @@ describe('database refusals', () => {
     const res = await postJson(form.json_url, fields);
     const body = expectError(res, 413, 'payload_too_large');
     expect(body.message).toMatch(/words/);
+    expect(await countSubmissions(t.stack, form.id)).toBe(0);
+  });
+
+  it.each([
+    ['a value', '{"a":"\\ud800"}', 'a'],
+    ['a name', '{"b\\udc00":"x"}', 'b\ufffd'],
+    ['a deep name', '{"c":{"deep":[{"k\\ud83d":1}]}}', 'c'],
+  ])(
+    'a lone surrogate in %s is 422 invalid_payload naming the field, not 500',
+    async (_where, body, field) => {
+      const form = await t.api.createForm();
+      const refused = expectError(await postJson(form.json_url, body), 422, 'invalid_payload');
+      expect(refused.errors).toEqual([
+        `${field}: must be well-formed Unicode (it holds a lone surrogate)`,
+      ]);
+      expect(await countSubmissions(t.stack, form.id)).toBe(0);
+      // A whole surrogate pair is well-formed: stored.
+      expect((await postJson(form.json_url, '{"a":"\\ud83d\\ude00"}')).status).toBe(200);
+    },
+  );
+
+  it('a form body in UTF-16 with a lone surrogate is 422 invalid_payload on /f', async () => {
+    const form = await t.api.createForm();
+    // busboy decodes a declared utf-16le charset as is, lone halves included.
+    const utf16 = (text: string) =>
+      [...Buffer.from(text, 'utf16le')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`);
+    const body = `${utf16('a').join('')}=${utf16('x\ud800').join('')}`;
+    const res = await postForm(form.submission_url, body, {
+      'content-type': 'application/x-www-form-urlencoded; charset=utf-16le',
+      Accept: 'application/json',
+    });
+    const refused = expectError(res, 422, 'invalid_payload');
+    expect(refused.errors).toEqual(['a: must be well-formed Unicode (it holds a lone surrogate)']);
     expect(await countSubmissions(t.stack, form.id)).toBe(0);
   });
 

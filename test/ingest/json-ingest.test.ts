@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { contactFields, expectIngestResult, postForm, postJson } from '../support/ingest-requests';
-import { countSubmissions, readSubmission } from '../support/stored-submissions';
+import { countSubmissions, onlySubmission, readSubmission } from '../support/stored-submissions';
 
 const t = useTestStack({ form: {} });
 
@@ -137,6 +137,28 @@ describe('honeypot', () => {
     expect(stored.payload_json).toEqual(contactFields);
     expect(stored.payload_json).not.toHaveProperty('_hp');
     expect((await readSubmission(t.api, human.id)).is_spam).toBe(false);
+  });
+
+  it('on /json: whatever else the post holds (an invalid email, NUL, a lone surrogate), 200 and stored as spam', async () => {
+    const target = await t.api.createForm();
+    const body = `{"_hp":"x","email":"not-an-address","name":" Bot ","nul":"a\\u0000b","lone":"\\ud800"}`;
+    const spam = expectIngestResult(await postJson(target.json_url, body), t.stack.url, target);
+    const stored = await readSubmission(t.api, spam.id);
+    expect(stored).toMatchObject({ is_spam: true, spam_reason: 'honeypot' });
+    // What cannot be stored is left out; the invalid e-mail is kept but not normalised.
+    expect(stored.payload_json).toEqual({ email: 'not-an-address', name: ' Bot ' });
+    expect(stored.special_normalized).toEqual({ name: 'Bot' });
+  });
+
+  it('on /f: an invalid email still gets the redirect of a success', async () => {
+    const target = await t.api.createForm();
+    const spam = await postForm(target.submission_url, { _hp: 'x', email: 'not-an-address' });
+    expect(spam.status).toBe(302);
+    expect(spam.headers.get('location')).toMatch(/\/thanks$/);
+    expect(await onlySubmission(t.stack, target.id)).toMatchObject({
+      is_spam: true,
+      payload_json: { email: 'not-an-address' },
+    });
   });
 
   it('on /f: the same redirect as a success, stored as spam without _hp', async () => {
