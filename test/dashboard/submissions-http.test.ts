@@ -162,6 +162,44 @@ describe('changes', () => {
     expect((await t.api.get(`/api/submissions/${id}`)).status).toBe(404);
   });
 
+  it("refuses \"not spam\" for a stored honeypot post whose values break the form's rules", async () => {
+    const { post, get } = await session();
+    const form = await t.api.createForm({
+      name: 'Sign-up',
+      fields: [{ name: 'email', label: 'E-mail', type: 'email', required: true }],
+      unknown_fields: 'drop',
+    });
+    const free = await t.api.createForm({ name: 'Free-form' });
+    const spamIds = await t.api.submissionIds('/api/submissions/spam?range=all');
+    const bad = await submitJson(form, { _hp: 'x', email: 'not-an-address' });
+    const badFree = await submitJson(free, { _hp: 'x', email: 'not-an-address' });
+    const good = await submitJson(form, { _hp: 'x', email: 'ok@example.com', extra: 'gone' });
+    expect(await t.api.submissionIds('/api/submissions/spam?range=all')).toEqual(
+      expect.arrayContaining([...spamIds, bad, badFree, good]),
+    );
+
+    for (const id of [bad, badFree]) {
+      const refused = await post(`/app/submissions/${id}/spam`, { spam: '0' });
+      expect(refused.status).toBe(422);
+      expect(refused.text).toContain('This submission stays in spam');
+      expect(refused.text).toContain('email: must be a valid e-mail address');
+      const [row] = await t.stack.sql<{ is_spam: boolean }>(
+        'select is_spam from submissions where id = ?',
+        [id],
+      );
+      expect(row?.is_spam).toBe(true);
+    }
+    // Still spam: nothing to deliver again.
+    expect((await get(`/app/submissions/${bad}`)).text).not.toContain(
+      `action="/app/submissions/${bad}/replay"`,
+    );
+
+    expect((await post(`/app/submissions/${good}/spam`, { spam: '0' })).status).toBe(303);
+    const inbox = await t.api.submissionIds('/api/submissions?range=all');
+    expect(inbox).toContain(good);
+    expect(inbox).not.toContain(bad);
+  });
+
   it('erases every submission of a sender, across forms, files too, after naming the count', async () => {
     const { post, get } = await session();
     const other = await t.api.createForm({ name: 'Other', accept_files: true });

@@ -1,4 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Form, SubmissionFile } from '../../db/entities';
+import { findAccountSubmissionRow } from '../../db/sql/submissions';
+import { checkFormRules, type SubmissionProblem } from './form-rules';
 import {
   countSenderSubmissions,
   deleteAccountSubmission,
@@ -11,19 +14,62 @@ export const MARKED_SPAM_REASON = 'marked_by_hand';
 
 const isSubmissionId = (id: string) => /^\d{1,18}$/.test(id);
 
+/** What became of a spam verdict by hand. */
+export type SpamMarking =
+  | { outcome: 'changed' }
+  | { outcome: 'not_found' }
+  /** Marked not spam, but its values break the form's current rules: left as spam. */
+  | { outcome: 'breaks_rules'; problem: SubmissionProblem };
+
 /**
  * Marks a submission of the account as spam or not. Nothing is delivered or withdrawn: a
  * submission marked not spam is delivered only when someone replays it (docs/dashboard.md).
- * False when the account has no such submission.
+ * A spam submission is marked not spam only when its stored values keep the form's current
+ * rules (the field list and the e-mail check, as at ingest), since a filled honeypot is
+ * stored whatever it holds; otherwise it stays spam and the problems come back.
  */
-export function markSubmissionSpam(
+export async function markSubmissionSpam(
   em: EntityManager,
   accountId: string,
   submissionId: string,
   spam: boolean,
-): Promise<boolean> {
-  if (!isSubmissionId(submissionId)) return Promise.resolve(false);
-  return setSpamVerdict(em, accountId, submissionId, spam ? MARKED_SPAM_REASON : null);
+): Promise<SpamMarking> {
+  if (!isSubmissionId(submissionId)) return { outcome: 'not_found' };
+  if (!spam) {
+    const row = await findAccountSubmissionRow(em, accountId, submissionId);
+    if (!row) return { outcome: 'not_found' };
+    if (row.is_spam) {
+      const problem = await breaksFormRules(em, row.form_id, submissionId, row.payload_json);
+      if (problem) return { outcome: 'breaks_rules', problem };
+    }
+  }
+  const changed = await setSpamVerdict(
+    em,
+    accountId,
+    submissionId,
+    spam ? MARKED_SPAM_REASON : null,
+  );
+  return { outcome: changed ? 'changed' : 'not_found' };
+}
+
+/** The problems of a stored payload (and its files) under its form's current rules, or null. */
+async function breaksFormRules(
+  em: EntityManager,
+  formId: string,
+  submissionId: string,
+  payload: Record<string, unknown>,
+): Promise<SubmissionProblem | null> {
+  const form = await em.findOne(Form, { id: formId }, { fields: ['fields', 'unknownFields'] });
+  const rules = form?.fields ? { fields: form.fields, unknownFields: form.unknownFields } : null;
+  const files = rules
+    ? await em.find(
+        SubmissionFile,
+        { submissionId },
+        { fields: ['fieldName', 'filename', 'contentType'] },
+      )
+    : [];
+  const checked = checkFormRules(rules, payload, files);
+  return checked.ok ? null : checked.problem;
 }
 
 /** Deletes a submission of the account with its files and delivery log; false when none. */

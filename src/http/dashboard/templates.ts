@@ -251,7 +251,12 @@ export type Templates = {
       exportPreview: string | null;
     };
   };
-  submission: { submission: SubmissionView; fields: FieldDisplay[] };
+  submission: {
+    submission: SubmissionView;
+    fields: FieldDisplay[];
+    /** Why "not spam" was refused: the values break the form's rules, one line a field. */
+    notSpamRefused?: string[];
+  };
   'erase-sender': { email: string; count?: number; error?: string };
   'export-preview': {
     formId: string;

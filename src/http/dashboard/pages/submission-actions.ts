@@ -6,7 +6,10 @@ import {
   markSubmissionSpam,
 } from '../../../domain/submissions/submission-changes';
 import { findAccountSubmission } from '../../../domain/submissions/submission-queries';
+import { submissionView } from '../../views/submission-view';
+import { sessionPrincipal } from '../account-form';
 import { definePage } from '../define-page';
+import { displayFields } from '../submission-display';
 import { setFlash } from '../flash';
 import { sendNotFound } from '../not-found';
 
@@ -65,11 +68,28 @@ export const submissionActionPages = [
     path: '/app/submissions/:id/spam',
     audit: { action: 'submission.spam_marked', target: 'submission' },
     access: 'session',
-  }).handle(async ({ req, res, params, session }, ctx) => {
+    template: 'submission',
+    title: (data) => `Submission ${data.submission.id}`,
+  }).handle(async ({ req, res, params, session, render }, ctx) => {
     const form = spamForm.safeParse(req.body ?? {});
     const spam = form.success && form.data.spam === '1';
-    if (!form.success || !(await markSubmissionSpam(req.em, session.accountId, params.id, spam)))
-      return sendNotFound(req, res, 'submission');
+    const marked = form.success
+      ? await markSubmissionSpam(req.em, session.accountId, params.id, spam)
+      : { outcome: 'not_found' as const };
+    if (marked.outcome === 'not_found') return sendNotFound(req, res, 'submission');
+    if (marked.outcome === 'breaks_rules') {
+      // A stored honeypot post whose values the form refuses: shown again, still spam.
+      const row = await findAccountSubmission(req.em, session.accountId, params.id);
+      // Spam stays invisible to a role without the spam scope (as on the submission's page).
+      if (!row || !session.scopes.has('can_read_spam_submissions'))
+        return sendNotFound(req, res, 'submission');
+      const submission = submissionView(row, ctx.urls, sessionPrincipal(session));
+      const fields = displayFields(row.payload_json, submission.id);
+      return render(
+        { submission, fields, notSpamRefused: marked.problem.errors },
+        { status: 422 },
+      );
+    }
     setFlash(res, ctx.urls.base, spam ? 'marked_spam' : 'marked_not_spam');
     res.redirect(303, `/app/submissions/${params.id}`);
   }),
