@@ -162,7 +162,7 @@ describe('changes', () => {
     expect((await t.api.get(`/api/submissions/${id}`)).status).toBe(404);
   });
 
-  it("refuses \"not spam\" for a stored honeypot post whose values break the form's rules", async () => {
+  it('refuses "not spam" for a stored honeypot post whose values break the form\'s rules', async () => {
     const { post, get } = await session();
     const form = await t.api.createForm({
       name: 'Sign-up',

@@ -83,7 +83,9 @@ export function prepareSubmission(input: SubmissionToPrepare): PreparedSubmissio
   if (!spam && illFormed.length > 0)
     return refused(
       'ill_formed',
-      illFormed.map((name) => `${shownName(name)}: must be well-formed Unicode (it holds a lone surrogate)`),
+      illFormed.map(
+        (name) => `${shownName(name)}: must be well-formed Unicode (it holds a lone surrogate)`,
+      ),
     );
   const unstorable = new Set([...nul, ...illFormed]);
   if (unstorable.size > 0) payload = withoutFields(payload, (name) => unstorable.has(name));

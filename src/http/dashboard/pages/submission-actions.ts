@@ -85,10 +85,7 @@ export const submissionActionPages = [
         return sendNotFound(req, res, 'submission');
       const submission = submissionView(row, ctx.urls, sessionPrincipal(session));
       const fields = displayFields(row.payload_json, submission.id);
-      return render(
-        { submission, fields, notSpamRefused: marked.problem.errors },
-        { status: 422 },
-      );
+      return render({ submission, fields, notSpamRefused: marked.problem.errors }, { status: 422 });
     }
     setFlash(res, ctx.urls.base, spam ? 'marked_spam' : 'marked_not_spam');
     res.redirect(303, `/app/submissions/${params.id}`);
