@@ -43,7 +43,7 @@ export class DnsCheckBudget {
       if (wait > 0)
         throw new DnsChecksExhaustedError(
           wait,
-          `This account's owner made DNS_CHECK_RATE_ACCOUNT's ${this.account.perMinute} DNS checks this minute; try again in ${wait} s.`,
+          `This account’s owner made DNS_CHECK_RATE_ACCOUNT’s ${this.account.perMinute} DNS checks this minute; try again in ${wait} s.`,
         );
     }
     await this.spendForInstance();
@@ -55,7 +55,7 @@ export class DnsCheckBudget {
     if (wait > 0)
       throw new DnsChecksExhaustedError(
         wait,
-        `This network made DNS_CHECK_RATE_NETWORK's ${this.network.perMinute} domain checks this minute; try again in ${wait} s.`,
+        `This network made DNS_CHECK_RATE_NETWORK’s ${this.network.perMinute} domain checks this minute; try again in ${wait} s.`,
       );
     await this.spendForInstance();
   }
@@ -65,7 +65,7 @@ export class DnsCheckBudget {
     if (wait > 0)
       throw new DnsChecksExhaustedError(
         wait,
-        `This service made DNS_CHECK_RATE_INSTANCE's ${this.instance.perMinute} DNS checks this minute; try again in ${wait} s.`,
+        `This service made DNS_CHECK_RATE_INSTANCE’s ${this.instance.perMinute} DNS checks this minute; try again in ${wait} s.`,
       );
   }
 }

@@ -16,7 +16,7 @@ export class DomainVerificationsExhaustedError extends Error {
   ) {
     const hours = Math.ceil(retryAfterSeconds / 3600);
     super(
-      `This account's owner verified ${count} domains in the last 24 hours; DOMAIN_VERIFICATIONS_PER_DAY allows at most ${max}, and deleting a domain does not give one back. Try again in ${hours} hour${hours === 1 ? '' : 's'}.`,
+      `This account’s owner verified ${count} domains in the last 24 hours; DOMAIN_VERIFICATIONS_PER_DAY allows at most ${max}, and deleting a domain does not give one back. Try again in ${hours} hour${hours === 1 ? '' : 's'}.`,
     );
   }
 }

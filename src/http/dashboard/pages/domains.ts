@@ -112,7 +112,7 @@ async function writeAllowed(page: DomainPost, ctx: AppContext): Promise<boolean>
   await showLimited(
     page,
     ctx,
-    `You made API_WRITE_RATE's ${ctx.apiWriteBudget.perMinute} changes this minute. Please try again in ${wait} s.`,
+    `You made API_WRITE_RATE’s ${ctx.apiWriteBudget.perMinute} changes this minute. Please try again in ${wait} s.`,
     wait,
   );
   return false;
