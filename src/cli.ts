@@ -4,6 +4,7 @@ import { mailboxCommand } from './cli/mailbox-commands';
 import { say, UsageError } from './cli/output';
 import { runStack } from './cli/start';
 import { EmailTakenError } from './domain/accounts/accounts';
+import { LimitReachedError } from './domain/budgets/limit-reached';
 
 const USAGE = `usage: formward <command>
 
@@ -54,7 +55,12 @@ export async function main(argv: string[]): Promise<void> {
         throw new UsageError(`unknown command: ${argv.join(' ')}`);
     }
   } catch (error) {
-    if (error instanceof UsageError || error instanceof EmailTakenError) {
+    // A refusal the operator can act on: its message, no stack (a budget such as MAX_API_KEYS_PER_ACCOUNT).
+    if (
+      error instanceof UsageError ||
+      error instanceof EmailTakenError ||
+      error instanceof LimitReachedError
+    ) {
       say(`formward: ${error.message}`);
       if (error instanceof UsageError) say(`\n${USAGE}`);
       process.exitCode = 2;

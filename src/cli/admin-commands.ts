@@ -90,7 +90,11 @@ export async function keyCreate(config: Config, args: string[]): Promise<void> {
     const em = orm.em.fork();
     if (!(await em.findOne(Account, { id: accountId })))
       throw new UsageError(`no account with id ${accountId}`);
-    const created = await createApiKey(em, { accountId, scopes, role, name: values.name });
+    const created = await createApiKey(
+      em,
+      { accountId, scopes, role, name: values.name },
+      config.budgets.apiKeysPerAccount,
+    );
     await recordOperatorChange(orm, {
       accountId,
       action: 'api_key.created',

@@ -173,6 +173,19 @@ const environmentSchema = z.object({
    * one account, may make per minute, across every serve process; 0: no limit.
    */
   API_WRITE_RATE: z.coerce.number().int().min(0).default(120),
+  /** API keys one account may hold, revoked ones aside (docs/api-keys.md); 0: no limit. */
+  MAX_API_KEYS_PER_ACCOUNT: z.coerce.number().int().min(0).default(50),
+  /**
+   * Custom domains one owning user may verify per 24 hours, summed over the accounts they own;
+   * deleting a domain does not give one back (docs/custom-domains.md); 0: no cap.
+   */
+  DOMAIN_VERIFICATIONS_PER_DAY: z.coerce.number().int().min(0).default(10),
+  /** DNS checks on demand (claims, "Verify now") per owning user per minute; 0: no limit. */
+  DNS_CHECK_RATE_ACCOUNT: z.coerce.number().int().min(0).default(20),
+  /** Public verify_domain checks per client network (IPv4 address, IPv6 /64) per minute; 0: no limit. */
+  DNS_CHECK_RATE_NETWORK: z.coerce.number().int().min(0).default(20),
+  /** DNS checks on demand of everyone together per minute, across every serve process; 0: no limit. */
+  DNS_CHECK_RATE_INSTANCE: z.coerce.number().int().min(0).default(300),
   /**
    * Submission mails (one per recipient) an account may send per hour, counted per owning
    * user over every account they own (docs/security.md, "Recipients and mail").
@@ -307,6 +320,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       pluginsPerForm: e.MAX_PLUGINS_PER_FORM,
       replaysPerMinute: e.REPLAY_RATE,
       apiWritesPerMinute: e.API_WRITE_RATE,
+      apiKeysPerAccount: e.MAX_API_KEYS_PER_ACCOUNT,
+      domainVerificationsPerDay: e.DOMAIN_VERIFICATIONS_PER_DAY,
+      dnsChecksPerMinute: {
+        account: e.DNS_CHECK_RATE_ACCOUNT,
+        network: e.DNS_CHECK_RATE_NETWORK,
+        instance: e.DNS_CHECK_RATE_INSTANCE,
+      },
     },
     accountMailPerHour: e.ACCOUNT_MAIL_PER_HOUR,
     invitationsPerHour: e.INVITATIONS_PER_HOUR,

@@ -6,6 +6,7 @@ import { createAccountServices, type AccountServices } from '../domain/accounts/
 import { createCaptchaVerifier } from '../domain/captcha/create-captcha-verifier';
 import type { CaptchaVerifier } from '../domain/captcha/captcha-verifier';
 import type { DomainCheckDeps } from '../domain/domains/domain-checks';
+import { DnsCheckBudget } from '../domain/domains/dns-check-budget';
 import { formPagesTarget } from '../domain/domains/pages-target';
 import type { DnsResolver } from '../domain/domains/resolver-type';
 import { createFileStore } from '../domain/files/create-file-store';
@@ -168,6 +169,8 @@ export async function createAppContext(
       mailer: accounts.mailing.mailer,
       logger,
       baseUrl: () => urls.base,
+      verificationsPerDay: config.budgets.domainVerificationsPerDay,
+      dnsChecks: new DnsCheckBudget(knex, config.budgets.dnsChecksPerMinute),
     },
     lookupHost,
     ownListeners,

@@ -174,6 +174,24 @@ describe('key create', () => {
     const rows = await t.stack.sql('select id from api_keys where account_id = 987654321');
     expect(rows).toHaveLength(0);
   });
+
+  it('the 51st key of an account (MAX_API_KEYS_PER_ACCOUNT) → exit 2 with the reason', async () => {
+    const full = await createAccount();
+    const active = async () =>
+      (
+        await t.stack.sql<{ total: number }>(
+          'select count(*)::int as total from api_keys where account_id = ? and revoked_at is null',
+          [full],
+        )
+      )[0]!.total;
+    while ((await active()) < 50) await t.stack.createKey(full, 'readonly');
+    const refused = await expectRefused(['key', 'create', '--account', full, '--role', 'admin'], 2);
+    expect(refused.stderr).toContain(
+      'formward: This account has 50 API keys; MAX_API_KEYS_PER_ACCOUNT allows at most 50. Revoke a key to create another.',
+    );
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    expect(await active()).toBe(50);
+  });
 });
 
 describe('key revoke', () => {

@@ -132,9 +132,16 @@ describe('GET /api/public/verify_domain', () => {
       verified: false,
       claimed: false,
       method: null,
+      points_at_target: false,
       records: {
-        cname: { expected: '127.0.0.1', found: [], ok: false },
-        txt: { name: '_formward.forms.example.invalid', expected: null, found: [], ok: false },
+        cname: { expected: '127.0.0.1', present: false, ok: false },
+        address: { present: false, ok: false },
+        txt: {
+          name: '_formward.forms.example.invalid',
+          expected: null,
+          present: false,
+          ok: false,
+        },
       },
       present: [],
     });
@@ -220,6 +227,9 @@ describe('GET /api/public/verify_domain against real DNS answers', () => {
       },
       'elsewhere.customer.test': { CNAME: 'other-service.example' },
       '_formward.elsewhere.customer.test': { TXT: own('elsewhere.customer.test') },
+      // A private zone's answer, as a split-horizon resolver would give it.
+      'private.customer.test': { A: ['10.20.30.40'], AAAA: ['fd00::15'] },
+      '_formward.private.customer.test': { TXT: [['secret-txt-value']] },
       // Records right for an account, but nobody claimed the domain.
       'unclaimed.customer.test': { CNAME: TARGET },
       '_formward.unclaimed.customer.test': {
@@ -230,21 +240,22 @@ describe('GET /api/public/verify_domain against real DNS answers', () => {
 
   it("the claiming account's TXT and a CNAME to the target verify it", async () => {
     const body = checkOf(await verify('both.customer.test'));
-    expect(body).toMatchObject({ domain: 'both.customer.test', verified: true, method: 'cname' });
-    expect(body.records.txt.found).toContain('v=spf1 -all');
-    expect(body.records.cname).toEqual({ expected: TARGET, found: [TARGET], ok: true });
+    expect(body).toMatchObject({
+      domain: 'both.customer.test',
+      verified: true,
+      method: 'cname',
+      points_at_target: true,
+    });
+    expect(body.records.txt).toMatchObject({ present: true, ok: true });
+    expect(body.records.cname).toEqual({ expected: TARGET, present: true, ok: true });
     expect(body.present).toHaveLength(2);
     expect(body.missing).toEqual([]);
   });
 
   it('A records with the addresses of the target work like the CNAME', async () => {
     const body = checkOf(await verify('address.customer.test'));
-    expect(body).toMatchObject({ verified: true, method: 'address' });
-    expect(body.records.address).toEqual({
-      expected: [TARGET_ADDRESS],
-      found: [TARGET_ADDRESS],
-      ok: true,
-    });
+    expect(body).toMatchObject({ verified: true, method: 'address', points_at_target: true });
+    expect(body.records.address).toEqual({ present: true, ok: true });
   });
 
   it('a CNAME without the TXT does not verify: the TXT is missing, the CNAME present', async () => {
@@ -270,18 +281,37 @@ describe('GET /api/public/verify_domain against real DNS answers', () => {
 
   it('a CNAME to another host does not verify', async () => {
     const body = checkOf(await verify('elsewhere.customer.test'));
-    expect(body).toMatchObject({ verified: false, method: null });
-    expect(body.records.cname).toEqual({
-      expected: TARGET,
-      found: ['other-service.example'],
-      ok: false,
-    });
+    expect(body).toMatchObject({ verified: false, method: null, points_at_target: false });
+    expect(body.records.cname).toEqual({ expected: TARGET, present: true, ok: false });
     expect(body.missing.join(' ')).toContain(`CNAME ${TARGET}`);
   });
 
   it('records right for an account do not verify a domain nobody claimed', async () => {
     const body = checkOf(await verify('unclaimed.customer.test'));
     expect(body).toMatchObject({ verified: false, claimed: false, method: 'cname' });
+  });
+
+  it('the answer holds none of the values found: no address, CNAME target or TXT value', async () => {
+    const answers = [];
+    for (const domain of ['private.customer.test', 'elsewhere.customer.test', 'both.customer.test'])
+      answers.push((await verify(domain)).text);
+    const internal = checkOf(await verify('private.customer.test'));
+    expect(internal.records).toMatchObject({
+      cname: { present: false, ok: false },
+      address: { present: true, ok: false },
+      txt: { present: true, ok: false },
+    });
+    expect(internal.points_at_target).toBe(false);
+    for (const text of answers)
+      for (const found of [
+        '10.20.30.40',
+        'fd00::15',
+        TARGET_ADDRESS,
+        'other-service.example',
+        'v=spf1',
+        'secret-txt-value',
+      ])
+        expect(text).not.toContain(found);
   });
 
   it('a result is kept 30 s: a record added meanwhile shows up only after that', async () => {
@@ -307,16 +337,48 @@ describe('GET /api/public/verify_domain against real DNS answers', () => {
   });
 });
 
-describe('GET /api/public/verify_domain is limited per client address', () => {
-  const limited = useTestStack();
+describe('GET /api/public/verify_domain is limited per client network', () => {
+  // One trusted proxy hop: X-Forwarded-For gives each request its client address.
+  const limited = useTestStack({ env: { TRUST_PROXY: 'loopback' } });
+  const from = (address: string, domain: string) =>
+    limited.http.get(`/api/public/verify_domain?domain=${domain}`, {
+      headers: { 'x-forwarded-for': address },
+    });
 
-  it('20 checks a minute, then 429 rate_limited with Retry-After', async () => {
-    for (let i = 0; i < 20; i++) {
-      const res = await limited.http.get(`/api/public/verify_domain?domain=n${i}.local`);
+  it('DNS_CHECK_RATE_NETWORK (20) checks a minute, then 429 rate_limited with Retry-After', async () => {
+    for (let i = 0; i < 20; i++)
+      expect((await from('203.0.113.7', `n${i}.local`)).status).toBe(422);
+    const res = await from('203.0.113.7', 'forms.example.com');
+    expect(expectError(res, 429, 'rate_limited').message).toContain('DNS_CHECK_RATE_NETWORK');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another IPv4 address has its own budget.
+    expect((await from('203.0.113.8', 'n0.local')).status).toBe(422);
+  });
+
+  it('the addresses of one IPv6 /64 share one budget; another /64 has its own', async () => {
+    for (let i = 0; i < 20; i++)
+      expect((await from(`2001:db8:1:1::${i + 1}`, `n${i}.local`)).status).toBe(422);
+    expectError(await from('2001:db8:1:1:ffff::1', 'n0.local'), 429, 'rate_limited');
+    expect((await from('2001:db8:1:2::1', 'n0.local')).status).toBe(422);
+  });
+});
+
+describe('GET /api/public/verify_domain shares the instance budget', () => {
+  const limited = useTestStack({
+    env: { TRUST_PROXY: 'loopback', DNS_CHECK_RATE_INSTANCE: '3', DNS_CHECK_RATE_NETWORK: '0' },
+  });
+
+  it('past DNS_CHECK_RATE_INSTANCE checks a minute from any networks: 429 with Retry-After', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await limited.http.get('/api/public/verify_domain?domain=n.local', {
+        headers: { 'x-forwarded-for': `198.51.100.${i + 1}` },
+      });
       expect(res.status).toBe(422);
     }
-    const res = await limited.http.get('/api/public/verify_domain?domain=forms.example.com');
-    expectError(res, 429, 'rate_limited');
+    const res = await limited.http.get('/api/public/verify_domain?domain=n.local', {
+      headers: { 'x-forwarded-for': '198.51.100.200' },
+    });
+    expect(expectError(res, 429, 'rate_limited').message).toContain('DNS_CHECK_RATE_INSTANCE');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

@@ -166,3 +166,62 @@ describe('/app/domains', () => {
     expect(res.text).toContain('No such domain in this account.');
   });
 });
+
+describe('/app/domains counts its changes in API_WRITE_RATE', () => {
+  const limited = useTestStack(() => ({
+    env: { DNS_SERVERS: dns.address, FORM_PAGES_TARGET: TARGET, API_WRITE_RATE: '3' },
+  }));
+
+  it('add, verify and remove count with the session’s API changes; past it, 429 on the page', async () => {
+    const own = await openAppSession(limited.stack.url, limited.email, limited.password);
+    const send = (path: string, fields: [string, string][] = []) =>
+      postForm(`${limited.stack.url}${path}`, [['_csrf', own.csrf], ...fields], {
+        cookie: own.cookie,
+      });
+    expect((await send('/app/domains', [['domain', 'a.rate.test']])).status).toBe(303);
+    expect((await send('/app/domains/a.rate.test/verify')).status).toBe(303);
+    expect((await send('/app/domains/a.rate.test/delete')).status).toBe(303);
+    for (const [path, fields] of [
+      ['/app/domains', [['domain', 'b.rate.test']]],
+      ['/app/domains/a.rate.test/verify', []],
+      ['/app/domains/a.rate.test/delete', []],
+    ] as [string, [string, string][]][]) {
+      const refused = await send(path, fields);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.text).toContain('You made API_WRITE_RATE’s 3 changes this minute.');
+      expect(refused.text).toContain('role="alert"');
+    }
+    expect(
+      await limited.stack.sql('select domain from domains where account_id = ?', [
+        limited.accountId,
+      ]),
+    ).toEqual([]);
+  });
+
+  it('shows the daily verification ledger’s refusal on the page', async () => {
+    const other = await limited.newTenant();
+    const session = await openAppSession(limited.stack.url, other.email, other.password);
+    await other.api.post('/api/domains', { domain: 'ledger.rate.test' });
+    dns.setRecords({
+      [TARGET]: { A: ['93.184.216.34'] },
+      'ledger.rate.test': { CNAME: TARGET },
+      '_formward.ledger.rate.test': {
+        TXT: [[claimTxtValue(limited.stack.ctx.appSecret, other.accountId, 'ledger.rate.test')]],
+      },
+    });
+    await limited.stack.sql(
+      `insert into domain_verifications (account_id, domain)
+         select ?, 'gone' || i || '.rate.test' from generate_series(1, 10) i`,
+      [other.accountId],
+    );
+    const refused = await postForm(
+      `${limited.stack.url}/app/domains/ledger.rate.test/verify`,
+      [['_csrf', session.csrf]],
+      { cookie: session.cookie },
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.text).toContain('DOMAIN_VERIFICATIONS_PER_DAY allows at most 10');
+    expect(refused.text).toContain('Not verified yet');
+  });
+});

@@ -191,4 +191,38 @@ describe('/app/keys', () => {
     expect(refused.status).toBe(404);
     expect((await request('GET', `${t.stack.url}/api/forms`, { key })).status).toBe(200);
   });
+
+  it('MAX_API_KEYS_PER_ACCOUNT (50): the 51st key is refused on the page; revoking one makes room', async () => {
+    const other = await t.newTenant();
+    const session = await openApp(other.email, other.password);
+    const active = async () =>
+      (
+        await t.stack.sql<{ total: number }>(
+          'select count(*)::int as total from api_keys where account_id = ? and revoked_at is null',
+          [other.accountId],
+        )
+      )[0]!.total;
+    while ((await active()) < 50) await t.stack.createKey(other.accountId, 'readonly');
+    const refused = await post(session, '/app/keys', [
+      ['name', 'One too many'],
+      ['role', 'admin'],
+    ]);
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain(
+      'This account has 50 API keys; MAX_API_KEYS_PER_ACCOUNT allows at most 50. Revoke a key to create another.',
+    );
+    expect(refused.text).toContain('role="alert"');
+    expect(refused.text).toContain('value="One too many"');
+    expect(await active()).toBe(50);
+    // Revoked keys do not count.
+    await t.stack.sql(
+      'update api_keys set revoked_at = now() where id = (select min(id) from api_keys where account_id = ?)',
+      [other.accountId],
+    );
+    const { key } = await createKey(session, [
+      ['name', 'Now there is room'],
+      ['role', 'admin'],
+    ]);
+    expect(key).toMatch(/^frk_/);
+  });
 });

@@ -54,6 +54,12 @@ const onHost = (host: string, path: string, options?: Parameters<typeof requestW
   requestWithHost(`${t.stack.url}${path}`, host, options);
 const ask = (domain: string) =>
   request('GET', t.stack.metricsUrl!.replace(/\/metrics$/, `/tls/ask?domain=${domain}`));
+/** As if the domain had been verified `minutes` ago (Caddy's ask waits for 10). */
+const verifiedAgo = (domain: string, minutes: number) =>
+  t.stack.sql(
+    `update domains set verified_at = now() - make_interval(mins => ?) where domain = ?`,
+    [minutes, domain],
+  );
 const postMessage = (host: string, path: string, origin: string) =>
   onHost(host, path, {
     method: 'POST',
@@ -73,6 +79,7 @@ beforeAll(async () => {
   await t.api.patch(`/api/forms/${form.id}`, { domain: DOMAIN, slug: 'contact' });
   const other = await t.api.createForm({ name: 'Hello' });
   await t.api.patch(`/api/forms/${other.id}`, { domain: OTHER_DOMAIN, slug: 'hello' });
+  for (const domain of [DOMAIN, OTHER_DOMAIN]) await verifiedAgo(domain, 11);
 });
 
 describe('a custom domain serves its forms at /{slug}', () => {
@@ -160,6 +167,40 @@ describe("Caddy's ask endpoint", () => {
     expect((await ask('nobody.example.com')).status).toBe(404);
     expect((await ask('')).status).toBe(404);
     expect((await ask('127.0.0.1')).status).toBe(404);
+  });
+
+  it('answers 404 for a domain verified less than 10 minutes ago, then 200', async () => {
+    const fresh = 'fresh.acme.test';
+    dns.setRecords(records(DOMAIN, OTHER_DOMAIN, fresh));
+    await t.api.post('/api/domains', { domain: fresh });
+    await t.api.post(`/api/domains/${fresh}/verify`);
+    const form = await t.api.createForm({ name: 'Fresh' });
+    await t.api.patch(`/api/forms/${form.id}`, { domain: fresh, slug: 'fresh' });
+    // It serves at once; only the certificate waits (claim, verify, handshake, delete loops).
+    expect((await onHost(fresh, '/fresh/thanks')).status).toBe(200);
+    expect((await ask(fresh)).status).toBe(404);
+    await verifiedAgo(fresh, 9);
+    expect((await ask(fresh)).status).toBe(404);
+    await verifiedAgo(fresh, 11);
+    expect((await ask(fresh)).status).toBe(200);
+  });
+
+  it('answers 404 for a verified domain without an active form at a slug', async () => {
+    const empty = 'empty.acme.test';
+    dns.setRecords(records(DOMAIN, OTHER_DOMAIN, empty));
+    await t.api.post('/api/domains', { domain: empty });
+    await t.api.post(`/api/domains/${empty}/verify`);
+    await verifiedAgo(empty, 60);
+    expect((await ask(empty)).status).toBe(404);
+    // A form on it without a slug is not served there.
+    const form = await t.api.createForm({ name: 'Empty' });
+    await t.api.patch(`/api/forms/${form.id}`, { domain: empty });
+    expect((await ask(empty)).status).toBe(404);
+    await t.api.patch(`/api/forms/${form.id}`, { slug: 'here', is_active: false });
+    expect((await ask(empty)).status).toBe(404);
+    await t.api.patch(`/api/forms/${form.id}`, { is_active: true });
+    expect((await ask(empty)).status).toBe(200);
+    dns.setRecords(records(DOMAIN, OTHER_DOMAIN));
   });
 
   it('is never on the public listener', async () => {

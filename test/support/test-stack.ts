@@ -101,7 +101,7 @@ export async function startTestStack(options: TestStackOptions = {}) {
   const createKey = async (accountId: string, scopes: Scope[] | 'admin' | 'readonly') => {
     const role = typeof scopes === 'string' ? scopes : null;
     const list = typeof scopes === 'string' ? [...ROLES[scopes]] : scopes;
-    return (await createApiKey(ctx.orm.em.fork(), { accountId, scopes: list, role })).key;
+    return (await createApiKey(ctx.orm.em.fork(), { accountId, scopes: list, role }, 0)).key;
   };
 
   return {

@@ -30,6 +30,7 @@ import { Migration20261215000300InvitationDeclines } from './Migration2026121500
 import { Migration20261216000100FormFields } from './Migration20261216000100FormFields';
 import { Migration20261216000400CustomDomains } from './Migration20261216000400CustomDomains';
 import { Migration20261217000100PluginRouting } from './Migration20261217000100PluginRouting';
+import { Migration20261218000500DomainVerifications } from './Migration20261218000500DomainVerifications';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -107,4 +108,8 @@ export const migrationsList = [
   { name: 'Migration20261216000100FormFields', class: Migration20261216000100FormFields },
   { name: 'Migration20261216000400CustomDomains', class: Migration20261216000400CustomDomains },
   { name: 'Migration20261217000100PluginRouting', class: Migration20261217000100PluginRouting },
+  {
+    name: 'Migration20261218000500DomainVerifications',
+    class: Migration20261218000500DomainVerifications,
+  },
 ];

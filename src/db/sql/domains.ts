@@ -49,12 +49,24 @@ export async function findServedFormToken(
   return row?.endpoint_token ?? null;
 }
 
-/** Whether a claimed domain serves now (verified, or failing within the grace). */
-export async function isDomainServing(em: EntityManager, domain: string): Promise<boolean> {
-  const [row] = await selectRows<{ serving: boolean }>(
+/**
+ * Whether a certificate may be ordered for the domain (Caddy's `ask`): it serves, was verified
+ * at least `minutes` ago, and at least one active form of its account is on it with a slug.
+ */
+export async function isDomainCertifiable(
+  em: EntityManager,
+  domain: string,
+  minutes: number,
+): Promise<boolean> {
+  const [row] = await selectRows<{ certifiable: boolean }>(
     em,
-    `select true as serving from domains d where d.domain = ? and ${SERVING}`,
-    [domain],
+    `select true as certifiable from domains d
+      where d.domain = ? and ${SERVING}
+        and d.verified_at <= now() - make_interval(mins => ?)
+        and exists (select 1 from forms f
+                     where f.account_id = d.account_id and f.domain = d.domain
+                       and f.slug is not null and f.is_active)`,
+    [domain, minutes],
   );
   return row !== undefined;
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey, User } from '../../db/entities';
-import { touchApiKey } from '../../db/sql/api-keys';
+import { countActiveKeysUnderLock, touchApiKey } from '../../db/sql/api-keys';
+import { apiKeyLimitReached, withinBudget } from '../budgets/limit-reached';
 import { isScope, type Scope } from './scopes';
 import { randomToken, sha256Hex } from './secrets';
 
@@ -8,7 +9,11 @@ export const API_KEY_PREFIX = 'frk_';
 
 export type CreatedApiKey = { id: string; key: string; apiKey: ApiKey };
 
-/** Issues a key: `frk_` + 32 random bytes; only its hash is stored, the key is returned once. */
+/**
+ * Issues a key: `frk_` + 32 random bytes; only its hash is stored, the key is returned once.
+ * An account holds at most `maxPerAccount` keys that work (MAX_API_KEYS_PER_ACCOUNT, revoked
+ * ones aside; 0: no limit): past it, LimitReachedError (the dashboard shows it, the CLI says it).
+ */
 export async function createApiKey(
   em: EntityManager,
   input: {
@@ -19,6 +24,18 @@ export async function createApiKey(
     /** The dashboard user creating it; none for the CLI. */
     createdByUserId?: string | null;
   },
+  maxPerAccount: number,
+): Promise<CreatedApiKey> {
+  return em.transactional(async (tx) => {
+    const count = await countActiveKeysUnderLock(tx, input.accountId);
+    if (!withinBudget(count, maxPerAccount)) throw apiKeyLimitReached(count, maxPerAccount);
+    return issueKey(tx, input);
+  });
+}
+
+async function issueKey(
+  em: EntityManager,
+  input: Parameters<typeof createApiKey>[1],
 ): Promise<CreatedApiKey> {
   const key = `${API_KEY_PREFIX}${randomToken(32)}`;
   const apiKey = em.create(ApiKey, {

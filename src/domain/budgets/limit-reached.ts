@@ -47,3 +47,11 @@ export function accountLimitReached(count: number, max: number): LimitReachedErr
     `You own ${count} accounts; MAX_ACCOUNTS_PER_USER allows at most ${max}. Delete an account or transfer one to another member to create another.`,
   );
 }
+
+export function apiKeyLimitReached(count: number, max: number): LimitReachedError {
+  return new LimitReachedError(
+    'MAX_API_KEYS_PER_ACCOUNT',
+    max,
+    `This account has ${count} API keys; MAX_API_KEYS_PER_ACCOUNT allows at most ${max}. Revoke a key to create another.`,
+  );
+}

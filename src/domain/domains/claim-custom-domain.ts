@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Domain } from '../../db/entities';
 import type { UseCaseAudit } from '../audit/use-case-audit';
-import type { DomainCheckDeps } from './domain-checks';
-import { claimOrTakeOver } from './domain-takeover';
+import { claimOrTakeOver, type ClaimDeps } from './domain-takeover';
 import { claimableDomain } from './domains';
 
 /** The name typed is no domain an account may claim; `reason` says why ("is required, …"). */
@@ -24,7 +23,7 @@ export class DomainNotClaimableError extends Error {
  */
 export async function claimCustomDomain(
   em: EntityManager,
-  deps: Pick<DomainCheckDeps, 'resolver' | 'appSecret' | 'target'>,
+  deps: ClaimDeps,
   input: { accountId: string; domain: string; ownHosts: readonly string[] },
 ): Promise<{ domain: Domain; created: boolean; tookOver: boolean; audit: UseCaseAudit }> {
   const claimable = claimableDomain(input.domain, input.ownHosts);

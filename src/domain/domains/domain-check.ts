@@ -8,7 +8,12 @@ const TXT_SUBDOMAIN = '_formward';
 /** One record a domain needs, as the owner adds it to DNS. */
 export type RequiredRecord = { type: 'TXT' | 'CNAME' | 'A' | 'AAAA'; name: string; value: string };
 
-/** The outcome of one check of a domain's records (the public verify_domain answer's body). */
+/**
+ * The outcome of one check of a domain's records (the public verify_domain answer's body).
+ * It says which records are there and whether they point at FORM_PAGES_TARGET, never what
+ * they hold: the addresses, CNAME targets and TXT values found stay here, so no check can
+ * read a name's records for anyone (a private zone seen through our resolver, say).
+ */
 export type DomainCheck = {
   domain: string;
   /** The account's TXT value AND the target record (a CNAME, or A/AAAA records) are present. */
@@ -17,11 +22,15 @@ export type DomainCheck = {
   claimed: boolean;
   /** How the domain points at FORM_PAGES_TARGET, once it does. */
   method: 'cname' | 'address' | null;
+  /** The domain points at FORM_PAGES_TARGET (a CNAME to it, or only its addresses). */
+  points_at_target: boolean;
   records: {
-    cname: { expected: string; found: string[]; ok: boolean };
-    address: { expected: string[]; found: string[]; ok: boolean };
+    /** `present`: the domain has a CNAME; `ok`: to the target. */
+    cname: { expected: string; present: boolean; ok: boolean };
+    /** `present`: the domain has A/AAAA records; `ok`: all among the target's addresses. */
+    address: { present: boolean; ok: boolean };
     /** `expected` is null while no account holds the domain: the value is per account. */
-    txt: { name: string; expected: string | null; found: string[]; ok: boolean };
+    txt: { name: string; expected: string | null; present: boolean; ok: boolean };
   };
   /** The required records found, in words. */
   present: string[];
@@ -128,11 +137,10 @@ export async function checkDomain(
     );
   }
   if (!targetOk) {
-    const addresses = targets.found.length ? ` (${targets.found.join(', ')})` : '';
     missing.push(
       net.isIP(target)
         ? `add an ${net.isIPv6(target) ? 'AAAA' : 'A'} record: ${domain} ${target}`
-        : `add a CNAME record: ${domain} CNAME ${target}, or A/AAAA records with the addresses of ${target}${addresses}`,
+        : `add a CNAME record: ${domain} CNAME ${target}, or A/AAAA records with the addresses of ${target}`,
     );
   }
   const errors = [cname.error, txt.error, own.error, targets.error].filter((e) => e !== undefined);
@@ -142,10 +150,11 @@ export async function checkDomain(
     verified,
     claimed: expectedTxt !== null,
     method: !targetOk ? null : cnameOk ? 'cname' : 'address',
+    points_at_target: targetOk,
     records: {
-      cname: { expected: target, found: cnameFound, ok: cnameOk },
-      address: { expected: targets.found, found: own.found, ok: addressOk },
-      txt: { name: txtName, expected: expectedTxt, found: txtFound, ok: txtOk },
+      cname: { expected: target, present: cnameFound.length > 0, ok: cnameOk },
+      address: { present: own.found.length > 0, ok: addressOk },
+      txt: { name: txtName, expected: expectedTxt, present: txtFound.length > 0, ok: txtOk },
     },
     present,
     missing,

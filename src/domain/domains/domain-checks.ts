@@ -7,7 +7,9 @@ import { randomToken } from '../accounts/secrets';
 import type { Mailer } from '../mail/mailer';
 import { checkDomain, claimTxtValue, type DomainCheck } from './domain-check';
 import { graceEnd, markNotified, recordCheck } from './domains';
+import type { DnsCheckBudget } from './dns-check-budget';
 import type { DnsResolver } from './resolver-type';
+import { countVerification } from './verification-ledger';
 
 /** What checking a claimed domain takes. */
 export type DomainCheckDeps = {
@@ -19,6 +21,10 @@ export type DomainCheckDeps = {
   logger: Logger;
   /** The dashboard's URL, for the link in the owners' mail. */
   baseUrl: () => string;
+  /** DOMAIN_VERIFICATIONS_PER_DAY: first verifications per owning user a day (0: no cap). */
+  verificationsPerDay: number;
+  /** The budgets of DNS checks on demand (claims, "Verify now", the public check). */
+  dnsChecks: DnsCheckBudget;
 };
 
 /** The account's TXT value for its claim. */
@@ -27,7 +33,9 @@ export const claimValueOf = (deps: Pick<DomainCheckDeps, 'appSecret'>, domain: D
 
 /**
  * Checks a claimed domain now and records the outcome; the first failure of a verified domain
- * mails its account's owners, once, without holding up the caller.
+ * mails its account's owners, once, without holding up the caller. A claim's first passing
+ * check counts in the owner's daily ledger first (DomainVerificationsExhaustedError past it;
+ * the claim stays unverified).
  */
 export async function checkClaim(
   em: EntityManager,
@@ -39,6 +47,8 @@ export async function checkClaim(
     target: deps.target(),
     expectedTxt: claimValueOf(deps, domain),
   });
+  if (check.verified && !domain.verifiedAt)
+    await countVerification(em, domain, deps.verificationsPerDay);
   const error = check.verified ? null : (check.error ?? check.missing.join('; '));
   const { startedFailing } = await recordCheck(em, domain, { verified: check.verified, error });
   if (startedFailing) {

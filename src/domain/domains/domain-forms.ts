@@ -3,7 +3,7 @@ import { Domain, Form } from '../../db/entities';
 import {
   countDomainForms as countForms,
   findServedFormToken,
-  isDomainServing,
+  isDomainCertifiable,
 } from '../../db/sql/domains';
 import { applyFormChanges } from '../forms/forms';
 
@@ -22,8 +22,17 @@ export async function servedFormToken(
   return findServedFormToken(em, host, slug);
 }
 
-/** Whether the host is a claimed domain that serves now: Caddy's `ask` (docs/custom-domains.md). */
-export const domainServes = (em: EntityManager, host: string) => isDomainServing(em, host);
+/** Minutes a domain must have been verified before a certificate is ordered for it. */
+export const CERTIFICATE_AFTER_MINUTES = 10;
+
+/**
+ * Caddy's `ask` (docs/custom-domains.md, "Automatic HTTPS"): whether a certificate may be
+ * ordered for the host. Only a claimed domain that serves, was verified at least
+ * CERTIFICATE_AFTER_MINUTES ago and has an active form on it at a slug: claiming, verifying
+ * and releasing domains in a loop cannot make Caddy spend the operator's ACME orders.
+ */
+export const domainMayHaveCertificate = (em: EntityManager, host: string) =>
+  isDomainCertifiable(em, host, CERTIFICATE_AFTER_MINUTES);
 
 /**
  * Why the form cannot take this domain and slug, per field (`domain: …`, `slug: …`), or an

@@ -171,6 +171,8 @@ export type Templates = {
     form: { domain?: string };
     error?: string;
     notFound?: boolean;
+    /** A change refused over a rate (API_WRITE_RATE, the DNS checks, the daily verifications). */
+    limited?: string;
   };
   'api-keys': {
     keys: KeyRow[];
@@ -181,6 +183,8 @@ export type Templates = {
     form: { name?: unknown; role?: unknown; scopes?: unknown };
     errors?: Record<string, string>;
     notFound?: boolean;
+    /** A create refused over MAX_API_KEYS_PER_ACCOUNT: the reason. */
+    limitReached?: string;
   };
   forms: {
     forms: { form: FormRef; counts: FormCounts }[];

@@ -19,6 +19,7 @@ import {
 } from '../../domain/domains/domains';
 import { normalizeDomain } from '../../domain/domains/verify-domain';
 import { verifyDomainNow } from '../../domain/domains/verify-domain-now';
+import { domainCheckRefusal } from '../domain-check-limits';
 import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound, validationFailed } from '../http-error';
 import { link } from '../links';
@@ -119,7 +120,10 @@ export const domainRoutes = [
       'to FORM_PAGES_TARGET (or A/AAAA records with its addresses). Then `POST …/verify`. A ' +
       'domain another account holds is refused with 409 `domain_taken`; claiming one this ' +
       `account holds answers 200 with it. At most ${MAX_DOMAINS_PER_ACCOUNT} domains per ` +
-      'account (409 `limit_reached`).',
+      'account (409 `limit_reached`). Taking a domain over looks at its DNS: that counts in ' +
+      'the DNS check budgets (DNS_CHECK_RATE_ACCOUNT, DNS_CHECK_RATE_INSTANCE) and as a ' +
+      "verification in the owner's daily ledger (DOMAIN_VERIFICATIONS_PER_DAY); past one, " +
+      '429 `rate_limited` with `Retry-After`.',
     audit: { action: 'domain.created', target: 'domain' },
     access: 'can_create_forms',
     body: { schema: createDomainBody, mediaTypes: ['application/json'], required: true },
@@ -131,7 +135,7 @@ export const domainRoutes = [
       },
       200: { description: 'this account holds it already', body: domainEnvelope },
     },
-    errors: ['domain_taken', 'limit_reached'],
+    errors: ['domain_taken', 'limit_reached', 'rate_limited'],
   }).handle(async ({ req, body, principal, audit }, ctx) => {
     const claimed = await claimCustomDomain(req.em, ctx.domainChecks, {
       accountId: principal.accountId,
@@ -141,7 +145,7 @@ export const domainRoutes = [
       if (error instanceof DomainNotClaimableError)
         throw validationFailed([`domain: ${error.reason}`]);
       if (error instanceof DomainHeldError) throw new HttpError(409, 'domain_taken', error.message);
-      throw error;
+      throw domainCheckRefusal(error);
     });
     Object.assign(audit, claimed.audit);
     const view = await viewOf(req, ctx, principal, claimed.domain);
@@ -203,14 +207,23 @@ export const domainRoutes = [
       'Looks up its records now and records the outcome: the answer is the domain with each ' +
       "record's `present` and the check (`check`: what was found, `present` and `missing`). " +
       'A failing check of a verified domain starts its 72-hour grace (the owners are mailed ' +
-      'once); a passing one ends it.',
+      'once); a passing one ends it. Each check counts in the DNS check budgets ' +
+      '(DNS_CHECK_RATE_ACCOUNT a minute per owning user, DNS_CHECK_RATE_INSTANCE); a ' +
+      "claim's first passing check counts in its owner's daily ledger " +
+      '(DOMAIN_VERIFICATIONS_PER_DAY, summed over the accounts they own; deleting a domain ' +
+      'does not give one back). Past either, 429 `rate_limited` with `Retry-After` and the ' +
+      'domain stays as it was.',
     audit: { action: 'domain.verified', target: 'domain' },
     access: 'can_create_forms',
     responses: { 200: { description: 'the domain after the check', body: domainEnvelope } },
-    errors: ['not_found'],
+    errors: ['not_found', 'rate_limited'],
   }).handle(async ({ req, params, principal, audit }, ctx) => {
     const domain = await domainOf(req, params.domain);
-    const { check, audit: note } = await verifyDomainNow(req.em, ctx.domainChecks, domain);
+    const { check, audit: note } = await verifyDomainNow(req.em, ctx.domainChecks, domain).catch(
+      (error: unknown) => {
+        throw domainCheckRefusal(error);
+      },
+    );
     Object.assign(audit, note);
     const view = await viewOf(req, ctx, principal, domain, check);
     return { status: 200, body: envelope('domain', view, view.links) };

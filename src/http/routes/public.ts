@@ -3,32 +3,30 @@ import { claimValueOf } from '../../domain/domains/domain-checks';
 import { findDomainClaim } from '../../domain/domains/domains';
 import { normalizeDomain } from '../../domain/domains/verify-domain';
 import { spamMetrics } from '../../domain/stats/spam-metrics';
-import { HttpError, validationFailed } from '../http-error';
+import { domainCheckRefusal } from '../domain-check-limits';
+import { validationFailed } from '../http-error';
 import { clientAddress } from '../ingest/client-address';
-import { RateLimiter } from '../ingest/rate-limiter';
+import { rateLimitSubject } from '../ingest/rate-limit-key';
 import { link } from '../links';
 import { defineRoute, type RouteContext } from '../routing/define-route';
 import { TtlCache } from '../ttl-cache';
 import { verifyDomainQuery } from '../schemas/public';
 import { domainVerificationSchema, spamMetricsSchema } from '../views/public-view';
 
-/** verify_domain checks per client address and minute: each asks our resolver a few times. */
-const VERIFY_DOMAIN_PER_MINUTE = 20;
 const VERIFY_DOMAIN_CACHE_MS = 30_000;
 const SPAM_METRICS_CACHE_MS = 60_000;
 
 type Metrics = Awaited<ReturnType<typeof spamMetrics>>;
 
-/** One limiter and cache set per running server (its context), like ingest's limiter. */
+/** One cache set per running server (its context). */
 const perServer = new WeakMap<
   RouteContext,
-  { limiter: RateLimiter; domains: TtlCache<DomainCheck>; metrics: TtlCache<Metrics> }
+  { domains: TtlCache<DomainCheck>; metrics: TtlCache<Metrics> }
 >();
 function stateOf(ctx: RouteContext) {
   let state = perServer.get(ctx);
   if (!state) {
     state = {
-      limiter: new RateLimiter(VERIFY_DOMAIN_PER_MINUTE),
       domains: new TtlCache(VERIFY_DOMAIN_CACHE_MS),
       metrics: new TtlCache(SPAM_METRICS_CACHE_MS, 1),
     };
@@ -76,8 +74,12 @@ export const publicRoutes = [
       '`expected` is null while no account holds the domain) and a CNAME to FORM_PAGES_TARGET ' +
       'or A/AAAA records with its addresses. A result is kept 30 s, so a change shows up ' +
       'after that. `verified: false` is still a 200: the check ran, `present` and `missing` say what is there and what to ' +
-      'add. Internal names (`.local`, `.internal`, `.localhost`, single labels …) are refused ' +
-      `with 422, and one address may check ${VERIFY_DOMAIN_PER_MINUTE} times a minute (429).`,
+      'add. The answer says per record whether it is present and right, and whether the domain ' +
+      'points at FORM_PAGES_TARGET (`points_at_target`), never the values found (no addresses, ' +
+      'CNAME targets or TXT values). Internal names (`.local`, `.internal`, `.localhost`, ' +
+      'single labels …) are refused with 422. Each check counts, per client network (an IPv4 ' +
+      "address, an IPv6 /64), in DNS_CHECK_RATE_NETWORK a minute and in the whole service's " +
+      'DNS_CHECK_RATE_INSTANCE; past either, 429 `rate_limited` with `Retry-After`.',
     access: 'public',
     query: verifyDomainQuery,
     responses: {
@@ -86,18 +88,11 @@ export const publicRoutes = [
     errors: ['rate_limited'],
   }).handle(async ({ req, query }, ctx) => {
     const state = stateOf(ctx);
-    const wait = state.limiter.hit(clientAddress(req) ?? 'unknown');
-    if (wait > 0) {
-      throw new HttpError(
-        429,
-        'rate_limited',
-        'too many domain checks; try again shortly',
-        undefined,
-        {
-          'Retry-After': String(wait),
-        },
-      );
-    }
+    await ctx.domainChecks.dnsChecks
+      .spendForNetwork(rateLimitSubject(clientAddress(req)))
+      .catch((error: unknown) => {
+        throw domainCheckRefusal(error);
+      });
     const normalized = normalizeDomain(query.domain);
     if (!normalized.ok) throw validationFailed([`domain: ${normalized.error}`]);
     const claim = await findDomainClaim(req.em, normalized.domain);

@@ -25,14 +25,7 @@ export const spamMetricsSchema = z
   .describe('Platform-wide aggregates; nothing per account.')
   .meta({ id: 'SpamMetrics' });
 
-const dnsCheck = (what: string) =>
-  z.object({
-    expected: z.string().describe(`the ${what} value that verifies the domain`),
-    found: z.array(z.string()).describe(`the ${what} values found`),
-    ok: z.boolean(),
-  });
-
-/** One check of a domain's records (src/domain/domains/domain-check.ts). */
+/** One check of a domain's records (src/domain/domains/domain-check.ts): what is there, never its values. */
 export const domainCheckFields = {
   domain: z.string().describe('the normalized domain checked'),
   verified: z
@@ -47,23 +40,34 @@ export const domainCheckFields = {
     .describe(
       'how the domain points at the target: a CNAME, or A/AAAA records among its addresses',
     ),
-  records: z.object({
-    cname: dnsCheck('CNAME'),
-    address: z.object({
-      expected: z.array(z.string()).describe("the target's addresses"),
-      found: z.array(z.string()).describe("the domain's A and AAAA addresses"),
-      ok: z.boolean().describe("true: the domain has addresses, all among the target's"),
-    }),
-    txt: z.object({
-      name: z.string().describe('`_formward.{domain}`'),
-      expected: z
-        .string()
-        .nullable()
-        .describe("the claiming account's value; null while no account holds the domain"),
-      found: z.array(z.string()).describe('the TXT values found'),
-      ok: z.boolean(),
-    }),
-  }),
+  points_at_target: z
+    .boolean()
+    .describe('the domain points at FORM_PAGES_TARGET (a CNAME to it, or only its addresses)'),
+  records: z
+    .object({
+      cname: z.object({
+        expected: z.string().describe('FORM_PAGES_TARGET, the CNAME that verifies the domain'),
+        present: z.boolean().describe('the domain has a CNAME record'),
+        ok: z.boolean().describe('its CNAME is FORM_PAGES_TARGET'),
+      }),
+      address: z.object({
+        present: z.boolean().describe('the domain has A or AAAA records'),
+        ok: z.boolean().describe("they are all among FORM_PAGES_TARGET's addresses"),
+      }),
+      txt: z.object({
+        name: z.string().describe('`_formward.{domain}`'),
+        expected: z
+          .string()
+          .nullable()
+          .describe("the claiming account's value; null while no account holds the domain"),
+        present: z.boolean().describe('the name has TXT records'),
+        ok: z.boolean().describe("one of them is the claiming account's value"),
+      }),
+    })
+    .describe(
+      'each record present or missing and whether it is right; the values found (addresses, ' +
+        'CNAME targets, TXT values) are never shown',
+    ),
   present: z.array(z.string()).describe('the required records found, in words'),
   missing: z.array(z.string()).describe('what to add when not verified'),
   error: z.string().optional().describe('DNS failures other than "no such record"'),

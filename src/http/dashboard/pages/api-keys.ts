@@ -5,6 +5,7 @@ import {
   listActiveApiKeys,
   revokeAccountApiKey,
 } from '../../../domain/accounts/api-keys';
+import { LimitReachedError } from '../../../domain/budgets/limit-reached';
 import { ROLES, SCOPES, type Role, type Scope } from '../../../domain/accounts/scopes';
 import type { ApiKey } from '../../../domain/entities';
 import { definePage, type Render } from '../define-page';
@@ -115,13 +116,24 @@ export const apiKeyPages = [
     const { name, role, scopes } = parsed.data;
     if (role === 'custom' && scopes.length === 0)
       return again({ scopes: 'Choose at least one scope.' });
-    const created = await createApiKey(req.em, {
-      accountId: session.accountId,
-      createdByUserId: session.userId,
-      name,
-      role: role === 'custom' ? null : role,
-      scopes: role === 'custom' ? scopes : [...ROLES[role as Role]],
-    });
+    let created;
+    try {
+      created = await createApiKey(
+        req.em,
+        {
+          accountId: session.accountId,
+          createdByUserId: session.userId,
+          name,
+          role: role === 'custom' ? null : role,
+          scopes: role === 'custom' ? scopes : [...ROLES[role as Role]],
+        },
+        ctx.config.budgets.apiKeysPerAccount,
+      );
+    } catch (error) {
+      if (!(error instanceof LimitReachedError)) throw error;
+      audit.skip = true;
+      return showKeys(page, { status: 409, data: { limitReached: error.message, form: fields } });
+    }
     audit.targetId = created.apiKey.id;
     audit.summary = `key “${created.apiKey.name}” (${created.apiKey.prefix}…), ${role}`;
     // The key is stored as a hash: the page the redirect leads to shows it once.

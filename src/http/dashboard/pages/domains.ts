@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { requiredRecords } from '../../../domain/domains/domain-check';
 import {
   claimCustomDomain,
@@ -18,6 +18,7 @@ import { LimitReachedError } from '../../../domain/budgets/limit-reached';
 import { verifyDomainNow } from '../../../domain/domains/verify-domain-now';
 import { listAccountForms } from '../../../domain/forms/forms';
 import type { AppContext } from '../../../runtime/app-context';
+import { isDomainCheckLimit } from '../../domain-check-limits';
 import { serviceHosts } from '../../service-hosts';
 import { definePage, type Render } from '../define-page';
 import { setFlash } from '../flash';
@@ -88,9 +89,40 @@ async function ownedDomainOr404(
   return null;
 }
 
+type DomainPost = DomainsPage & { res: Response; audit: { skip?: boolean } };
+
+/** The page again with a refusal over a rate (429, `Retry-After`) at its top; no audit entry. */
+async function showLimited(page: DomainPost, ctx: AppContext, message: string, wait: number) {
+  page.audit.skip = true;
+  page.res.set('Retry-After', String(wait));
+  await showDomains(page, ctx, { status: 429, data: { limited: message } });
+}
+
+/**
+ * Counts a domain change in the member's API_WRITE_RATE, like their session's API changes
+ * (claims and checks reach the resolver, verified domains Caddy's certificates); past it,
+ * answers the page with 429 and says false.
+ */
+async function writeAllowed(page: DomainPost, ctx: AppContext): Promise<boolean> {
+  const wait = await ctx.apiWriteBudget.consumeForMember(
+    page.session.userId,
+    page.session.accountId,
+  );
+  if (wait === 0) return true;
+  await showLimited(
+    page,
+    ctx,
+    `You made API_WRITE_RATE’s ${ctx.apiWriteBudget.perMinute} changes this minute. Please try again in ${wait} s.`,
+    wait,
+  );
+  return false;
+}
+
 /**
  * `/app/domains` (docs/custom-domains.md): the account's custom domains with the records to
- * add (copyable), add one, verify one now, remove one. The same as `/api/domains`.
+ * add (copyable), add one, verify one now, remove one. The same as `/api/domains`, with its
+ * limits: each change counts in API_WRITE_RATE, and the DNS check budgets and the daily
+ * verification ledger refuse with 429 and the reason at the top of the page.
  */
 export const domainPages = [
   definePage({ need: 'member', ...DOMAINS, method: 'get', path: DOMAINS_PATH }).handle(
@@ -105,6 +137,7 @@ export const domainPages = [
     audit: { action: 'domain.created', target: 'domain' },
   }).handle(async (page, ctx) => {
     const { req, res, session, audit } = page;
+    if (!(await writeAllowed(page, ctx))) return;
     const typed = bodyField(req, 'domain');
     const again = (status: number, error: string) => {
       audit.skip = true;
@@ -123,6 +156,8 @@ export const domainPages = [
       if (error instanceof DomainHeldError)
         return again(409, `${error.message[0]!.toUpperCase()}${error.message.slice(1)}.`);
       if (error instanceof LimitReachedError) return again(409, error.message);
+      if (isDomainCheckLimit(error))
+        return showLimited(page, ctx, error.message, error.retryAfterSeconds);
       throw error;
     }
     Object.assign(audit, claimed.audit);
@@ -138,9 +173,18 @@ export const domainPages = [
     audit: { action: 'domain.verified', target: 'domain' },
   }).handle(async (page, ctx) => {
     const { req, res, audit } = page;
+    if (!(await writeAllowed(page, ctx))) return;
     const domain = await ownedDomainOr404(page, ctx);
     if (!domain) return;
-    const { check, audit: note } = await verifyDomainNow(req.em, ctx.domainChecks, domain);
+    let verified;
+    try {
+      verified = await verifyDomainNow(req.em, ctx.domainChecks, domain);
+    } catch (error) {
+      if (isDomainCheckLimit(error))
+        return showLimited(page, ctx, error.message, error.retryAfterSeconds);
+      throw error;
+    }
+    const { check, audit: note } = verified;
     Object.assign(audit, note);
     setFlash(res, ctx.urls.base, check.verified ? 'domain_verified' : 'domain_not_verified');
     res.redirect(303, DOMAINS_PATH);
@@ -154,6 +198,7 @@ export const domainPages = [
     audit: { action: 'domain.deleted', target: 'domain' },
   }).handle(async (page, ctx) => {
     const { req, res, audit } = page;
+    if (!(await writeAllowed(page, ctx))) return;
     const domain = await ownedDomainOr404(page, ctx);
     if (!domain) return;
     const cleared = await deleteDomain(req.em, domain);
