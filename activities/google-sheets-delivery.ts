@@ -120,6 +120,7 @@ export function createGoogleSheetsActivities(
       result = { ...result, durationMs: Date.now() - startedAt.getTime() };
       return logAndSettle(deps, em, input, {
         plugin,
+        config,
         source,
         startedAt,
         result,
