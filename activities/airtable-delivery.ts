@@ -44,6 +44,7 @@ export function createAirtableActivities(
       );
       return logAndSettle(deps, em, input, {
         plugin,
+        config,
         source,
         startedAt,
         result,

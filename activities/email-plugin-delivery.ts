@@ -11,6 +11,7 @@ import { SMTP_REJECTED_FAILURE } from '../workflows/submission-contract';
 import { uploadedFiles } from './notification-email';
 import {
   loadDeliverable,
+  attemptSecrets,
   recordAndSettle,
   recordSkippedAttempt,
   type AttemptResult,
@@ -109,6 +110,7 @@ export function createEmailPluginActivities(
         result.ok ? 'e-mail plugin delivered' : 'e-mail plugin attempt failed',
       );
       return recordAndSettle(em, input, result, {
+        secrets: attemptSecrets(plugin, plugin.config),
         health: deps,
         startedAt,
         permanent,

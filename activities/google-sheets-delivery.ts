@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { tryLockSheetHeader } from '../src/db/sql/plugin-locks';
 import { AccessTokenCache } from '../src/domain/sheets/google-access-tokens';
 import type { ServiceAccountKey } from '../src/domain/sheets/service-account-key';
-import { alignedRow, missingColumns } from '../src/domain/sheets/sheet-rows';
+import { alignedRow, columnNames, missingColumns } from '../src/domain/sheets/sheet-rows';
+import { selectFormFieldNames } from '../src/db/sql/form-field-names';
 import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import { GoogleSheetsClient, SheetsFailure } from './google-sheets-api';
 import {
@@ -62,12 +63,13 @@ async function headerFor(
   client: GoogleSheetsClient,
   pluginId: string,
   payload: Record<string, unknown>,
+  columns: readonly string[],
 ): Promise<string[]> {
   const header = await client.readHeader();
-  if (missingColumns(header, payload).length === 0) return header;
+  if (missingColumns(header, payload, columns).length === 0) return header;
   return withHeaderLock(em, pluginId, async () => {
     const current = await client.readHeader();
-    const missing = missingColumns(current, payload);
+    const missing = missingColumns(current, payload, columns);
     if (missing.length === 0) return current;
     await client.ensureColumns(current.length + missing.length);
     await client.writeHeaderCells(current.length + 1, missing);
@@ -87,7 +89,7 @@ export function createGoogleSheetsActivities(
   return {
     async deliverGoogleSheets(input) {
       const em = deps.orm.em.fork();
-      const { plugin, source } = await loadDeliverable(em, input, 'google_sheets');
+      const { plugin, source, submission } = await loadDeliverable(em, input, 'google_sheets');
       const config = openedConfig(plugin, deps.pluginSecrets);
       const keyText = String(config.service_account_key);
       const client = new GoogleSheetsClient(
@@ -106,12 +108,17 @@ export function createGoogleSheetsActivities(
       let result: AttemptResult;
       let permanent = false;
       try {
-        const header = await headerFor(em, client, plugin.id, source.payload);
-        const row = alignedRow(header, {
-          id: source.submissionId,
-          receivedAt: source.createdAt,
-          payload: source.payload,
-        });
+        // Only known names get a column; a submitter's other names share `extra`.
+        const columns = columnNames(
+          await selectFormFieldNames(em, submission.form.id),
+          plugin.includeFields,
+        );
+        const header = await headerFor(em, client, plugin.id, source.payload, columns);
+        const row = alignedRow(
+          header,
+          { id: source.submissionId, receivedAt: source.createdAt, payload: source.payload },
+          columns,
+        );
         result = await client.appendRow(row);
       } catch (error) {
         if (!(error instanceof SheetsFailure)) throw error;
@@ -120,6 +127,7 @@ export function createGoogleSheetsActivities(
       result = { ...result, durationMs: Date.now() - startedAt.getTime() };
       return logAndSettle(deps, em, input, {
         plugin,
+        config,
         source,
         startedAt,
         result,

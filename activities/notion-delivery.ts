@@ -99,6 +99,7 @@ export function createNotionActivities(deps: NotionDeps): DeliveryActivityOf<'de
       const { result, permanent } = answer;
       return logAndSettle(deps, em, input, {
         plugin,
+        config,
         source,
         startedAt,
         result,

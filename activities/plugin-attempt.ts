@@ -13,6 +13,9 @@ import type { WebhookSource } from '../src/domain/webhooks/webhook-body';
 import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { openConfig } from '../src/domain/plugins/plugin-secrets';
 import { pluginTypeOf } from '../src/domain/plugins/registry';
+import { pluginSecretValues } from '../src/domain/plugins/plugin-secret-values';
+import type { PluginConfig } from '../src/domain/plugins/plugin-type';
+import { withoutSecrets } from './secret-free-result';
 import { pickFields } from '../src/domain/plugins/include-fields';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import { MAX_RETRY_AFTER_MS } from '../workflows/plugin-policies';
@@ -102,6 +105,25 @@ export function openedConfig(
 }
 
 /**
+ * The secret values an attempt of `plugin` sends, from its opened config (its declaration
+ * names them: plugin-secret-values.ts), and any the attempt got on the way (`more`: an access
+ * token). recordAndSettle replaces each in what it records; a type's log line uses them too.
+ */
+export function attemptSecrets(
+  plugin: { pluginType: string },
+  opened: PluginConfig,
+  more: readonly string[] = [],
+): string[] {
+  const type = pluginTypeOf(plugin.pluginType);
+  return [...(type ? pluginSecretValues(type, opened) : []), ...more];
+}
+
+/** The result with every secret replaced (activities/secret-free-result.ts). */
+export function scrubbedResult(result: AttemptResult, secrets: readonly string[]): AttemptResult {
+  return withoutSecrets(result, secrets);
+}
+
+/**
  * One request through the guarded sender (POST unless the request says). Temporal delivers a cancellation (workflow cancelled,
  * worker shutting down) only in answer to a heartbeat; the SDK throttles these, so beating
  * often costs nothing. A local activity (a delivery's first attempt) gets its cancellation
@@ -123,8 +145,8 @@ export async function sendWithHeartbeat(
 }
 
 /**
- * Records the attempt (the same delivery id for every retry), then returns the outcome or
- * throws: retryable unless this was the last attempt, a test, or a refusal that cannot
+ * Records the attempt (the same delivery id for every retry), its error and answer without
+ * the plugin's secret values (`secrets`: attemptSecrets), then returns the outcome or throws: retryable unless this was the last attempt, a test, or a refusal that cannot
  * change (`final`); a cancelled attempt is reported as cancelled. A `Retry-After` the
  * receiver sent becomes the next retry's delay. A settled delivery (succeeded, or failed for
  * good) counts towards the plugin's health (docs/endpoint-health.md).
@@ -132,8 +154,10 @@ export async function sendWithHeartbeat(
 export async function recordAndSettle(
   em: EntityManager,
   input: DeliveryInput,
-  result: AttemptResult,
+  sent: AttemptResult,
   options: {
+    /** The plugin's secret values (attemptSecrets): never recorded, thrown or counted. */
+    secrets: readonly string[];
     health: PluginHealthDeps;
     startedAt: Date;
     /** The plugin's type and when the submission was stored, for the metrics. */
@@ -145,6 +169,7 @@ export async function recordAndSettle(
     recentlyHealthy?: boolean;
   },
 ): Promise<DeliveryOutcome> {
+  const result = scrubbedResult(sent, options.secrets);
   const context = Context.current();
   const { info } = context;
   const final =
@@ -274,6 +299,7 @@ export async function deliverChatMessage(
   });
   return logAndSettle(deps, em, input, {
     plugin,
+    config: plugin.config,
     source,
     startedAt,
     result,
@@ -284,7 +310,8 @@ export async function deliverChatMessage(
 
 /**
  * The end of every provider attempt: one log line (`<type> <delivered>` or `<type> attempt
- * failed`), then the attempt recorded and settled (recordAndSettle).
+ * failed`), then the attempt recorded and settled (recordAndSettle); neither holds a secret
+ * value of the plugin's opened `config` nor any of `secrets`.
  */
 export function logAndSettle(
   deps: PluginHealthDeps,
@@ -292,6 +319,10 @@ export function logAndSettle(
   input: DeliveryInput,
   attempt: {
     plugin: DeliverableRow['plugin'];
+    /** The config the attempt used, secrets opened (openedConfig). */
+    config: PluginConfig;
+    /** Secrets the attempt got beyond its config (an access token). */
+    secrets?: readonly string[];
     source: WebhookSource;
     startedAt: Date;
     result: AttemptResult;
@@ -301,7 +332,9 @@ export function logAndSettle(
     delivered: string;
   },
 ): Promise<DeliveryOutcome> {
-  const { plugin, source, result } = attempt;
+  const { plugin, source } = attempt;
+  const secrets = attemptSecrets(plugin, attempt.config, attempt.secrets);
+  const result = scrubbedResult(attempt.result, secrets);
   deps.logger[result.ok ? 'info' : 'warn'](
     {
       pluginType: plugin.pluginType,
@@ -314,6 +347,7 @@ export function logAndSettle(
     `${plugin.pluginType} ${result.ok ? attempt.delivered : 'attempt failed'}`,
   );
   return recordAndSettle(em, input, result, {
+    secrets,
     health: deps,
     startedAt: attempt.startedAt,
     permanent: attempt.permanent,

@@ -45,7 +45,8 @@ export function createTeamsActivities(
     async deliverTeams(input) {
       const em = deps.orm.em.fork();
       const { plugin, source } = await loadDeliverable(em, input, 'teams');
-      const url = String(openedConfig(plugin, deps.pluginSecrets).url);
+      const config = openedConfig(plugin, deps.pluginSecrets);
+      const url = String(config.url);
       const startedAt = new Date();
       const sent = await sendWithHeartbeat(deps.sender, {
         url,
@@ -55,6 +56,7 @@ export function createTeamsActivities(
       const { result, permanent } = explained(withoutSecrets(sent, secretsOf(url)));
       return logAndSettle(deps, em, input, {
         plugin,
+        config,
         source,
         startedAt,
         result,

@@ -36,6 +36,7 @@ export function createTelegramActivities(
       const { result, permanent } = readTelegramAnswer(withoutSecrets(sent, [url, token]));
       return logAndSettle(deps, em, input, {
         plugin,
+        config,
         source,
         startedAt,
         result,

@@ -8,9 +8,11 @@ import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
 import { PLUGIN_UNAVAILABLE } from '../workflows/submission-contract';
 import { headersOf } from '../src/domain/plugins/webhook-headers';
 import {
+  attemptSecrets,
   loadDeliverable,
   openedConfig,
   recordAndSettle,
+  scrubbedResult,
   sendWithHeartbeat,
 } from './plugin-attempt';
 import type { DeliveryActivityOf } from '../workflows/activity-contracts';
@@ -58,14 +60,11 @@ export function createWebhookActivities(
       const secret = deps.signingSecrets.open(plugin.signingSecret);
       // The webhook's own headers (opened for this attempt only) go first: ours replace any
       // of the same name, whatever the check at save time let through.
-      const own = Object.fromEntries(
-        headersOf(openedConfig(plugin, deps.pluginSecrets)).map((h) => [
-          h.name.toLowerCase(),
-          h.value,
-        ]),
-      );
+      const config = openedConfig(plugin, deps.pluginSecrets);
+      const secrets = attemptSecrets(plugin, config);
+      const own = Object.fromEntries(headersOf(config).map((h) => [h.name.toLowerCase(), h.value]));
       const startedAt = new Date();
-      const result = await sendWithHeartbeat(deps.sender, {
+      const sent = await sendWithHeartbeat(deps.sender, {
         url: String(plugin.config.url),
         body,
         headers: {
@@ -77,11 +76,14 @@ export function createWebhookActivities(
           ...signatureHeaders(secret, input.deliveryId, timestamp, body),
         },
       });
+      // A receiver may echo a header's value (an API key) in its answer or an error.
+      const result = scrubbedResult(sent, secrets);
       log[result.ok ? 'info' : 'warn'](
         { statusCode: result.statusCode, error: result.error, durationMs: result.durationMs },
         result.ok ? 'webhook delivered' : 'webhook attempt failed',
       );
       return recordAndSettle(em, input, result, {
+        secrets,
         health: deps,
         startedAt,
         permanent: result.failure === 'blocked_address',

@@ -29,6 +29,7 @@ import {
 } from '../temporal/retention-schedule';
 import type { RecoveryStarter } from '../domain/plugins/recovery';
 import { OwnListeners } from '../domain/webhooks/own-listeners';
+import { ownServiceUrls } from '../domain/plugins/own-origin';
 import { ReplayBudget } from '../domain/deliveries/replay-budget';
 import { ApiWriteBudget } from '../domain/budgets/api-write-budget';
 import {
@@ -76,6 +77,8 @@ export type AppContext = {
   forms: FormCache;
   /** Where this service answers; deliveries never connect there (a loop). */
   ownListeners: OwnListeners;
+  /** BASE_URL, INGEST_URL and FORM_PAGES_TARGET: where this service answers (loop guards). */
+  ownUrls: () => string[];
   /** Resolves a host name to all its addresses (for webhook URL checks). */
   lookupHost: (hostname: string) => Promise<string[]>;
   /** Where the bytes of uploaded files live (FILE_STORAGE_URL). */
@@ -132,7 +135,9 @@ export async function createAppContext(
     knex,
     baseUrl: () => urls.base,
   });
-  const ownListeners = new OwnListeners({ urls: () => [urls.base, urls.ingest], lookupHost });
+  // Every loop guard (creation and connect time) knows the same addresses of ours.
+  const ownUrls = () => ownServiceUrls(urls, config.formPagesTarget);
+  const ownListeners = new OwnListeners({ urls: ownUrls, lookupHost });
   const webhookAllowList = parseAllowList(config.webhook.allowPrivate);
   const captchaSecrets = new SigningSecretCipher(appSecret, 'captcha secrets v1');
   const captcha = createCaptchaVerifier({
@@ -174,6 +179,7 @@ export async function createAppContext(
     },
     lookupHost,
     ownListeners,
+    ownUrls,
     forms: new FormCache(),
     webhookAllowList,
     appSecret,

@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
 import { SECRET_MASK } from '../../src/domain/plugins/plugin-secrets';
 import { request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { submitJson } from '../support/ingest-requests';
+import { aroundStatements, type SentStatement } from '../support/statement-spy';
 import { openAppSession, postForm } from './dashboard-support';
 
 // A plugin's settings page over plain HTTP (docs/plugins.md): conditions, chosen fields and a
@@ -171,5 +173,53 @@ describe('the plugin settings page', () => {
     const s = await session();
     const list = await s.get(`/app/forms/${t.form.id}/plugins`);
     expect(list.text).toContain(`href="${settings(id)}"`);
+  });
+
+  it('reads only the fields the rules name, leaves big submissions out, and reads once a minute', async () => {
+    const form = await t.api.createForm({ name: 'Dry run reads' });
+    const unread = 'value-the-dry-run-never-reads';
+    for (const topic of ['sales', 'support', 'sales'])
+      await submitJson(form, { topic, note: unread });
+    // Random text does not compress: stored past the 64 KiB limit.
+    await submitJson(form, { topic: 'sales', essay: randomBytes(60_000).toString('base64') });
+    const res = await t.api.post(`/api/forms/${form.id}/plugins`, {
+      plugin_type: 'webhook',
+      config: { url: 'https://127.0.0.1:9/hook' },
+      conditions: { match: 'all', rules: [{ field: 'topic', op: 'equals', value: 'sales' }] },
+    });
+    expect(res.status, res.text).toBe(201);
+    const id = (res.body as { plugin: { id: string } }).plugin.id;
+    const page = `/app/forms/${form.id}/plugins/${id}/settings`;
+    const s = await session();
+
+    const reads: { statement: SentStatement; answer: string }[] = [];
+    aroundStatements(t.stack.ctx.orm, async (statement, send) => {
+      const answer = await send();
+      if (/\bsubmissions\b/.test(statement.sql))
+        reads.push({ statement, answer: JSON.stringify(answer) });
+      return answer;
+    });
+    try {
+      const first = await s.get(page);
+      expect(first.status).toBe(200);
+      expect(first.text).toContain('<strong>2 of 3</strong>');
+      expect(first.text).toContain('1 larger than 64 KiB was left out.');
+      // The names the submissions used are offered; the big one is not read at all.
+      expect(first.text).toContain('<option value="note">');
+      expect(first.text).not.toContain('<option value="essay">');
+      expect(reads.length).toBeGreaterThan(0);
+      for (const { statement, answer } of reads) {
+        expect(statement.sql).not.toMatch(/select\s+payload_json\s+from/i);
+        expect(answer).not.toContain(unread);
+        expect(answer.length).toBeLessThan(10_000);
+      }
+
+      reads.length = 0;
+      const again = await s.get(page);
+      expect(again.text).toContain('<strong>2 of 3</strong>');
+      expect(reads).toEqual([]);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });

@@ -25,13 +25,18 @@ afterAll(async () => {
 let sequence = 0;
 
 /** A form with a Google Sheets plugin on a new spreadsheet shared with a new account. */
-async function sheetForm(options: { shared?: boolean } = {}) {
+async function sheetForm(options: { shared?: boolean; fields?: string[] } = {}) {
   sequence++;
   const email = `formward-${sequence}@test-project.iam.gserviceaccount.com`;
   const key = google.addServiceAccount(email);
   const spreadsheetId = `spreadsheet-${sequence}-${Date.now()}`;
   google.addSpreadsheet(spreadsheetId, options.shared === false ? [] : [email]);
-  const view = await t.api.createForm({ name: `Sheets ${sequence}` });
+  const view = await t.api.createForm({
+    name: `Sheets ${sequence}`,
+    ...(options.fields && {
+      fields: options.fields.map((name) => ({ name, label: name, type: 'text' })),
+    }),
+  });
   const em = t.stack.ctx.orm.em.fork();
   const form = await em.findOneOrFail(Form, view.id);
   const { plugin } = await createPlugin(em, t.stack.ctx, form, {
@@ -49,7 +54,7 @@ const sheetsRequests = (id: string) => google.requests.filter((r) => r.path.incl
 
 describe('Google Sheets plugin', () => {
   it('writes the header, then one RAW row per submission, formulas kept as text', async () => {
-    const { form, spreadsheetId } = await sheetForm();
+    const { form, spreadsheetId } = await sheetForm({ fields: ['name', 'formula', 'count'] });
     const first = await submitJson(form, {
       name: 'Ada',
       formula: '=HYPERLINK("https://evil.example","x")',
@@ -57,7 +62,7 @@ describe('Google Sheets plugin', () => {
     expect(await waitForAttempts(t.stack, first, 1)).toEqual([
       expect.objectContaining({ status: 'succeeded', http_status: 200 }),
     ]);
-    const second = await submitJson(form, { name: 'Grace', count: 3 });
+    const second = await submitJson(form, { name: 'Grace', count: '3' });
     await waitForAttempts(t.stack, second, 1);
     const [header, row1, row2] = rowsOf(spreadsheetId);
     expect(header).toEqual(['submission_id', 'received_at', 'name', 'formula', 'count']);
@@ -67,7 +72,7 @@ describe('Google Sheets plugin', () => {
       'Ada',
       '=HYPERLINK("https://evil.example","x")',
     ]);
-    expect(row2).toEqual([second, expect.any(String), 'Grace', '', 3]);
+    expect(row2).toEqual([second, expect.any(String), 'Grace', '', '3']);
     const append = sheetsRequests(spreadsheetId).find((r) => r.path.includes(':append'))!;
     expect(append.method).toBe('POST');
     expect(append.path).toContain('valueInputOption=RAW');
@@ -76,7 +81,8 @@ describe('Google Sheets plugin', () => {
   });
 
   it('a new field adds a column at the end, widening the sheet past 26 columns', async () => {
-    const { form, spreadsheetId } = await sheetForm();
+    const names = Array.from({ length: 30 }, (_, i) => `f${i}`);
+    const { form, spreadsheetId } = await sheetForm({ fields: ['a', ...names] });
     await waitForAttempts(t.stack, await submitJson(form, { a: '1' }), 1);
     const wide = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, `v${i}`]));
     const id = await submitJson(form, { ...wide, a: '2' });
@@ -89,7 +95,9 @@ describe('Google Sheets plugin', () => {
   });
 
   it('concurrent submissions adding different fields keep every column aligned', async () => {
-    const { form, spreadsheetId } = await sheetForm();
+    const { form, spreadsheetId } = await sheetForm({
+      fields: ['shared', 'alpha', 'beta', 'gamma', 'delta', 'epsilon'],
+    });
     const ids = await Promise.all(
       ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((field) =>
         submitJson(form, { shared: 'x', [field]: `${field}-value` }),
@@ -119,6 +127,28 @@ describe('Google Sheets plugin', () => {
       expect(row[header!.indexOf('shared')]).toBe('x');
       expect(row.filter((cell) => String(cell).endsWith('-value'))).toHaveLength(1);
     }
+  });
+
+  it("a submitter's other names add no column: they share one `extra` column as JSON", async () => {
+    const { form, spreadsheetId } = await sheetForm({ fields: ['name', 'email'] });
+    const unknown = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`x${i}`, `v${i}`]));
+    const id = await submitJson(form, { name: 'Ada', ...unknown });
+    expect((await waitForAttempts(t.stack, id, 1))[0]!.status).toBe('succeeded');
+    const again = await submitJson(form, { name: 'Grace', email: 'g@example.com', y: 'why' });
+    await waitForAttempts(t.stack, again, 1);
+    const [header, row, row2] = rowsOf(spreadsheetId);
+    expect(header).toEqual(['submission_id', 'received_at', 'name', 'extra', 'email']);
+    expect(row).toEqual([id, expect.any(String), 'Ada', JSON.stringify(unknown)]);
+    expect(row2).toEqual([again, expect.any(String), 'Grace', '{"y":"why"}', 'g@example.com']);
+  });
+
+  it('a free-form form gets columns for email, name and message only, the rest in `extra`', async () => {
+    const { form, spreadsheetId } = await sheetForm();
+    const id = await submitJson(form, { message: 'Hi', phone: '123', company: 'ACME' });
+    expect((await waitForAttempts(t.stack, id, 1))[0]!.status).toBe('succeeded');
+    const [header, row] = rowsOf(spreadsheetId);
+    expect(header).toEqual(['submission_id', 'received_at', 'message', 'extra']);
+    expect(row).toEqual([id, expect.any(String), 'Hi', '{"phone":"123","company":"ACME"}']);
   });
 
   it('a 429 with Retry-After is retried after it, under the same delivery id', async () => {

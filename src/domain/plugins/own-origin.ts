@@ -6,6 +6,20 @@ import { domainToASCII } from 'node:url';
 /** The ingest paths (`/f/{token}`, `/json/{token}`); Express matches them case-insensitively. */
 const INGEST_PATH = /^\/(f|json)\//i;
 
+/**
+ * The URLs where this service answers, for every loop guard: BASE_URL, INGEST_URL, and
+ * FORM_PAGES_TARGET (the host custom domains point at, which serves every form's page and
+ * ingest path), taken on HTTPS and HTTP's standard ports since it is given as a bare host.
+ */
+export function ownServiceUrls(
+  urls: { base: string; ingest: string },
+  formPagesTarget: string | null,
+): string[] {
+  if (!formPagesTarget) return [urls.base, urls.ingest];
+  const host = formPagesTarget.includes(':') ? `[${formPagesTarget}]` : formPagesTarget;
+  return [urls.base, urls.ingest, `https://${host}`, `http://${host}`];
+}
+
 type Place = { scheme: string; host: string; port: string };
 
 /** A host as the network sees it: lower case, punycode (IDNA), without the root's trailing dot. */
@@ -30,7 +44,7 @@ function parsed(text: string): URL | null {
 }
 
 /**
- * Why `url` points at this service itself (one of `ownUrls`: BASE_URL, INGEST_URL), or null:
+ * Why `url` points at this service itself (one of `ownUrls`: ownServiceUrls), or null:
  * the same scheme, host and port as one of them, or one of our ingest paths on one of our hosts
  * whatever the scheme and port (a proxy may serve them on another).
  */

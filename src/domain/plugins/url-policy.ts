@@ -6,7 +6,8 @@ import { validateWebhookUrl, type HostLookup, type WebhookUrlCheck } from './web
 export type UrlPolicySource = {
   webhookAllowList: AllowList;
   lookupHost: HostLookup;
-  urls: { base: string; ingest: string };
+  /** Where this service answers (own-origin.ts, ownServiceUrls), read at each check. */
+  ownUrls: () => readonly string[];
 };
 
 /**
@@ -18,7 +19,7 @@ export function urlCheckOptions(source: UrlPolicySource): UrlCheckOptions {
   return {
     allowList: source.webhookAllowList,
     lookup: source.lookupHost,
-    ownUrls: [source.urls.base, source.urls.ingest],
+    ownUrls: source.ownUrls(),
   };
 }
 

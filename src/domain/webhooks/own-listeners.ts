@@ -44,7 +44,7 @@ export class OwnListeners {
 
   constructor(
     private readonly options: {
-      /** BASE_URL and INGEST_URL, read late: they may follow the port actually bound. */
+      /** BASE_URL, INGEST_URL and FORM_PAGES_TARGET (ownServiceUrls), read late: they may follow the port actually bound. */
       urls: () => string[];
       lookupHost: (host: string) => Promise<string[]>;
     },

@@ -304,8 +304,11 @@ export type Templates = {
     fieldNames: string[];
     input: PluginSettingsInput;
     errors: string[];
-    /** Of the form's last 100 non-spam submissions, how many would be sent; null on errors. */
-    dryRun: { sent: number; of: number } | null;
+    /**
+     * Of the form's last 100 non-spam submissions, how many would be sent, of how many judged
+     * (`skipped`: too large to judge); null on errors.
+     */
+    dryRun: { sent: number; of: number; skipped: number } | null;
     dryRunOf: 'typed' | 'saved';
   };
   'plugin-recover': {

@@ -7,7 +7,12 @@ import {
   headerRowRange,
   spreadsheetIdOf,
 } from '../../../src/domain/sheets/a1-notation';
-import { alignedRow, cellValue, missingColumns } from '../../../src/domain/sheets/sheet-rows';
+import {
+  alignedRow,
+  cellValue,
+  columnNames,
+  missingColumns,
+} from '../../../src/domain/sheets/sheet-rows';
 
 const pem = generateKeyPairSync('rsa', { modulusLength: 2048 })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
@@ -125,21 +130,47 @@ describe('A1 ranges', () => {
 describe('rows aligned to the header', () => {
   const at = new Date('2026-01-02T03:04:05.000Z');
 
+  const known = ['a', 'b', 'c', 'd', 'submission_id'];
+
   it('puts each field under its column, empty where it has none, new ones only at the end', () => {
-    expect(missingColumns([], { b: 1, a: 2 })).toEqual(['submission_id', 'received_at', 'b', 'a']);
-    expect(missingColumns(['submission_id'], {})).toEqual(['received_at']);
+    expect(missingColumns([], { b: 1, a: 2 }, known)).toEqual([
+      'submission_id',
+      'received_at',
+      'b',
+      'a',
+    ]);
+    expect(missingColumns(['submission_id'], {}, known)).toEqual(['received_at']);
     const header = ['submission_id', 'received_at', 'a', 'b', 'c'];
-    expect(missingColumns(header, { c: 1, d: 2, a: 3 })).toEqual(['d']);
+    expect(missingColumns(header, { c: 1, d: 2, a: 3 }, known)).toEqual(['d']);
     expect(
-      alignedRow(header, { id: '7', receivedAt: at, payload: { c: 'C', a: 'A', z: 'Z' } }),
+      alignedRow(header, { id: '7', receivedAt: at, payload: { c: 'C', a: 'A' } }, known),
     ).toEqual(['7', '2026-01-02T03:04:05.000Z', 'A', '', 'C']);
+  });
+
+  it('other names get no column of their own: one `extra` column holds them as JSON', () => {
+    const header = ['submission_id', 'received_at', 'a', 'old'];
+    const payload = { a: 'A', old: 'O', z: 'Z', extra: 'E' };
+    // `old` is in the sheet already; `z` and a field named `extra` are not known.
+    expect(missingColumns(header, payload, known)).toEqual(['extra']);
+    expect(alignedRow([...header, 'extra'], { id: '8', receivedAt: at, payload }, known)).toEqual([
+      '8',
+      '2026-01-02T03:04:05.000Z',
+      'A',
+      'O',
+      '{"z":"Z","extra":"E"}',
+    ]);
+    expect(missingColumns([...header, 'extra'], payload, known)).toEqual([]);
+    expect(columnNames(null, null)).toEqual(['email', 'name', 'message']);
+    expect(columnNames(null, ['x', 'extra'])).toEqual(['x']);
+    expect(columnNames(['f'], null)).toEqual(['f']);
+    expect(columnNames(['f'], ['x'])).toEqual(['x']);
   });
 
   it('a field named like a leading column gets its own column', () => {
     const header = ['submission_id', 'received_at', 'submission_id'];
-    expect(missingColumns(header, { submission_id: 'mine' })).toEqual([]);
+    expect(missingColumns(header, { submission_id: 'mine' }, known)).toEqual([]);
     expect(
-      alignedRow(header, { id: '9', receivedAt: at, payload: { submission_id: 'mine' } }),
+      alignedRow(header, { id: '9', receivedAt: at, payload: { submission_id: 'mine' } }, known),
     ).toEqual(['9', '2026-01-02T03:04:05.000Z', 'mine']);
   });
 

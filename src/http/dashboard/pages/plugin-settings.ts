@@ -50,7 +50,7 @@ async function show(
   { form, plugin }: { form: Form; plugin: Plugin },
   shown: Shown,
 ) {
-  const sample = await sampleSubmissions(req.em, form);
+  const sample = await sampleSubmissions(req.em, form, shown.conditions);
   const input = withSpareRows(shown.input);
   const fieldNames = [...new Set([...sample.fieldNames, ...input.include])];
   await render(
@@ -75,7 +75,7 @@ async function show(
  * `/app/forms/{id}/plugins/{pluginId}/settings`: a plugin's conditions, chosen fields and (a
  * webhook's) headers (docs/plugins.md), with a dry run: how many of the form's last 100
  * non-spam submissions the conditions would send, as typed ("Dry run", nothing saved) or as
- * saved. Members see it; changing it takes `can_create_forms`.
+ * saved, read only for the fields they name and kept a minute (dry-run.ts). Members see it; changing it takes `can_create_forms`.
  */
 export const pluginSettingsPages = [
   definePage({ need: 'member', ...PAGE, method: 'get' }).handle(
