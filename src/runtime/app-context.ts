@@ -171,7 +171,7 @@ export async function createAppContext(
     },
     lookupHost,
     ownListeners,
-    forms: new FormCache(),
+    forms: new FormCache({ maxBytes: config.formCacheMaxBytes }),
     webhookAllowList,
     appSecret,
     signingSecrets: new SigningSecretCipher(appSecret),
