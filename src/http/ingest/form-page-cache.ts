@@ -84,13 +84,16 @@ export class FormPageCache {
   }
 }
 
-/** One page cache per running server (its context). */
+/** One page cache per form cache (per running server: route contexts are copies of one). */
 const caches = new WeakMap<object, FormPageCache>();
-export function formPageCacheOf(ctx: { config: { formPageCacheMaxBytes: number } }): FormPageCache {
-  let found = caches.get(ctx);
+export function formPageCacheOf(ctx: {
+  forms: object;
+  config: { formPageCacheMaxBytes: number };
+}): FormPageCache {
+  let found = caches.get(ctx.forms);
   if (!found) {
     found = new FormPageCache({ maxBytes: ctx.config.formPageCacheMaxBytes });
-    caches.set(ctx, found);
+    caches.set(ctx.forms, found);
   }
   return found;
 }
