@@ -42,6 +42,9 @@ function largeFields() {
   return [...texts, ...selects];
 }
 
+/** Texts of largeFields() each copy replaces with its own number, the same length. */
+const DISTINCT = ['some length', 'tell us about it', 'explanation'];
+
 /** A function that runs a full garbage collection (node's --expose-gc, turned on late). */
 function gcFunction(): () => void {
   v8.setFlagsFromString('--expose-gc');
@@ -75,9 +78,15 @@ describe('hosted pages of many large forms', () => {
           where table_name = 'forms' and column_name not in ('id', 'endpoint_token')`,
       )
     ).map((c) => `"${c.column_name}"`);
+    // Each copy's texts its own (as different forms would have), the same size.
+    const copied = columns.map((c) =>
+      c === '"fields"'
+        ? `${DISTINCT.reduce((sql, text) => `replace(${sql}, '${text}', lpad(n::text, ${text.length}, '0'))`, 'fields::text')}::jsonb`
+        : c,
+    );
     await t.stack.sql(
       `insert into forms (endpoint_token, ${columns.join(', ')})
-       select 'p' || lpad(n::text, 15, '0'), ${columns.join(', ')}
+       select 'p' || lpad(n::text, 15, '0'), ${copied.join(', ')}
          from forms, generate_series(1, ${FORMS - 1}) n where id = ?`,
       [first.id],
     );
@@ -120,7 +129,9 @@ describe('hosted pages of many large forms', () => {
     expect(pageCache).toBeLessThanOrEqual(FORM_PAGE_CACHE_MAX_BYTES);
     expect(pageCache).toBeGreaterThan(FORM_PAGE_CACHE_MAX_BYTES / 2);
     // ...and so is the process: what is kept is about the caps, not the forms read.
-    expect(after - before).toBeLessThan(FORM_CACHE_MAX_BYTES + FORM_PAGE_CACHE_MAX_BYTES + 8 * MiB);
+    expect(after - before).toBeLessThan(
+      FORM_CACHE_MAX_BYTES + FORM_PAGE_CACHE_MAX_BYTES + 12 * MiB,
+    );
     // Each option is written once in the page.
     expect(page.text.split('Option 0.7: a choice of some length').length - 1).toBe(1);
   });

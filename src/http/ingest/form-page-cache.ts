@@ -21,8 +21,7 @@ const PAGE_TTL_MS = 10 * 60_000;
  * for the entry.
  */
 const templateBytes = (parts: string[]) =>
-  parts.reduce((sum, part) => sum + part.length * (/[^\u0000-\u00ff]/.test(part) ? 2 : 1), 0) +
-  512;
+  parts.reduce((sum, part) => sum + part.length * (/[\u0100-\uffff]/.test(part) ? 2 : 1), 0) + 512;
 
 /**
  * The hosted page a GET answers (docs/form-pages.md), rendered once per form version

@@ -58,7 +58,8 @@ export class IngestRateLimits {
   /** Counts one hosted page GET of `subject`, whatever the form; 429 `rate_limited` past it. */
   countPageView(subject: string): void {
     const wait = this.pageViews.hit(subject);
-    if (wait > 0) throw rateLimited('too many form pages opened from your network; try again shortly', wait);
+    if (wait > 0)
+      throw rateLimited('too many form pages opened from your network; try again shortly', wait);
   }
 
   /**

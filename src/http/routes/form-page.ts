@@ -1,11 +1,6 @@
 import { HttpError } from '../http-error';
 import { clientAddress } from '../ingest/client-address';
-import {
-  formPageBase,
-  pageChrome,
-  servesPage,
-  type ServedForm,
-} from '../ingest/form-page-answers';
+import { formPageBase, pageChrome, servesPage, type ServedForm } from '../ingest/form-page-answers';
 import { formPageCacheOf } from '../ingest/form-page-cache';
 import { setFormPageHeaders } from '../ingest/form-page-headers';
 import { rateLimitSubject } from '../ingest/rate-limit-key';

@@ -20,7 +20,13 @@ function pageForm(version: string, fields: FormField[]): CachedForm & ServedForm
     captcha: { provider: 'altcha' },
     fields,
     unknownFields: 'keep',
-    page: { title: 'Sign up', submit_label: 'Send', success_message: 'Thanks' },
+    page: {
+      title: 'Sign up',
+      description: null,
+      submit_label: 'Send',
+      success_message: 'Thanks',
+      accent_color: null,
+    },
     domain: null,
     version,
   } as CachedForm & ServedForm;
@@ -43,7 +49,12 @@ describe('FormPageCache', () => {
   it('answers what rendering the page afresh answers, hidden values escaped in their slots', () => {
     const cache = new FormPageCache({ maxBytes: 1 << 20 });
     const form = pageForm('v1', FIELDS);
-    for (const hidden of [{}, { utm_source: 'news' }, { utm_source: HOSTILE, ref: '&x' }]) {
+    const queries: Record<string, string>[] = [
+      {},
+      { utm_source: 'news' },
+      { utm_source: HOSTILE, ref: '&x' },
+    ];
+    for (const hidden of queries) {
       for (const base of ['/f/tok0000000000001', '/signup']) {
         const values = Object.fromEntries(Object.entries(hidden).map(([k, v]) => [k, [v]]));
         const fresh = renderFormPage(
