@@ -212,6 +212,12 @@ const environmentSchema = z.object({
   INGEST_RATE_LIMIT_BYTES: byteSize('64MiB'),
   /** Bytes one list answer may reach before its page is cut short (one item always comes). */
   LIST_MAX_BYTES: byteSize('4MiB'),
+  /** Bytes (estimated) of form snapshots one process keeps for ingest and pages. */
+  FORM_CACHE_MAX_BYTES: byteSize('32MiB'),
+  /** Bytes of rendered hosted pages one process keeps, one per form version and path. */
+  FORM_PAGE_CACHE_MAX_BYTES: byteSize('16MiB'),
+  /** Hosted page GETs allowed per client network per minute; 0 turns the limit off. */
+  FORM_PAGE_RATE: z.coerce.number().int().min(0).default(120),
   /** Bytes of uploaded files one form may keep; 0 turns the quota off. */
   FILE_QUOTA_PER_FORM: byteSize('1GiB'),
   /**
@@ -340,6 +346,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     ingestRateLimitPerMinute: e.INGEST_RATE_LIMIT,
     ingestRateLimitBytesPerMinute: e.INGEST_RATE_LIMIT_BYTES,
     listMaxBytes: e.LIST_MAX_BYTES,
+    formCacheMaxBytes: e.FORM_CACHE_MAX_BYTES,
+    formPageCacheMaxBytes: e.FORM_PAGE_CACHE_MAX_BYTES,
+    formPageRatePerMinute: e.FORM_PAGE_RATE,
     fileQuota: { perFormBytes: e.FILE_QUOTA_PER_FORM, perAccountBytes: e.FILE_QUOTA_PER_ACCOUNT },
     fileStorage: storage.data,
     uploadWriteConcurrency: e.UPLOAD_WRITE_CONCURRENCY,

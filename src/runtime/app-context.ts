@@ -180,7 +180,7 @@ export async function createAppContext(
     lookupHost,
     ownListeners,
     ownUrls,
-    forms: new FormCache(),
+    forms: new FormCache({ maxBytes: config.formCacheMaxBytes }),
     webhookAllowList,
     appSecret,
     signingSecrets: new SigningSecretCipher(appSecret),

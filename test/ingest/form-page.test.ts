@@ -127,7 +127,8 @@ describe('GET /f/{token}: the hosted page', () => {
     const html = expectPage(await t.http.get(form.page_url!, { headers: HTML }), 200);
     expect(html).not.toContain('<script>alert');
     expect(html).toContain(`<title>${HOSTILE_ESCAPED}</title>`);
-    expect(html).toContain(`<option value="${HOSTILE_ESCAPED}">${HOSTILE_ESCAPED}</option>`);
+    // An option is written once: its text is its value.
+    expect(html).toContain(`<option>${HOSTILE_ESCAPED}</option>`);
     expect(html.split(HOSTILE_ESCAPED).length - 1).toBeGreaterThanOrEqual(8);
     // The owner's success message too, on the thank-you page.
     const thanks = await t.http.get(`${pagePath(form)}/thanks`);
@@ -185,8 +186,8 @@ describe('POST /f/{token} from the page', () => {
     expect(tagWithId(html, 'f1')).toContain(`value="not-an-address${HOSTILE_ESCAPED}"`);
     expect(html).toContain(`>&lt;/textarea&gt;${HOSTILE_ESCAPED}</textarea>`);
     expect(tagWithId(html, 'f3')).toContain('value="12"');
-    expect(html).toContain('<option value="Team" selected>Team</option>');
-    expect(html).toContain('<option value="German" selected>German</option>');
+    expect(html).toContain('<option selected>Team</option>');
+    expect(html).toContain('<option selected>German</option>');
     expect(tagWithId(html, 'f10-1')).toContain('checked');
     expect(tagWithId(html, 'f10-0')).not.toContain('checked');
     expect(html).toContain(`<input type="hidden" name="utm_source" value="${HOSTILE_ESCAPED}">`);

@@ -66,6 +66,7 @@ export async function startTestStack(options: TestStackOptions = {}) {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     INGEST_RATE_LIMIT: '0',
     INGEST_RATE_LIMIT_BYTES: '0',
+    FORM_PAGE_RATE: '0',
     SWEEPER_INTERVAL: '500ms',
     ...options.env,
   });

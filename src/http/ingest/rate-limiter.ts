@@ -38,18 +38,28 @@ const rateLimited = (message: string, wait: number) =>
 
 /**
  * The ingest limits of docs/api-conventions.md, Limits: posts per client and form
- * (INGEST_RATE_LIMIT), and request bytes per client across forms (INGEST_RATE_LIMIT_BYTES).
- * A client is what rateLimitSubject makes of its address.
+ * (INGEST_RATE_LIMIT), request bytes per client across forms (INGEST_RATE_LIMIT_BYTES), and
+ * hosted page views per client across forms (FORM_PAGE_RATE). A client is what
+ * rateLimitSubject makes of its address.
  */
 export class IngestRateLimits {
   private readonly posts: RateLimiter;
   private readonly challenges: RateLimiter;
   private readonly bytes: RateLimiter;
+  private readonly pageViews: RateLimiter;
 
-  constructor(limits: { postsPerMinute: number; bytesPerMinute: number }) {
+  constructor(limits: { postsPerMinute: number; bytesPerMinute: number; pagesPerMinute: number }) {
     this.posts = new RateLimiter(limits.postsPerMinute);
     this.challenges = new RateLimiter(limits.postsPerMinute);
     this.bytes = new RateLimiter(limits.bytesPerMinute);
+    this.pageViews = new RateLimiter(limits.pagesPerMinute);
+  }
+
+  /** Counts one hosted page GET of `subject`, whatever the form; 429 `rate_limited` past it. */
+  countPageView(subject: string): void {
+    const wait = this.pageViews.hit(subject);
+    if (wait > 0)
+      throw rateLimited('too many form pages opened from your network; try again shortly', wait);
   }
 
   /**
@@ -95,6 +105,7 @@ export function limitsOf(ctx: RouteContext): IngestRateLimits {
     found = new IngestRateLimits({
       postsPerMinute: ctx.config.ingestRateLimitPerMinute,
       bytesPerMinute: ctx.config.ingestRateLimitBytesPerMinute,
+      pagesPerMinute: ctx.config.formPageRatePerMinute,
     });
     limits.set(ctx, found);
   }

@@ -1,12 +1,10 @@
 import { HttpError } from '../http-error';
-import {
-  formPageBase,
-  pageChrome,
-  renderFormPage,
-  servesPage,
-  type ServedForm,
-} from '../ingest/form-page-answers';
+import { clientAddress } from '../ingest/client-address';
+import { formPageBase, pageChrome, servesPage, type ServedForm } from '../ingest/form-page-answers';
+import { formPageCacheOf } from '../ingest/form-page-cache';
 import { setFormPageHeaders } from '../ingest/form-page-headers';
+import { rateLimitSubject } from '../ingest/rate-limit-key';
+import { limitsOf } from '../ingest/rate-limiter';
 import { defineRoute } from '../routing/define-route';
 
 /** A query parameter's first value, as Express reads `?a=1&a=2`. */
@@ -19,11 +17,11 @@ const firstValue = (value: unknown): string | undefined =>
  * the URL.
  */
 function hiddenValuesFromQuery(form: ServedForm, query: Record<string, unknown>) {
-  const values: Record<string, string[]> = {};
+  const values: Record<string, string> = {};
   for (const field of form.fields) {
     if (field.type !== 'hidden') continue;
     const value = firstValue(query[field.name]);
-    if (value !== undefined) values[field.name] = [value];
+    if (value !== undefined) values[field.name] = value;
   }
   return values;
 }
@@ -42,26 +40,25 @@ export const formPageRoutes = [
       'the query parameter of the same name. A failed post shows the page again with each ' +
       'message beside its field; success goes to the `success_redirect_url` or to ' +
       '`/f/{endpoint_token}/thanks`, which shows the `success_message` (docs/form-pages.md). ' +
-      'A form without a page answers 404 `not_found`, an inactive one 404 `not_active`.',
+      'A form without a page answers 404 `not_found`, an inactive one 404 `not_active`. ' +
+      'Each client network (IPv4 address, IPv6 /64) may open `FORM_PAGE_RATE` pages a minute ' +
+      'across forms: past it 429 `rate_limited` with `Retry-After`.',
     access: 'public',
     server: 'ingest',
     responses: { 200: { description: 'the page', content: 'text/html' } },
-    errors: ['not_found', 'not_active'],
+    errors: ['not_found', 'not_active', 'rate_limited'],
   }).handle(async ({ req, res, params }, ctx) => {
+    limitsOf(ctx).countPageView(rateLimitSubject(clientAddress(req)));
     const form = await ctx.forms.byToken(() => req.em, params.endpoint_token);
     if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
     if (!servesPage(form)) throw new HttpError(404, 'not_found', 'this form has no page');
     if (!form.isActive)
       throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
     setFormPageHeaders(res, form);
-    const html = renderFormPage(
+    const html = formPageCacheOf(ctx).page(
       form,
       formPageBase(res, form.endpointToken),
-      {
-        values: hiddenValuesFromQuery(form, req.query),
-        problem: null,
-        hadFiles: false,
-      },
+      hiddenValuesFromQuery(form, req.query),
       pageChrome(ctx),
     );
     // Changes to the form show at once; the page itself holds nothing private.

@@ -63,7 +63,7 @@ export function fieldMarkup(field: FormField, index: number, state: FieldState):
         const chosen = new Set(state.values);
         const options = (field.options ?? []).map(
           (o) =>
-            `<option${attr('value', o)}${attr('selected', chosen.has(o))}>${escapeHtml(o)}</option>`,
+            `<option${optionValue(o)}${attr('selected', chosen.has(o))}>${escapeHtml(o)}</option>`,
         );
         const placeholder = field.multiple ? '' : '<option value="">Choose…</option>';
         return `<select id="${id}"${common}${attr('multiple', field.multiple)}>${placeholder}${options.join('')}</select>`;
@@ -96,6 +96,14 @@ export function fieldMarkup(field: FormField, index: number, state: FieldState):
     return `<fieldset class="${wrapper}"${groupAria}${attr('aria-describedby', describedBy)}><legend>${label}${atLeastOne}</legend>${notes}<div class="choices">${choices.join('')}</div></fieldset>`;
   }
 }
+
+/**
+ * An option's `value` attribute, only where its text would not say the same: without one, a
+ * browser sends the text with its white space trimmed and collapsed, which is the option
+ * itself unless it has white space to trim or collapse. The text is written once.
+ */
+const optionValue = (option: string) =>
+  /^[^\t\n\f\r ]+(?: [^\t\n\f\r ]+)*$/.test(option) ? '' : attr('value', option);
 
 const requiredAttrs = (field: FormField) =>
   field.required ? ' required aria-required="true"' : '';
