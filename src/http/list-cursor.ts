@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_NUMBER } from './pagination';
+import { MAX_PAGE_NUMBER, paginationQuery } from './pagination';
 
 /**
  * Where a list continues (docs/api-conventions.md, Envelopes): the page number it stands for
@@ -45,3 +45,6 @@ export const cursorQueryParameter = z
     'continue a list right after the last item of the previous answer; take it from the ' +
       '`next` link (opaque; `page` is ignored when it is given)',
   );
+
+/** A list's query that can go on by cursor: page, per_page and cursor. */
+export const cursorListQuery = paginationQuery.extend({ cursor: cursorQueryParameter });

@@ -22,7 +22,9 @@ function errorsOf(issues: z.core.$ZodIssue[], edited: number | null): DraftError
   for (const issue of issues) {
     const [index, key] = issue.path;
     const where = index === edited && typeof key === 'string' ? key : 'list';
-    const prefix = where === 'list' && typeof index === 'number' ? `field ${index + 1}: ` : '';
+    // A problem of the whole list (its byte budget) says so, like the API's `fields: …`.
+    const prefix =
+      where !== 'list' ? '' : typeof index === 'number' ? `field ${index + 1}: ` : 'The field list: ';
     errors[where] ??= `${prefix}${issue.message}`;
   }
   return errors;

@@ -7,6 +7,7 @@ import {
   UNKNOWN_FIELD_POLICIES,
   type FieldType,
 } from '../../domain/forms/form-fields';
+import { fieldListBudgetProblems } from '../../domain/forms/definition-budget';
 import { RESPONSE_FIELDS } from '../../domain/captcha/captcha-settings';
 import { FILL_STAMP_FIELD, HONEYPOT_FIELD } from '../../domain/submissions/special-fields';
 import { INGEST_LIMITS } from '../../domain/submissions/limits';
@@ -129,6 +130,14 @@ export const formFieldList = z
           });
         seen.add(name);
       });
+    },
+    { when: (payload) => Array.isArray(payload.value) },
+  )
+  .superRefine(
+    (fields, ctx) => {
+      // The definition's byte budget, measured on the list as it would be stored.
+      for (const message of fieldListBudgetProblems(fields))
+        ctx.addIssue({ code: 'custom', message });
     },
     { when: (payload) => Array.isArray(payload.value) },
   )

@@ -4,6 +4,7 @@ import {
   contrastRatio,
   darkenedToContrast,
 } from '../../domain/forms/color-contrast';
+import { pageBudgetProblem } from '../../domain/forms/definition-budget';
 import { text } from './text';
 
 const HEX_COLOR = /^#[0-9a-f]{6}$/;
@@ -48,5 +49,10 @@ export const formPageInput = z
       .nullable()
       .default(null)
       .describe('#rrggbb for buttons, links and focus rings; needs 4.5:1 against white'),
+  })
+  .superRefine((page, ctx) => {
+    // The definition's byte budget: the texts together, as the page would be stored.
+    const problem = pageBudgetProblem(page);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .meta({ id: 'FormPage' });

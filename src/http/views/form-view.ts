@@ -15,7 +15,7 @@ import { captchaView } from '../../domain/captcha/captcha-settings';
 import { captchaViewSchema } from '../schemas/captcha';
 import { captchaWidget } from './captcha-widget';
 import { embedHtml } from './embed-html';
-import { formExamples } from './form-examples';
+import { formExamples, HTML_EXAMPLE_POINTER } from './form-examples';
 
 export const formSchema = z
   .object({
@@ -105,7 +105,11 @@ export const formSchema = z
     submission_count: count('non-spam submissions'),
     submission_spam_count: count('spam submissions'),
     last_submission_at: dateTime('newest non-spam submission').nullable(),
-    examples: z.record(z.string(), z.string()).describe('copy-paste request examples by name'),
+    examples: z
+      .record(z.string(), z.string())
+      .describe(
+        `copy-paste request examples by name (curl, curl_form, fetch); \`html\` is "${HTML_EXAMPLE_POINTER}": the snippet is given once, in \`embed_html\``,
+      ),
     help: z.string().meta({ format: 'uri', description: 'documentation of the ingest endpoints' }),
     created_at: dateTime('creation time'),
     updated_at: dateTime('last change'),
@@ -168,7 +172,7 @@ export function formView(
     submission_count: counts.submissions,
     submission_spam_count: counts.spam,
     last_submission_at: counts.lastSubmissionAt?.toISOString() ?? null,
-    examples: formExamples(u, html, form.fields ?? null),
+    examples: formExamples(u, form.fields ?? null),
     help: u.helpUrl,
     created_at: form.createdAt.toISOString(),
     updated_at: form.updatedAt.toISOString(),
