@@ -61,7 +61,7 @@ export function pageOfDraft(
   for (const issue of parsed.error.issues) {
     // A problem of the whole page is its byte budget: shown under the longest text's input.
     const key = typeof issue.path[0] === 'string' ? issue.path[0] : 'description';
-    errors[key] ??= issue.path.length > 0 ? issue.message : `The page's texts: ${issue.message}`;
+    errors[key] ??= issue.path.length > 0 ? issue.message : `The page: ${issue.message}`;
   }
   return { ok: false, errors };
 }
