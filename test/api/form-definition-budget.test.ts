@@ -14,7 +14,7 @@ const t = useTestStack();
 const choices = (name: string, count: number) => ({
   name,
   label: name,
-  type: 'checkbox',
+  type: 'checkbox' as const,
   options: Array.from({ length: count }, (_, i) => `o${i}`),
 });
 
@@ -38,7 +38,11 @@ describe('the form definition budget', () => {
     expect(expectError(patched, 422, 'validation_failed').errors).toEqual([
       'fields: at most 65536 bytes when serialized (this list is 70000)',
     ]);
-    const stored = expectAnswer(await t.api.get(`/api/forms/${form.id}`), 'GET /api/forms/{id}', 200);
+    const stored = expectAnswer(
+      await t.api.get(`/api/forms/${form.id}`),
+      'GET /api/forms/{id}',
+      200,
+    );
     expect(stored.form.fields).toEqual(exact);
   });
 
@@ -53,7 +57,7 @@ describe('the form definition budget', () => {
     ]);
   });
 
-  it("refuses a page whose texts pass 8 KiB, and takes one that exactly fits", async () => {
+  it('refuses a page whose texts pass 8 KiB, and takes one that exactly fits', async () => {
     const form = await t.api.createForm({ name: 'Page' });
     const over = await t.api.patch(`/api/forms/${form.id}`, {
       page: { title: 'Welcome', description: 'é'.repeat(4000), success_message: 'ü'.repeat(200) },
@@ -68,7 +72,9 @@ describe('the form definition budget', () => {
       name: 'Page at create',
       page: { title: 'Welcome', description: 'é'.repeat(5000) },
     });
-    expect(expectError(created, 422, 'validation_failed').errors?.[0]).toMatch(/^page: at most 8192/);
+    expect(expectError(created, 422, 'validation_failed').errors?.[0]).toMatch(
+      /^page: at most 8192/,
+    );
 
     const base = { title: 'Welcome', description: '' };
     const empty = expectAnswer(

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expectAnswer, hrefOf, parseLinkHeader, rels, type AnswerBody } from '../support/api-client';
+import {
+  expectAnswer,
+  hrefOf,
+  parseLinkHeader,
+  rels,
+  type AnswerBody,
+} from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { fieldsOfSize } from '../support/sized-fields';
 
@@ -41,7 +47,7 @@ describe('GET /api/forms within LIST_MAX_BYTES', () => {
       [t.accountId],
     );
     const expected = stored.map((row) => String(row.id));
-    expect(expected.toSorted()).toEqual(created.toSorted());
+    expect([...expected].sort()).toEqual([...created].sort());
 
     const unbounded = await t.api.get('/api/forms?per_page=500');
     const firstPage = expectAnswer(unbounded, 'GET /api/forms', 200);

@@ -36,7 +36,12 @@ describe('the builder and the definition budget', () => {
     expect((await readForm(form.id)).fields).toEqual(stored);
 
     // A smaller field still fits.
-    const fits = await post(session, path, { intent: 'add', label: 'Fits', name: 'fits', type: 'text' });
+    const fits = await post(session, path, {
+      intent: 'add',
+      label: 'Fits',
+      name: 'fits',
+      type: 'text',
+    });
     expect(fits.status, fits.text).toBe(303);
     expect((await readForm(form.id)).fields).toHaveLength(stored.length + 1);
   });
@@ -47,7 +52,7 @@ describe('the builder and the definition budget', () => {
     const stored = [1, 2, 3, 4, 5].map((n) => ({
       name: `c${n}`,
       label: `C${n}`,
-      type: 'checkbox',
+      type: 'checkbox' as const,
       required: false,
       options: options(n === 5 ? 199 : 200),
     }));

@@ -24,7 +24,11 @@ function errorsOf(issues: z.core.$ZodIssue[], edited: number | null): DraftError
     const where = index === edited && typeof key === 'string' ? key : 'list';
     // A problem of the whole list (its byte budget) says so, like the API's `fields: …`.
     const prefix =
-      where !== 'list' ? '' : typeof index === 'number' ? `field ${index + 1}: ` : 'The field list: ';
+      where !== 'list'
+        ? ''
+        : typeof index === 'number'
+          ? `field ${index + 1}: `
+          : 'The field list: ';
     errors[where] ??= `${prefix}${issue.message}`;
   }
   return errors;

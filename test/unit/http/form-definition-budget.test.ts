@@ -66,7 +66,9 @@ describe('the page budget', () => {
     // 5,000 two-byte characters: within the 5,000-character limit, past the byte budget.
     const over = formPageInput.safeParse(page('é'.repeat(5000)));
     expect(messages(over)).toEqual([
-      expect.stringMatching(/^at most 8192 bytes when serialized, its texts together \(this page is \d+\)$/),
+      expect.stringMatching(
+        /^at most 8192 bytes when serialized, its texts together \(this page is \d+\)$/,
+      ),
     ]);
   });
 });
