@@ -11,8 +11,8 @@ import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound, validationFailed } from '../http-error';
 import { link } from '../links';
 import { viewsWithinBudget } from '../list-byte-budget';
-import { cursorListQuery, encodeCursor } from '../list-cursor';
-import { MAX_PER_PAGE, pageMetaAndLinks, toPage } from '../pagination';
+import { budgetKeyset, cursorListQuery, cursorPage } from '../list-cursor';
+import { MAX_PER_PAGE, pageMetaAndLinks } from '../pagination';
 import { defineRoute } from '../routing/define-route';
 import { captchaChanges } from '../captcha-changes';
 import { formChanges } from '../form-changes';
@@ -55,7 +55,7 @@ export const formRoutes = [
     errors: [],
   }).handle(async ({ req, query, principal }, ctx) => {
     const { cursor } = query;
-    const page = { ...toPage(query), ...(cursor && { page: cursor.page }) };
+    const page = cursorPage(query);
     const { rows, total, more } = await listAccountFormsPage(req.em, principal.accountId, {
       ...page,
       after: cursor,
@@ -78,13 +78,8 @@ export const formRoutes = [
       maxBytes,
     );
     // Once a page is cut, or the request came with a cursor, the list goes on by keyset.
-    const last = rows[views.length - 1];
-    const next =
-      (cut || more) && last ? encodeCursor({ page: page.page + 1, ...last.position }) : null;
-    const keyset =
-      cursor || cut
-        ? { self: cursor && encodeCursor(cursor), next, ...(cut && { maxBytes }) }
-        : undefined;
+    const last = rows[views.length - 1]?.position;
+    const keyset = budgetKeyset({ page, cursor }, { last, cut, more }, maxBytes);
     const self = `${ctx.urls.base}/api/forms`;
     const list = pageMetaAndLinks(self, new URLSearchParams(), page, total, keyset);
     if (can(principal, 'can_create_forms')) list.links.push(link('create', self, 'POST'));
