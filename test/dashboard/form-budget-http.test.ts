@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FIELDS_BYTES } from '../../src/domain/forms/form-fields';
-import { expectAnswer } from '../support/api-client';
+import { expectAnswer, expectValidationError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postForm } from '../support/ingest-requests';
 import { fieldsOfSize } from '../support/sized-fields';
@@ -66,6 +66,53 @@ describe('the builder and the definition budget', () => {
     );
     expect(refused.text).toMatch(/<textarea name="options"[^>]*>Yes\nNo<\/textarea>/);
     expect((await readForm(form.id)).fields).toEqual(stored);
+  });
+
+  it('lets a list stored over the budget shrink, never grow; the API keeps the strict rule', async () => {
+    const session = await openAppSession(t.stack.url, t.email, t.password);
+    const form = await t.api.createForm({ name: 'Stored before the budget' });
+    // Over 64 KiB, as a list stored before the budget existed.
+    const legacy = fieldsOfSize(MAX_FIELDS_BYTES + 5000);
+    const legacyPage = {
+      title: 'Welcome',
+      description: 'é'.repeat(4500),
+      submit_label: 'Send',
+      success_message: 'Thanks',
+      accent_color: null,
+    };
+    await t.stack.sql('update forms set fields = ?::jsonb, page = ?::jsonb where id = ?', [
+      JSON.stringify(legacy),
+      JSON.stringify(legacyPage),
+      form.id,
+    ]);
+    const path = `/app/forms/${form.id}/fields`;
+    // The API answers what is stored, over the budget or not.
+    expect(await readForm(form.id)).toMatchObject({ fields: legacy, page: legacyPage });
+    const listed = expectAnswer(await t.api.get('/api/forms'), 'GET /api/forms', 200).forms;
+    expect(listed.find((f) => f.id === form.id)?.fields).toEqual(legacy);
+
+    const removed = await post(session, path, { intent: 'remove', target: legacy[0]!.name });
+    expect(removed.status, removed.text).toBe(303);
+    const smaller = legacy.slice(1);
+    expect((await readForm(form.id)).fields).toEqual(smaller);
+    expect(Buffer.byteLength(JSON.stringify(smaller))).toBeGreaterThan(MAX_FIELDS_BYTES);
+
+    const added = await post(session, path, {
+      intent: 'add',
+      label: 'More',
+      name: 'more',
+      type: 'text',
+    });
+    expect(added.status).toBe(422);
+    expect(added.text).toMatch(
+      /The field list: at most 65536 bytes when serialized \(this list is \d+\); it is over the budget already: remove fields or options first/,
+    );
+    expect((await readForm(form.id)).fields).toEqual(smaller);
+
+    // The API replaces the whole list: a smaller list still over the budget is refused.
+    const patched = await t.api.patch(`/api/forms/${form.id}`, { fields: smaller.slice(1) });
+    expectValidationError(patched, 'fields');
+    expect((await readForm(form.id)).fields).toEqual(smaller);
   });
 
   it('refuses page texts past 8 KiB beside the description, keeping them', async () => {

@@ -15,16 +15,38 @@ const optionCount = (field: unknown): number => {
   return Array.isArray(options) ? options.length : 0;
 };
 
+const optionsInAll = (fields: readonly unknown[]): number =>
+  fields.reduce<number>((sum, field) => sum + optionCount(field), 0);
+
 /** What is over the budget in a field list (MAX_FIELDS_BYTES, MAX_OPTIONS_IN_ALL); empty: within. */
 export function fieldListBudgetProblems(fields: readonly unknown[]): string[] {
   const problems: string[] = [];
   const bytes = serializedBytes(fields);
   if (bytes > MAX_FIELDS_BYTES)
     problems.push(`at most ${MAX_FIELDS_BYTES} bytes when serialized (this list is ${bytes})`);
-  const options = fields.reduce<number>((sum, field) => sum + optionCount(field), 0);
+  const options = optionsInAll(fields);
   if (options > MAX_OPTIONS_IN_ALL)
     problems.push(`at most ${MAX_OPTIONS_IN_ALL} options in all (this list has ${options})`);
   return problems;
+}
+
+/**
+ * What is over the budget in a field list edited one step at a time (the dashboard's builder),
+ * given the stored list it replaces. A list stored before the budget existed may be over it:
+ * a step that grows it neither in bytes nor in options (removing a field, shortening a text,
+ * moving one) is let through, so its owner can bring it back within; one that grows it is
+ * refused like any list over the budget. The API, which replaces the whole list, keeps the
+ * strict rule (fieldListBudgetProblems).
+ */
+export function fieldListEditBudgetProblems(
+  stored: readonly unknown[],
+  edited: readonly unknown[],
+): string[] {
+  const problems = fieldListBudgetProblems(edited);
+  const grows =
+    serializedBytes(edited) > serializedBytes(stored) ||
+    optionsInAll(edited) > optionsInAll(stored);
+  return grows ? problems : [];
 }
 
 /** What is over the budget in a page (MAX_PAGE_BYTES, its texts together); null: within. */

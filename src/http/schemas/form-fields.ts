@@ -111,8 +111,12 @@ const field = z
       problem('placeholder', 'is only for fields a person types into');
   });
 
-/** A field list: every field valid and every name once, else the whole list is refused. */
-export const formFieldList = z
+/**
+ * A field list with every field valid and every name once, before its byte budget: how a
+ * stored list is answered (one stored before the budget existed may be over it), and what the
+ * builder weighs an edit's budget against the stored list with (field-list-edits.ts).
+ */
+export const formFieldListWithoutBudget = z
   .array(field)
   .max(MAX_FIELDS, `may have at most ${MAX_FIELDS} fields`)
   .superRefine(
@@ -132,7 +136,13 @@ export const formFieldList = z
       });
     },
     { when: (payload) => Array.isArray(payload.value) },
-  )
+  );
+
+/**
+ * A field list: every field valid, every name once and within the definition's byte budget,
+ * else the whole list is refused.
+ */
+export const formFieldList = formFieldListWithoutBudget
   .superRefine(
     (fields, ctx) => {
       // The definition's byte budget, measured on the list as it would be stored.

@@ -9,8 +9,8 @@ import { link, linksSchema, type Link } from '../links';
 import type { PublicUrls } from '../public-urls';
 import { autoresponseSchema } from '../schemas/autoresponse';
 import { count, dateTime, idString } from '../schemas/fields';
-import { formFieldList, unknownFieldsPolicy } from '../schemas/form-fields';
-import { formPageInput } from '../schemas/form-page';
+import { formFieldListWithoutBudget, unknownFieldsPolicy } from '../schemas/form-fields';
+import { storedFormPage } from '../schemas/form-page';
 import { captchaView } from '../../domain/captcha/captcha-settings';
 import { captchaViewSchema } from '../schemas/captcha';
 import { captchaWidget } from './captcha-widget';
@@ -69,11 +69,12 @@ export const formSchema = z
     delete_after_delivery: z
       .boolean()
       .describe('true: a submission is deleted once every delivery of it succeeded'),
-    fields: formFieldList
+    // As stored: a definition stored before its byte budget existed may be over it.
+    fields: formFieldListWithoutBudget
       .nullable()
       .describe('the field list ingest validates against (docs/form-fields.md); null: free-form'),
     unknown_fields: unknownFieldsPolicy,
-    page: formPageInput.nullable().describe('the hosted page (docs/form-pages.md); null: none'),
+    page: storedFormPage.nullable().describe('the hosted page (docs/form-pages.md); null: none'),
     page_url: z
       .string()
       .meta({ format: 'uri' })

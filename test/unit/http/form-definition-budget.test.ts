@@ -4,6 +4,8 @@ import {
   MAX_OPTIONS_IN_ALL,
   MAX_PAGE_BYTES,
 } from '../../../src/domain/forms/form-fields';
+import { readFieldDraft } from '../../../src/http/dashboard/field-drafts';
+import { applyFieldEdit } from '../../../src/http/dashboard/field-list-edits';
 import { formFieldList } from '../../../src/http/schemas/form-fields';
 import { formPageInput } from '../../../src/http/schemas/form-page';
 import { fieldsOfSize } from '../../support/sized-fields';
@@ -48,6 +50,40 @@ describe('the fields budget', () => {
     expect(formFieldList.safeParse(thousand).success).toBe(true);
     const more = formFieldList.safeParse([...thousand, choices('c6', 1)]);
     expect(messages(more)).toEqual(['at most 1000 options in all (this list has 1001)']);
+  });
+});
+
+describe('a builder edit of a list stored over the budget', () => {
+  const draft = (label: string, options: string[]) =>
+    readFieldDraft({ label, name: 'c1', type: 'checkbox', options: options.join('\n') });
+
+  it('passes when it grows neither bytes nor options, and is refused when it grows either', () => {
+    // 1,200 options: over the budget in options, within it in bytes.
+    const stored = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({
+      ...choices(`c${n}`, 150),
+      label: 'L'.repeat(50),
+    }));
+    expect(formFieldList.safeParse(stored).success).toBe(false);
+    const edit = (e: Parameters<typeof applyFieldEdit>[1]) => applyFieldEdit(stored, e, false);
+
+    expect(edit({ intent: 'down', target: 'c1' })).toMatchObject({ ok: true });
+    expect(edit({ intent: 'remove', target: 'c8' })).toMatchObject({ ok: true });
+    const fewer = Array.from({ length: 100 }, (_, i) => `o${i}`);
+    expect(edit({ intent: 'save', target: 'c1', draft: draft('Shorter', fewer) })).toMatchObject({
+      ok: true,
+    });
+    // One option more, though the shorter label makes the list smaller in bytes.
+    const more = Array.from({ length: 151 }, (_, i) => `o${i}`);
+    const bytes = (list: unknown) => Buffer.byteLength(JSON.stringify(list));
+    const grownList = [{ ...stored[0]!, label: 'S', options: more }, ...stored.slice(1)];
+    expect(bytes(grownList)).toBeLessThan(bytes(stored));
+    const grown = edit({ intent: 'save', target: 'c1', draft: draft('S', more) });
+    expect(grown).toMatchObject({
+      ok: false,
+      errors: {
+        list: expect.stringContaining('at most 1000 options in all (this list has 1201)'),
+      },
+    });
   });
 });
 
