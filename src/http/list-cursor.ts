@@ -1,9 +1,17 @@
 import { z } from 'zod';
-import { MAX_PAGE_NUMBER } from './pagination';
+import {
+  MAX_PAGE_NUMBER,
+  paginationQuery,
+  toPage,
+  type KeysetPage,
+  type Page,
+  type PageQuery,
+} from './pagination';
 
 /**
  * Where a list continues (docs/api-conventions.md, Envelopes): the page number it stands for
- * and the position (created_at in microseconds, id) of the last item already returned. The
+ * and the position of the last item already returned in the list's order (its created_at, or
+ * a delivery attempt's started_at, in microseconds; then its id). The
  * client treats it as opaque text it copies from a `next` link.
  */
 export type ListCursor = { page: number; createdMicros: string; id: string };
@@ -45,3 +53,37 @@ export const cursorQueryParameter = z
     'continue a list right after the last item of the previous answer; take it from the ' +
       '`next` link (opaque; `page` is ignored when it is given)',
   );
+
+/** A list's query that can go on by cursor: page, per_page and cursor. */
+export const cursorListQuery = paginationQuery.extend({ cursor: cursorQueryParameter });
+
+export type CursorListQuery = z.output<typeof cursorListQuery>;
+
+/** The page a list request reads: its page number, or the one its cursor stands for. */
+export function cursorPage(query: PageQuery & { cursor?: ListCursor }): Page {
+  const page = toPage(query);
+  return query.cursor ? { ...page, page: query.cursor.page } : page;
+}
+
+/** Where an item stands in its list's order: a cursor without its page number. */
+export type ListPosition = Omit<ListCursor, 'page'>;
+
+/**
+ * How a page whose items `viewsWithinBudget` chose goes on (pagination.ts, KeysetPage): by
+ * keyset once the byte budget cut it short or the request came with a cursor, right after
+ * `last` (the last item answered); by page number otherwise (undefined). `more`: items
+ * followed the page's rows.
+ */
+export function budgetKeyset(
+  request: { page: Page; cursor?: ListCursor },
+  listed: { last?: ListPosition; cut: boolean; more: boolean },
+  maxBytes: number,
+): KeysetPage | undefined {
+  const { page, cursor } = request;
+  if (!cursor && !listed.cut) return undefined;
+  const next =
+    (listed.cut || listed.more) && listed.last
+      ? encodeCursor({ page: page.page + 1, ...listed.last })
+      : null;
+  return { self: cursor && encodeCursor(cursor), next, ...(listed.cut && { maxBytes }) };
+}

@@ -1,18 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { listSubmissions, type SubmissionFilter } from '../domain/submissions/submission-queries';
+import { itemsBudget } from './list-byte-budget';
 import { encodeCursor, type ListCursor } from './list-cursor';
 import type { Page } from './pagination';
 
 /**
- * The byte budget of a list answer (docs/api-conventions.md, Limits) split for the rows: the
- * API's list appears twice (`submissions` and `payload`), and the envelope's meta and links
- * take up to ENVELOPE_BYTES. Each row's view adds up to ROW_VIEW_BYTES to its measured
- * columns. The dashboard's pages use the same budget, so they list the same pages.
+ * The byte budget of a list answer split for the rows (list-byte-budget.ts), measured in SQL
+ * here: each row's view adds up to ROW_VIEW_BYTES to its measured columns. The dashboard's
+ * pages use the same budget, so they list the same pages.
  */
-const ENVELOPE_BYTES = 8 * 1024;
 const ROW_VIEW_BYTES = 1024;
-const rowBudget = (listMaxBytes: number) =>
-  Math.max(0, Math.floor((listMaxBytes - ENVELOPE_BYTES) / 2));
 
 /**
  * One page of submissions for the API and the dashboard: by page number, or right after a
@@ -31,7 +28,7 @@ export async function submissionListPage(
     perPage: page.perPage,
     offset: (page.page - 1) * page.perPage,
     after: cursor,
-    maxBytes: rowBudget(listMaxBytes),
+    maxBytes: itemsBudget(listMaxBytes),
     rowOverheadBytes: ROW_VIEW_BYTES,
   });
   const last = result.rows.at(-1);

@@ -44,6 +44,12 @@ export type UnknownFieldPolicy = (typeof UNKNOWN_FIELD_POLICIES)[number];
 
 export const MAX_FIELDS = 100;
 export const MAX_OPTIONS = 200;
+/** The definition's byte budget (docs/form-fields.md, Limits): `fields` serialized as JSON, UTF-8. */
+export const MAX_FIELDS_BYTES = 64 * 1024;
+/** Options summed over every field of a list. */
+export const MAX_OPTIONS_IN_ALL = 1000;
+/** `page` serialized as JSON, UTF-8: all its texts together. */
+export const MAX_PAGE_BYTES = 8 * 1024;
 
 /** The page a form is served as (docs/form-pages.md); null: no page. */
 export type FormPage = {

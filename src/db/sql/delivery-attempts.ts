@@ -100,20 +100,41 @@ function fromClause(filter: AttemptFilter): { sql: string; params: unknown[] } {
   return { sql, params };
 }
 
-/** One page, newest first (by start, then id), the order the `*_started_idx` indexes keep. */
+/** Where a listed attempt stands in the log's order (started_at, id), for continuing after it. */
+export type AttemptPosition = { createdMicros: string; id: string };
+
+/** A listed attempt with its start in microseconds, the list's position. */
+export type ListedAttemptRow = AttemptRow & { started_us: string };
+
+/** A bound microsecond count as a timestamptz, exactly (no floating point on the way). */
+const AT_MICROS = `(timestamptz 'epoch' + ?::bigint * interval '1 microsecond')`;
+
+/**
+ * One slice, newest first (by start, then id), the order the `*_started_idx` indexes keep:
+ * from `offset`, or right after `after` (keyset; `createdMicros` holds its started_at).
+ */
 export function selectAttempts(
   em: EntityManager,
   filter: AttemptFilter,
-  page: { page: number; perPage: number },
-): Promise<AttemptRow[]> {
+  slice: { limit: number; offset: number; after?: AttemptPosition },
+): Promise<ListedAttemptRow[]> {
   const from = fromClause(filter);
-  return selectRows<AttemptRow>(
+  const params: unknown[] = [...from.params];
+  let after = '';
+  if (slice.after) {
+    // Both terms: the first lets the index bound the scan, the second breaks ties.
+    after = `and d.started_at <= ${AT_MICROS} and (d.started_at, d.id) < (${AT_MICROS}, ?::bigint)`;
+    params.push(slice.after.createdMicros, slice.after.createdMicros, slice.after.id);
+  }
+  params.push(slice.limit, slice.after ? 0 : slice.offset);
+  return selectRows<ListedAttemptRow>(
     em,
     `select d.id, d.delivery_id, d.submission_id, s.form_id, d.plugin_id, coalesce(p.plugin_type, d.plugin_type) as plugin_type, d.attempt, d.status,
             d.http_status, d.error, d.duration_ms, d.response_body, d.is_replay, d.is_test,
-            d.workflow_id, d.workflow_run_id, d.started_at, d.finished_at
-       ${from.sql} order by d.started_at desc, d.id desc limit ? offset ?`,
-    [...from.params, page.perPage, (page.page - 1) * page.perPage],
+            d.workflow_id, d.workflow_run_id, d.started_at, d.finished_at,
+            (extract(epoch from d.started_at) * 1000000)::bigint::text as started_us
+       ${from.sql} ${after} order by d.started_at desc, d.id desc limit ? offset ?`,
+    params,
   );
 }
 

@@ -5,6 +5,7 @@ import type { StoredCaptcha } from '../../db/entities/form-captcha';
 import type { FormField, FormPage, UnknownFieldPolicy } from '../../db/entities/form-fields';
 import type { Autoresponse } from '../autoresponse/autoresponse-text';
 import { countFormsUnderLock } from '../../db/sql/budget-counts';
+import { type FormPosition, selectFormPositions } from '../../db/sql/forms';
 import { formLimitReached, withinBudget } from '../budgets/limit-reached';
 import { isEndpointToken, isNumericId, newEndpointToken } from './endpoint-token';
 
@@ -60,6 +61,33 @@ export async function listAccountForms(
     },
   );
   return { rows, total };
+}
+
+export type { FormPosition } from '../../db/sql/forms';
+
+/**
+ * One page of the account's forms for the API's list, newest first: from the page's offset,
+ * or right after `after` (keyset, where a list cut short by its byte budget goes on). Each
+ * form comes with its position; `more`: forms follow the page's last one.
+ */
+export async function listAccountFormsPage(
+  em: EntityManager,
+  accountId: string,
+  slice: { page: number; perPage: number; after?: FormPosition },
+): Promise<{ rows: { form: Form; position: FormPosition }[]; total: number; more: boolean }> {
+  const offset = (slice.page - 1) * slice.perPage;
+  const [positions, total] = await Promise.all([
+    selectFormPositions(em, accountId, { limit: slice.perPage, offset, after: slice.after }),
+    em.count(Form, { accountId }),
+  ]);
+  const listed = positions.slice(0, slice.perPage);
+  const forms = await em.find(Form, { accountId, id: { $in: listed.map((p) => p.id) } });
+  const byId = new Map(forms.map((form) => [form.id, form]));
+  const rows = listed.flatMap((p) => {
+    const form = byId.get(p.id);
+    return form ? [{ form, position: { createdMicros: p.created_us, id: p.id } }] : [];
+  });
+  return { rows, total, more: positions.length > slice.perPage };
 }
 
 /**

@@ -1,7 +1,11 @@
 import type { z } from 'zod';
+import {
+  fieldListBudgetProblems,
+  fieldListEditBudgetProblems,
+} from '../../domain/forms/definition-budget';
 import { fileFieldsProblem } from '../../domain/forms/field-rules';
 import type { FormField } from '../../domain/forms/form-fields';
-import { formFieldList } from '../schemas/form-fields';
+import { formFieldListWithoutBudget } from '../schemas/form-fields';
 import { type DraftErrors, type FieldDraft, fieldOfDraft } from './field-drafts';
 
 /** One action of the builder on the stored list; `target` is the current name of the field. */
@@ -22,7 +26,13 @@ function errorsOf(issues: z.core.$ZodIssue[], edited: number | null): DraftError
   for (const issue of issues) {
     const [index, key] = issue.path;
     const where = index === edited && typeof key === 'string' ? key : 'list';
-    const prefix = where === 'list' && typeof index === 'number' ? `field ${index + 1}: ` : '';
+    // A problem of the whole list (its byte budget) says so, like the API's `fields: …`.
+    const prefix =
+      where !== 'list'
+        ? ''
+        : typeof index === 'number'
+          ? `field ${index + 1}: `
+          : 'The field list: ';
     errors[where] ??= `${prefix}${issue.message}`;
   }
   return errors;
@@ -37,8 +47,10 @@ const moved = (fields: FormField[], from: number, to: number) => {
 
 /**
  * Applies the edit to the stored list and checks the whole new list as PATCH
- * /api/forms/{id} would (`formFieldList`, then a file field needing `accept_files`): either
- * the list to store, or the problems by editor input and nothing changes.
+ * /api/forms/{id} would (`formFieldList`, then a file field needing `accept_files`), except
+ * that an edit which does not grow a list already over the byte budget passes
+ * (fieldListEditBudgetProblems): either the list to store, or the problems by editor input
+ * and nothing changes.
  */
 export function applyFieldEdit(
   stored: FormField[],
@@ -76,8 +88,23 @@ export function applyFieldEdit(
     case 'remove':
       candidate = stored.filter((_, index) => index !== at);
   }
-  const parsed = formFieldList.safeParse(candidate);
+  const parsed = formFieldListWithoutBudget.safeParse(candidate);
   if (!parsed.success) return { ok: false, errors: errorsOf(parsed.error.issues, edited) };
+  // The byte budget, weighed against the stored list as the schema would store it: an edit
+  // that does not grow a list stored over the budget before it existed is let through.
+  const storedParsed = formFieldListWithoutBudget.safeParse(stored);
+  const [overBudget] = fieldListEditBudgetProblems(
+    storedParsed.success ? storedParsed.data : stored,
+    parsed.data,
+  );
+  if (overBudget) {
+    // A list stored over the budget (before it existed) may only shrink: say how.
+    const storedOver = fieldListBudgetProblems(stored).length > 0;
+    const hint = storedOver
+      ? '; it is over the budget already: remove fields or options first'
+      : '';
+    return { ok: false, errors: { list: `The field list: ${overBudget}${hint}` } };
+  }
   // The API's rule (field-rules.ts), said in the dashboard's words.
   if (fileFieldsProblem(parsed.data, acceptFiles))
     return {

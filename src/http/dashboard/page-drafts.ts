@@ -59,8 +59,9 @@ export function pageOfDraft(
   if (parsed.success) return { ok: true, page: parsed.data };
   const errors: DraftErrors = {};
   for (const issue of parsed.error.issues) {
-    const key = typeof issue.path[0] === 'string' ? issue.path[0] : 'title';
-    errors[key] ??= issue.message;
+    // A problem of the whole page is its byte budget: shown under the longest text's input.
+    const key = typeof issue.path[0] === 'string' ? issue.path[0] : 'description';
+    errors[key] ??= issue.path.length > 0 ? issue.message : `The page: ${issue.message}`;
   }
   return { ok: false, errors };
 }

@@ -60,7 +60,7 @@ function values(urls: PublicUrls): Record<string, string> {
   const token = 'YOUR_ENDPOINT_TOKEN';
   const formUrls = { submissionUrl: `${ingest}/f/${token}`, jsonUrl: `${ingest}/json/${token}` };
   const formHtml = embedHtml({ name: 'Contact', token, submissionUrl: formUrls.submissionUrl });
-  const examples = formExamples(formUrls, formHtml);
+  const examples = formExamples(formUrls);
   const ranges = RANGES.map((r, i) => `\`${r}\`${i === 0 ? ' (default)' : ''}`);
   return {
     base_url: base,

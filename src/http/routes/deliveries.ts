@@ -8,31 +8,46 @@ import { replaySubmission } from '../../domain/deliveries/replay-submission';
 import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound, rateLimited, temporalUnavailable } from '../http-error';
 import { link, type Link } from '../links';
-import { pageMetaAndLinks, paginationQuery, toPage, type PageQuery } from '../pagination';
+import { viewsWithinBudget } from '../list-byte-budget';
+import { budgetKeyset, cursorListQuery, cursorPage, type CursorListQuery } from '../list-cursor';
+import { MAX_PER_PAGE, pageMetaAndLinks } from '../pagination';
 import { defineRoute, type RouteContext } from '../routing/define-route';
 import { LIST_HEADERS } from '../schemas/headers';
 import { findReadableSubmission } from '../submission-access';
 import { deliveryListEnvelope, deliveryView, replayEnvelope } from '../views/delivery-view';
 
-/** One page of the delivery log of a submission or of a plugin (docs/webhook-delivery.md). */
+/**
+ * One page of the delivery log of a submission or of a plugin (docs/webhook-delivery.md), held
+ * to LIST_MAX_BYTES like every list: cut short where the next attempt would pass it (stored
+ * answers are up to 4 KB, several times that once escaped), going on by cursor.
+ */
 async function attemptsPage(
   req: Request,
-  query: PageQuery,
+  query: CursorListQuery,
   ctx: RouteContext,
   self: string,
   filter: { submissionId?: string; pluginId?: string },
   extraLinks: Link[],
 ) {
-  const page = toPage(query);
-  const { rows, total } = await listAttempts(
+  const { cursor } = query;
+  const page = cursorPage(query);
+  const { rows, total, more } = await listAttempts(
     req.em,
     { accountId: req.principal!.accountId, ...filter },
-    page,
+    { ...page, after: cursor },
   );
-  const list = pageMetaAndLinks(self, new URLSearchParams(), page, total);
-  list.links.push(...extraLinks);
   const access = pluginConfigAccess((scope) => can(req.principal!, scope));
-  const views = rows.map((row) => deliveryView(visibleAttempt(row, access), ctx.urls));
+  const maxBytes = ctx.config.listMaxBytes;
+  const { views, cut } = viewsWithinBudget(
+    rows,
+    (row) => deliveryView(visibleAttempt(row.attempt, access), ctx.urls),
+    maxBytes,
+  );
+  // Once a page is cut, or the request came with a cursor, the log goes on by keyset.
+  const last = rows[views.length - 1]?.position;
+  const keyset = budgetKeyset({ page, cursor }, { last, cut, more }, maxBytes);
+  const list = pageMetaAndLinks(self, new URLSearchParams(), page, total, keyset);
+  list.links.push(...extraLinks);
   return listAnswer('deliveries', views, list);
 }
 
@@ -48,9 +63,13 @@ const deliveryLog = <P extends string>(
     operationId,
     tag: 'Deliveries',
     summary,
-    description,
+    description:
+      `${description} One page at a time (at most ${MAX_PER_PAGE} a page), also cut short where ` +
+      "its attempts would pass the answer's byte budget (`LIST_MAX_BYTES`; `meta.truncated`, " +
+      '`meta.max_bytes`); its `next` link then carries a `cursor` that continues right after ' +
+      'the last attempt returned.',
     access: 'can_read_submissions',
-    query: paginationQuery,
+    query: cursorListQuery,
     responses: {
       200: {
         description: 'one page of attempts',

@@ -4,13 +4,15 @@ import { can } from '../../domain/accounts/principal';
 import { countSubmissionsByForm } from '../../domain/forms/form-counts';
 import { createForm } from '../../domain/forms/create-form';
 import { FileFieldsRefusedError } from '../../domain/forms/field-rules';
-import { findAccountForm, listAccountForms } from '../../domain/forms/forms';
+import { findAccountForm, listAccountFormsPage } from '../../domain/forms/forms';
 import { FormPlaceRefusedError, SlugTakenError, updateForm } from '../../domain/forms/update-form';
 import { recipientLookup } from '../../domain/recipients/recipient-states';
 import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound, validationFailed } from '../http-error';
 import { link } from '../links';
-import { MAX_PER_PAGE, pageMetaAndLinks, paginationQuery, toPage } from '../pagination';
+import { viewsWithinBudget } from '../list-byte-budget';
+import { budgetKeyset, cursorListQuery, cursorPage } from '../list-cursor';
+import { MAX_PER_PAGE, pageMetaAndLinks } from '../pagination';
 import { defineRoute } from '../routing/define-route';
 import { captchaChanges } from '../captcha-changes';
 import { formChanges } from '../form-changes';
@@ -40,31 +42,47 @@ export const formRoutes = [
     operationId: 'listForms',
     tag: 'Forms',
     summary: 'List forms',
-    description: `The account's forms, newest first, one page at a time (at most ${MAX_PER_PAGE} a page).`,
+    description:
+      `The account's forms, newest first, one page at a time (at most ${MAX_PER_PAGE} a page). ` +
+      "A page is also cut short where its forms would pass the answer's byte budget " +
+      '(`LIST_MAX_BYTES`; `meta.truncated`, `meta.max_bytes`); its `next` link then carries a ' +
+      '`cursor` that continues right after the last form returned.',
     access: 'any',
-    query: paginationQuery,
+    query: cursorListQuery,
     responses: {
       200: { description: 'the forms', body: formListEnvelope, headers: LIST_HEADERS },
     },
     errors: [],
   }).handle(async ({ req, query, principal }, ctx) => {
-    const page = toPage(query);
-    const { rows: forms, total } = await listAccountForms(req.em, principal.accountId, page);
+    const { cursor } = query;
+    const page = cursorPage(query);
+    const { rows, total, more } = await listAccountFormsPage(req.em, principal.accountId, {
+      ...page,
+      after: cursor,
+    });
+    const forms = rows.map((row) => row.form);
     const counts = await countSubmissionsByForm(
       req.em,
       forms.map((f) => f.id),
     );
-    const self = `${ctx.urls.base}/api/forms`;
-    const list = pageMetaAndLinks(self, new URLSearchParams(), page, total);
-    if (can(principal, 'can_create_forms')) list.links.push(link('create', self, 'POST'));
     const recipients = await recipientLookup(
       req.em,
       principal.accountId,
       forms.flatMap((f) => f.notificationEmailAddresses),
     );
-    const views = forms.map((f) =>
-      formView(f, counts(f.id), ctx.urls, principal, recipients(f.notificationEmailAddresses)),
+    const maxBytes = ctx.config.listMaxBytes;
+    const { views, cut } = viewsWithinBudget(
+      forms,
+      (f) =>
+        formView(f, counts(f.id), ctx.urls, principal, recipients(f.notificationEmailAddresses)),
+      maxBytes,
     );
+    // Once a page is cut, or the request came with a cursor, the list goes on by keyset.
+    const last = rows[views.length - 1]?.position;
+    const keyset = budgetKeyset({ page, cursor }, { last, cut, more }, maxBytes);
+    const self = `${ctx.urls.base}/api/forms`;
+    const list = pageMetaAndLinks(self, new URLSearchParams(), page, total, keyset);
+    if (can(principal, 'can_create_forms')) list.links.push(link('create', self, 'POST'));
     return listAnswer('forms', views, list);
   }),
   defineRoute({

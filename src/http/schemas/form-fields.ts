@@ -7,6 +7,7 @@ import {
   UNKNOWN_FIELD_POLICIES,
   type FieldType,
 } from '../../domain/forms/form-fields';
+import { fieldListBudgetProblems } from '../../domain/forms/definition-budget';
 import { RESPONSE_FIELDS } from '../../domain/captcha/captcha-settings';
 import { FILL_STAMP_FIELD, HONEYPOT_FIELD } from '../../domain/submissions/special-fields';
 import { INGEST_LIMITS } from '../../domain/submissions/limits';
@@ -110,8 +111,12 @@ const field = z
       problem('placeholder', 'is only for fields a person types into');
   });
 
-/** A field list: every field valid and every name once, else the whole list is refused. */
-export const formFieldList = z
+/**
+ * A field list with every field valid and every name once, before its byte budget: how a
+ * stored list is answered (one stored before the budget existed may be over it), and what the
+ * builder weighs an edit's budget against the stored list with (field-list-edits.ts).
+ */
+export const formFieldListWithoutBudget = z
   .array(field)
   .max(MAX_FIELDS, `may have at most ${MAX_FIELDS} fields`)
   .superRefine(
@@ -129,6 +134,20 @@ export const formFieldList = z
           });
         seen.add(name);
       });
+    },
+    { when: (payload) => Array.isArray(payload.value) },
+  );
+
+/**
+ * A field list: every field valid, every name once and within the definition's byte budget,
+ * else the whole list is refused.
+ */
+export const formFieldList = formFieldListWithoutBudget
+  .superRefine(
+    (fields, ctx) => {
+      // The definition's byte budget, measured on the list as it would be stored.
+      for (const message of fieldListBudgetProblems(fields))
+        ctx.addIssue({ code: 'custom', message });
     },
     { when: (payload) => Array.isArray(payload.value) },
   )

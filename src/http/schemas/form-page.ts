@@ -4,6 +4,7 @@ import {
   contrastRatio,
   darkenedToContrast,
 } from '../../domain/forms/color-contrast';
+import { pageBudgetProblem } from '../../domain/forms/definition-budget';
 import { text } from './text';
 
 const HEX_COLOR = /^#[0-9a-f]{6}$/;
@@ -28,25 +29,36 @@ const accentColor = text()
       });
   });
 
-export const formPageInput = z
-  .strictObject({
-    title: text().trim().min(1, 'must not be empty').max(200).describe('the heading of the page'),
-    description: text()
-      .trim()
-      .max(5000)
-      .nullable()
-      .default(null)
-      .describe('plain text under the heading; blank lines separate paragraphs'),
-    submit_label: text().trim().min(1, 'must not be empty').max(60).default('Send'),
-    success_message: text()
-      .trim()
-      .min(1, 'must not be empty')
-      .max(2000)
-      .default('Thank you! Your submission has been received.')
-      .describe('shown after a successful post, unless success_redirect_url is set'),
-    accent_color: accentColor
-      .nullable()
-      .default(null)
-      .describe('#rrggbb for buttons, links and focus rings; needs 4.5:1 against white'),
+/**
+ * A page with every text valid, before its byte budget: how a stored page is answered (a page
+ * stored before the budget existed may be over it).
+ */
+export const storedFormPage = z.strictObject({
+  title: text().trim().min(1, 'must not be empty').max(200).describe('the heading of the page'),
+  description: text()
+    .trim()
+    .max(5000)
+    .nullable()
+    .default(null)
+    .describe('plain text under the heading; blank lines separate paragraphs'),
+  submit_label: text().trim().min(1, 'must not be empty').max(60).default('Send'),
+  success_message: text()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(2000)
+    .default('Thank you! Your submission has been received.')
+    .describe('shown after a successful post, unless success_redirect_url is set'),
+  accent_color: accentColor
+    .nullable()
+    .default(null)
+    .describe('#rrggbb for buttons, links and focus rings; needs 4.5:1 against white'),
+});
+
+/** A page as the API and the builder take it: valid texts within the definition's byte budget. */
+export const formPageInput = storedFormPage
+  .superRefine((page, ctx) => {
+    // The definition's byte budget: the texts together, as the page would be stored.
+    const problem = pageBudgetProblem(page);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .meta({ id: 'FormPage' });

@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { SLUG_PATTERN } from '../../domain/domains/domain-forms';
+import {
+  MAX_FIELDS_BYTES,
+  MAX_OPTIONS_IN_ALL,
+  MAX_PAGE_BYTES,
+} from '../../domain/forms/form-fields';
 import { captchaInput } from './captcha';
 import { autoresponseSchema } from './autoresponse';
 import { formFieldList, unknownFieldsPolicy } from './form-fields';
@@ -60,11 +65,15 @@ export const formFields = {
     ),
   fields: formFieldList
     .nullable()
-    .describe('the field list ingest validates against (docs/form-fields.md); null: free-form'),
+    .describe(
+      `the field list ingest validates against (docs/form-fields.md); at most ${MAX_FIELDS_BYTES} bytes serialized as JSON and ${MAX_OPTIONS_IN_ALL} options in all; null: free-form`,
+    ),
   unknown_fields: unknownFieldsPolicy,
   page: formPageInput
     .nullable()
-    .describe('the hosted page of the form (docs/form-pages.md); null: none'),
+    .describe(
+      `the hosted page of the form (docs/form-pages.md); at most ${MAX_PAGE_BYTES} bytes serialized as JSON, its texts together; null: none`,
+    ),
 };
 
 /** A verified custom domain of the account (docs/custom-domains.md); null: none. */

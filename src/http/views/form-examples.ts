@@ -14,12 +14,18 @@ function formArguments(sample: Record<string, unknown>): string {
     .join(' ');
 }
 
+/**
+ * The `html` example of a Form: a pointer, not the markup again. A Form carries its snippet
+ * once, in `embed_html`; the key stays so clients reading it get a string.
+ */
+export const HTML_EXAMPLE_POINTER = 'see embed_html';
+
 /** Copy-paste request examples shown with every form; with fields, a payload it accepts. */
 export function formExamples(
   urls: { submissionUrl: string; jsonUrl: string },
-  html: string,
   fields: FormField[] | null = null,
 ) {
+  const html = HTML_EXAMPLE_POINTER;
   if (!fields)
     return {
       curl: `curl -X POST '${urls.jsonUrl}' -H 'Content-Type: application/json' -d '${JSON.stringify(FREE_FORM_SAMPLE)}'`,

@@ -9,13 +9,13 @@ import { link, linksSchema, type Link } from '../links';
 import type { PublicUrls } from '../public-urls';
 import { autoresponseSchema } from '../schemas/autoresponse';
 import { count, dateTime, idString } from '../schemas/fields';
-import { formFieldList, unknownFieldsPolicy } from '../schemas/form-fields';
-import { formPageInput } from '../schemas/form-page';
+import { formFieldListWithoutBudget, unknownFieldsPolicy } from '../schemas/form-fields';
+import { storedFormPage } from '../schemas/form-page';
 import { captchaView } from '../../domain/captcha/captcha-settings';
 import { captchaViewSchema } from '../schemas/captcha';
 import { captchaWidget } from './captcha-widget';
 import { embedHtml } from './embed-html';
-import { formExamples } from './form-examples';
+import { formExamples, HTML_EXAMPLE_POINTER } from './form-examples';
 
 export const formSchema = z
   .object({
@@ -69,11 +69,12 @@ export const formSchema = z
     delete_after_delivery: z
       .boolean()
       .describe('true: a submission is deleted once every delivery of it succeeded'),
-    fields: formFieldList
+    // As stored: a definition stored before its byte budget existed may be over it.
+    fields: formFieldListWithoutBudget
       .nullable()
       .describe('the field list ingest validates against (docs/form-fields.md); null: free-form'),
     unknown_fields: unknownFieldsPolicy,
-    page: formPageInput.nullable().describe('the hosted page (docs/form-pages.md); null: none'),
+    page: storedFormPage.nullable().describe('the hosted page (docs/form-pages.md); null: none'),
     page_url: z
       .string()
       .meta({ format: 'uri' })
@@ -105,7 +106,11 @@ export const formSchema = z
     submission_count: count('non-spam submissions'),
     submission_spam_count: count('spam submissions'),
     last_submission_at: dateTime('newest non-spam submission').nullable(),
-    examples: z.record(z.string(), z.string()).describe('copy-paste request examples by name'),
+    examples: z
+      .record(z.string(), z.string())
+      .describe(
+        `copy-paste request examples by name (curl, curl_form, fetch); \`html\` is "${HTML_EXAMPLE_POINTER}": the snippet is given once, in \`embed_html\``,
+      ),
     help: z.string().meta({ format: 'uri', description: 'documentation of the ingest endpoints' }),
     created_at: dateTime('creation time'),
     updated_at: dateTime('last change'),
@@ -168,7 +173,7 @@ export function formView(
     submission_count: counts.submissions,
     submission_spam_count: counts.spam,
     last_submission_at: counts.lastSubmissionAt?.toISOString() ?? null,
-    examples: formExamples(u, html, form.fields ?? null),
+    examples: formExamples(u, form.fields ?? null),
     help: u.helpUrl,
     created_at: form.createdAt.toISOString(),
     updated_at: form.updatedAt.toISOString(),

@@ -31,7 +31,7 @@ async function logPage(
   );
   const access = pluginConfigAccess((scope) => session.scopes.has(scope));
   return {
-    rows: rows.map((row) => visibleAttempt(row, access)),
+    rows: rows.map((row) => visibleAttempt(row.attempt, access)),
     total,
     page,
     pages: Math.max(1, Math.ceil(total / PER_PAGE)),
