@@ -1,5 +1,6 @@
 # Formward service image: `formward serve` and `formward worker` run from the same image.
-FROM node:20-bookworm-slim AS build
+# Node.js 26, the runtime (scripts/node.version), on Debian 13 (trixie) in every stage.
+FROM node:26-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
@@ -11,7 +12,7 @@ COPY scripts ./scripts
 # tsc, then the workflow bundle (dist/workflow-bundle.js) the worker loads instead of bundling.
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
-FROM node:20-bookworm-slim
+FROM node:26-trixie-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules

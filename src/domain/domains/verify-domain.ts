@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { domainToASCII } from 'node:url';
+import { decodePunycode } from './punycode';
 
 export type NormalizedDomain = { ok: true; domain: string } | { ok: false; error: string };
 
@@ -26,6 +27,19 @@ const INTERNAL_SUFFIXES = [
   'onion',
 ];
 
+/**
+ * A label that is not `xn--` is left to the rules below. An `xn--` label must be what Node
+ * itself makes of some non-ASCII text: it decodes (our own RFC 3492 decoder, since Node's
+ * `domainToASCII` lets undecodable ones through on some versions and not on others), the text
+ * is not all ASCII, and that text encodes back to the same label (no other spelling of it,
+ * nothing the IDNA rules map or forbid).
+ */
+function isValidAceLabel(label: string): boolean {
+  if (!label.startsWith('xn--')) return true;
+  const text = decodePunycode(label.slice('xn--'.length));
+  return text !== null && /\P{ASCII}/u.test(text) && domainToASCII(text) === label;
+}
+
 /** A bare host name such as forms.example.com, lower-cased and in ASCII (IDNs punycoded). */
 export function normalizeDomain(input: string): NormalizedDomain {
   const fail = (error: string): NormalizedDomain => ({ ok: false, error });
@@ -36,7 +50,9 @@ export function normalizeDomain(input: string): NormalizedDomain {
     return fail('give a bare domain such as forms.example.com (no scheme, port or path)');
   }
   const ascii = domainToASCII(trimmed);
-  if (!ascii) return fail('contains characters not allowed in a domain name');
+  if (!ascii || !ascii.split('.').every(isValidAceLabel)) {
+    return fail('contains characters not allowed in a domain name');
+  }
   // The URL parser reads all-numeric names like 0x7f.1 as IPv4 addresses.
   if (net.isIP(ascii)) return fail('an IP address is not a domain');
   if (ascii.length > 253) return fail('is longer than 253 characters');
