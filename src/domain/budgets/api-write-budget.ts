@@ -1,4 +1,4 @@
-import type { Knex } from '@mikro-orm/knex';
+import type { Pool } from 'pg';
 import type { Principal } from '../accounts/principal';
 import { MinuteBudget } from './minute-budget';
 
@@ -9,8 +9,8 @@ import { MinuteBudget } from './minute-budget';
  * per user and account. Shared by every serve process (MinuteBudget).
  */
 export class ApiWriteBudget extends MinuteBudget {
-  constructor(knex: Knex, perMinute: number) {
-    super(knex, perMinute, 'api_write');
+  constructor(pool: Pool, perMinute: number) {
+    super(pool, perMinute, 'api_write');
   }
 
   /** Counts one change by `principal`; the seconds to wait when over budget, else 0. */
