@@ -27,9 +27,7 @@ const row = (id: string, message: string, formId = form.formId): NewSubmissionRo
   bareSubmissionRow(id, { ...form, formId }, { message });
 
 /** Counts (and can hold back or break) the statements that insert submissions. */
-async function watchInserts(
-  options: { hold?: Promise<void>; failAfterCommit?: () => Error } = {},
-) {
+async function watchInserts(options: { hold?: Promise<void>; failAfterCommit?: () => Error } = {}) {
   const groups: number[] = [];
   await aroundStatements(db.orm, async (statement, send) => {
     if (!statement.sql.includes('insert into submissions')) return send();
