@@ -176,7 +176,7 @@ export async function createAppContext(
       logger,
       baseUrl: () => urls.base,
       verificationsPerDay: config.budgets.domainVerificationsPerDay,
-      dnsChecks: new DnsCheckBudget(knex, config.budgets.dnsChecksPerMinute),
+      dnsChecks: new DnsCheckBudget(pool, config.budgets.dnsChecksPerMinute),
     },
     lookupHost,
     ownListeners,

@@ -144,7 +144,7 @@ describe('group commit at ingest', () => {
   it('splits a group with one refused row in halves: a few statements, not one per row', async () => {
     const writer = createGroupCommit(db.orm);
     const ids = await Promise.all(Array.from({ length: 40 }, () => writer.takeId()));
-    const groups = watchInserts();
+    const groups = await watchInserts();
     const poisoned = 27;
     const results = await Promise.allSettled(
       ids.map((id, i) =>
