@@ -125,15 +125,14 @@ export async function createAppContext(
   const submissionWriter = createGroupCommit(orm);
   const { resolver, lookupHost } = createDns(config.dnsServers);
   const appSecret = resolveAppSecret(config.appSecret, config.dataDir);
-  // The `pg` pool under MikroORM: the rate limits and budgets count in PostgreSQL through it.
-  const pool = await orm.em.getConnection().getNativeClient();
+  const knex = orm.em.getConnection().getKnex();
   const urls = { base: config.baseUrl, ingest: config.ingestUrl };
   // The server may move `urls` to the port it really got (http-server.ts): read it late.
   const accounts = createAccountServices({
     config,
     logger,
     appSecret,
-    pool,
+    knex,
     baseUrl: () => urls.base,
   });
   // Every loop guard (creation and connect time) knows the same addresses of ours.
@@ -159,8 +158,8 @@ export async function createAppContext(
     urls,
     workflows,
     submissionWriter,
-    replayBudget: new ReplayBudget(pool, config.budgets.replaysPerMinute),
-    apiWriteBudget: new ApiWriteBudget(pool, config.budgets.apiWritesPerMinute),
+    replayBudget: new ReplayBudget(knex, config.budgets.replaysPerMinute),
+    apiWriteBudget: new ApiWriteBudget(knex, config.budgets.apiWritesPerMinute),
     recoveries: createRecoveryStarter({
       temporal,
       taskQueue: config.temporal.taskQueue,
@@ -176,7 +175,7 @@ export async function createAppContext(
       logger,
       baseUrl: () => urls.base,
       verificationsPerDay: config.budgets.domainVerificationsPerDay,
-      dnsChecks: new DnsCheckBudget(pool, config.budgets.dnsChecksPerMinute),
+      dnsChecks: new DnsCheckBudget(knex, config.budgets.dnsChecksPerMinute),
     },
     lookupHost,
     ownListeners,

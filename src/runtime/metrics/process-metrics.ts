@@ -1,4 +1,3 @@
-import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Orm } from '../../db/orm';
 import type { LazyTemporalClient } from '../../temporal/client';
@@ -21,14 +20,7 @@ export function startProcessMetrics(deps: {
 }): () => void {
   labelProcess(deps.process);
   trackWaitingStarts(deps.orm);
-  let pool: Pool | null = null;
-  // The `pg` pool under MikroORM (known once connected; the gauge reads 0 until then).
-  deps.orm.em
-    .getConnection()
-    .getNativeClient()
-    .then((found) => (pool = found))
-    .catch(() => undefined);
-  trackPool(() => (pool ? poolCounts(pool) : null));
+  trackPool(() => poolOf(deps.orm));
   const stopChecks = startDependencyChecks(deps);
   return () => {
     stopChecks();
@@ -37,11 +29,10 @@ export function startProcessMetrics(deps: {
   };
 }
 
-/** A `pg` pool's connections: checked out, idle, and requests waiting for one. */
-function poolCounts(pool: Pool): PoolCounts {
-  return {
-    used: pool.totalCount - pool.idleCount,
-    free: pool.idleCount,
-    pending: pool.waitingCount,
+/** The knex (tarn) pool behind MikroORM's connection, if it has one. */
+function poolOf(orm: Orm): PoolCounts | null {
+  const knex = orm.em.getConnection().getKnex() as unknown as {
+    client?: { pool?: PoolCounts };
   };
+  return knex.client?.pool ?? null;
 }
