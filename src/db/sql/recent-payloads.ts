@@ -7,7 +7,7 @@ export type RecentSample = {
   picked: Record<string, unknown>[];
   /** How many of them were past the size limit, and not read. */
   skipped: number;
-  /** The names those submissions used, at most `maxNames`, the most recent first. */
+  /** The names those submissions used, at most `maxNames`: the newest one's in its order first. */
   names: string[];
 };
 
@@ -41,8 +41,8 @@ export async function selectRecentSample(
   const used = await selectRows<{ name: string }>(
     em,
     `with recent as (${RECENT})
-     select name from recent, jsonb_object_keys(payload_json) as name
-      where not too_big group by name order by min(n), name limit ?`,
+     select name from recent, jsonb_object_keys(payload_json) with ordinality as key(name, i)
+      where not too_big group by name order by min(array[n, i]) limit ?`,
     [maxBytes, formId, limit, maxNames],
   );
   return {
