@@ -40,7 +40,8 @@ describe('updates of submissions rows', () => {
     expect(Number(counts!.updates)).toBe(ids.length);
     // An update that writes an index is never HOT (0 of 300). A HOT one also needs room on its
     // page, which pruning frees only past the oldest snapshot still open: on a busy server
-    // (the whole suite at once) a few updates find none. Seen: 264 of 300.
-    expect(Number(counts!.hot)).toBeGreaterThanOrEqual(ids.length * 0.8);
+    // (the whole suite at once) many updates find none. Seen: 264 and 144 of 300. A third is
+    // far from the 0 an indexed column would give, and clear of the load's noise.
+    expect(Number(counts!.hot)).toBeGreaterThanOrEqual(ids.length / 3);
   });
 });
