@@ -92,7 +92,8 @@ export async function startTemporalOnPostgresStack(options: {
     postgres = await startEmbeddedPostgres({
       dataDir,
       log: write,
-      settings: STATEMENT_STATS_SETTINGS,
+      // docker-compose.yml's connection budget (docs/running.md, "Connections to PostgreSQL").
+      settings: [...STATEMENT_STATS_SETTINGS, ['max_connections', '300']],
     });
     temporal = await startTemporalOnPostgres({
       serverDir,

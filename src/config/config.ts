@@ -104,6 +104,8 @@ const environmentSchema = z.object({
   BASE_URL: optionalText,
   INGEST_URL: optionalText,
   DATABASE_URL: optionalText,
+  /** Connections each serve or worker process keeps to PostgreSQL at most (docs/running.md). */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(500).default(20),
   DATA_DIR: z.string().default('./data'),
   /** Server settings the embedded PostgreSQL starts with (above); ignored with DATABASE_URL. */
   EMBEDDED_POSTGRES_SETTINGS: postgresSettings,
@@ -279,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** True when BASE_URL was not given: links follow the port actually bound. */
     urlsFollowPort: !e.BASE_URL && !e.INGEST_URL,
     databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
     embeddedPostgresSettings: e.EMBEDDED_POSTGRES_SETTINGS,
     dataDir,
     temporal: {

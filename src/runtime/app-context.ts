@@ -111,7 +111,7 @@ export async function createAppContext(
   await fileStore.check().catch((error: Error) => {
     throw new Error(`FILE_STORAGE_URL: ${error.message}`);
   });
-  const orm = await createOrm(endpoints.databaseUrl);
+  const orm = await createOrm(endpoints.databaseUrl, { poolMax: config.databasePoolMax });
   const temporal = new LazyTemporalClient({
     address: endpoints.temporalAddress,
     namespace: config.temporal.namespace,
