@@ -13,7 +13,7 @@ const LOST_CONNECTION =
 /**
  * Whether `error` means the database could not be reached or dropped the connection (a
  * restart, a failover), as opposed to refusing the statement: SQLSTATE class 08, the
- * shutdown states 57P01-57P03, or a socket error, also when MikroORM or knex wrap it.
+ * shutdown states 57P01-57P03, or a socket error, also when MikroORM or kysely wrap it.
  */
 export function isConnectionError(error: unknown): boolean {
   for (let e = error, depth = 0; e && depth < 5; depth++) {

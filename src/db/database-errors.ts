@@ -19,16 +19,14 @@ export function isSearchIndexTooLarge(error: unknown): boolean {
 const SAFE_FIELDS = ['code', 'severity', 'routine', 'table', 'column', 'constraint'] as const;
 
 /**
- * A driver error fit for the log: knex prefixes PostgreSQL's message with the statement, its
- * parameter values interpolated (a submission's whole payload), and `detail` may quote values
- * too. This keeps PostgreSQL's own message, the fields above and the call stack. Other errors
- * pass unchanged.
+ * A driver error fit for the log: MikroORM's DriverException carries every field of the
+ * driver's error, and `detail` (or `where`, `internalQuery`) may quote a submission's values.
+ * This keeps PostgreSQL's own message, the fields above and the call stack. Other errors pass
+ * unchanged.
  */
 export function withoutStatementValues(error: unknown): unknown {
   if (!(error instanceof DriverException)) return error;
-  // knex writes `<statement> - <message>`: the statement ends at the last separator.
-  const separator = error.message.lastIndexOf(' - ');
-  const message = separator >= 0 ? error.message.slice(separator + 3) : error.message;
+  const message = error.message;
   const safe = new Error(message);
   safe.name = error.name;
   const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));

@@ -18,17 +18,22 @@ export async function createOrm(
     ...(socketFolder ? { host: socketFolder } : {}),
     entities,
     extensions: [Migrator],
-    discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
-    migrations: { migrationsList, transactional: true, allOrNothing: true, silent: true },
-    // A connection the server dropped (a restart) is discarded by knex on its 'error' event;
-    // idle ones are closed after 10 s, and a request waits at most 10 s for a connection
-    // instead of knex's 60 s, so an outage ends in a prompt 503 (docs/api-conventions.md).
-    pool: {
-      min: 0,
-      max: options.poolMax ?? 20,
-      idleTimeoutMillis: 10_000,
-      acquireTimeoutMillis: 10_000,
+    // Our migrations are written by hand: no schema snapshot file, which MikroORM 7 would
+    // otherwise write into the working directory after every run.
+    migrations: {
+      migrationsList,
+      transactional: true,
+      allOrNothing: true,
+      silent: true,
+      snapshot: false,
+      snapshotOnMigrate: false,
     },
+    // A connection the server dropped (a restart) is discarded by the `pg` pool on its 'error'
+    // event; idle ones are closed after 10 s, and a request waits at most 10 s for a
+    // connection (pg's `connectionTimeoutMillis`, which has no limit by default), so an outage
+    // ends in a prompt 503 (docs/api-conventions.md).
+    pool: { min: 0, max: options.poolMax ?? 20, idleTimeoutMillis: 10_000 },
+    driverOptions: { connectionTimeoutMillis: 10_000 },
     debug: false,
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -37,6 +42,6 @@ export async function createOrm(
 
 /** Applies every pending migration; returns the names applied. */
 export async function migrate(orm: Orm): Promise<string[]> {
-  const applied = await orm.getMigrator().up();
+  const applied = await orm.migrator.up();
   return applied.map((migration) => migration.name);
 }

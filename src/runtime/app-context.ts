@@ -125,14 +125,15 @@ export async function createAppContext(
   const submissionWriter = createGroupCommit(orm);
   const { resolver, lookupHost } = createDns(config.dnsServers);
   const appSecret = resolveAppSecret(config.appSecret, config.dataDir);
-  const knex = orm.em.getConnection().getKnex();
+  // The `pg` pool under MikroORM: the rate limits and budgets count in PostgreSQL through it.
+  const pool = await orm.em.getConnection().getNativeClient();
   const urls = { base: config.baseUrl, ingest: config.ingestUrl };
   // The server may move `urls` to the port it really got (http-server.ts): read it late.
   const accounts = createAccountServices({
     config,
     logger,
     appSecret,
-    knex,
+    pool,
     baseUrl: () => urls.base,
   });
   // Every loop guard (creation and connect time) knows the same addresses of ours.
@@ -158,8 +159,8 @@ export async function createAppContext(
     urls,
     workflows,
     submissionWriter,
-    replayBudget: new ReplayBudget(knex, config.budgets.replaysPerMinute),
-    apiWriteBudget: new ApiWriteBudget(knex, config.budgets.apiWritesPerMinute),
+    replayBudget: new ReplayBudget(pool, config.budgets.replaysPerMinute),
+    apiWriteBudget: new ApiWriteBudget(pool, config.budgets.apiWritesPerMinute),
     recoveries: createRecoveryStarter({
       temporal,
       taskQueue: config.temporal.taskQueue,
@@ -175,7 +176,7 @@ export async function createAppContext(
       logger,
       baseUrl: () => urls.base,
       verificationsPerDay: config.budgets.domainVerificationsPerDay,
-      dnsChecks: new DnsCheckBudget(knex, config.budgets.dnsChecksPerMinute),
+      dnsChecks: new DnsCheckBudget(pool, config.budgets.dnsChecksPerMinute),
     },
     lookupHost,
     ownListeners,

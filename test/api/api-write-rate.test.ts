@@ -56,8 +56,8 @@ describe('API_WRITE_RATE', () => {
     expect(session.status, session.text).toBe(200);
 
     // A second serve process counts in the same PostgreSQL rows: it sees the budget used.
-    const knex = t.stack.ctx.orm.em.getConnection().getKnex();
-    const otherProcess = new ApiWriteBudget(knex, RATE);
+    const pool = await t.stack.ctx.orm.em.getConnection().getNativeClient();
+    const otherProcess = new ApiWriteBudget(pool, RATE);
     const principal = {
       kind: 'api_key' as const,
       apiKeyId: await apiKeyIdOf(tenant.adminKey),

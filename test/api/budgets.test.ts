@@ -96,8 +96,8 @@ describe('replays per account per minute (REPLAY_RATE)', () => {
 
     // A second serve process counts in the same PostgreSQL rows: it sees the budget used.
     const { ReplayBudget } = await import('../../src/domain/deliveries/replay-budget');
-    const knex = t.stack.ctx.orm.em.getConnection().getKnex();
-    const otherProcess = new ReplayBudget(knex, 3);
+    const pool = await t.stack.ctx.orm.em.getConnection().getNativeClient();
+    const otherProcess = new ReplayBudget(pool, 3);
     const em = t.stack.ctx.orm.em.fork();
     expect(await otherProcess.consume(em, tenant.accountId)).toBeGreaterThan(0);
     const fresh = await t.newTenant();

@@ -193,7 +193,7 @@ describe('the plugin settings page', () => {
     const s = await session();
 
     const reads: { statement: SentStatement; answer: string }[] = [];
-    aroundStatements(t.stack.ctx.orm, async (statement, send) => {
+    await aroundStatements(t.stack.ctx.orm, async (statement, send) => {
       const answer = await send();
       if (/\bsubmissions\b/.test(statement.sql))
         reads.push({ statement, answer: JSON.stringify(answer) });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EntityName } from '@mikro-orm/core';
 import { entities } from '../../src/db/entities';
 import { createOrm, migrate, type Orm } from '../../src/db/orm';
 import { createTestDatabase } from '../support/test-stack';
@@ -24,7 +25,7 @@ describe('the entities', () => {
     const columns = new Map(rows.map((row) => [`${row.table_name}.${row.column_name}`, row]));
     const metadata = orm.getMetadata();
     for (const entity of entities) {
-      const meta = metadata.find(entity.meta.className)!;
+      const meta = metadata.find(entity as EntityName)!;
       for (const property of Object.values(meta.properties)) {
         const name = `${meta.tableName}.${property.fieldNames[0]}`;
         const column = columns.get(name);

@@ -25,7 +25,7 @@ describe('the memberships migration', () => {
       [one!.id, one!.id, two!.id],
     );
 
-    await db.orm.getMigrator().up();
+    await db.orm.migrator.up();
 
     const rows = await sql<{ account_id: string; user_id: string; role: string }>(
       'select account_id, user_id, role from memberships order by user_id',

@@ -21,7 +21,7 @@ describe('the pending workflow starts migration', () => {
       [formId, accountId, formId, accountId, formId, accountId],
     );
 
-    await db.orm.getMigrator().up();
+    await db.orm.migrator.up();
 
     const pending = await sql<{ submission_id: string; created_at: string }>(
       'select submission_id, created_at from pending_workflow_starts order by submission_id',

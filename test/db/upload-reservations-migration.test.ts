@@ -32,7 +32,7 @@ describe('the upload reservations migration', () => {
         [submission!.id, open, account!.id, size],
       );
 
-    await db.orm.getMigrator().up();
+    await db.orm.migrator.up();
 
     const after = await sql<{ id: string; accept_files: boolean }>(
       'select id, accept_files from forms order by id',

@@ -101,7 +101,7 @@ describe('the insert, run twice with the same id', () => {
 describe('storeSubmission after a commit whose answer was lost', () => {
   it('without files: the retried insert finds the row', async () => {
     let dropped = false;
-    aroundStatements(t.stack.ctx.orm, async (statement, send) => {
+    await aroundStatements(t.stack.ctx.orm, async (statement, send) => {
       const result = await send();
       if (!dropped && /insert into "?submissions"?/i.test(statement.sql)) {
         dropped = true; // committed (autocommit), then the answer is lost

@@ -27,9 +27,9 @@ const row = (id: string, message: string, formId = form.formId): NewSubmissionRo
   bareSubmissionRow(id, { ...form, formId }, { message });
 
 /** Counts (and can hold back or break) the statements that insert submissions. */
-function watchInserts(options: { hold?: Promise<void>; failAfterCommit?: () => Error } = {}) {
+async function watchInserts(options: { hold?: Promise<void>; failAfterCommit?: () => Error } = {}) {
   const groups: number[] = [];
-  aroundStatements(db.orm, async (statement, send) => {
+  await aroundStatements(db.orm, async (statement, send) => {
     if (!statement.sql.includes('insert into submissions')) return send();
     groups.push((JSON.parse(String(statement.bindings[0])) as unknown[]).length);
     if (groups.length === 1 && options.hold) await options.hold;
@@ -53,7 +53,7 @@ const stored = async (ids: string[]) =>
 describe('group commit at ingest', () => {
   it('stores submissions that arrive together in one statement, each visible once its caller hears', async () => {
     const writer = createGroupCommit(db.orm);
-    const groups = watchInserts();
+    const groups = await watchInserts();
     const ids = await Promise.all(Array.from({ length: 40 }, () => writer.takeId()));
     expect(new Set(ids).size).toBe(40);
     const seenByOthers = await Promise.all(
@@ -73,7 +73,7 @@ describe('group commit at ingest', () => {
   it('sends a lone submission at once, without waiting for company', async () => {
     const writer = createGroupCommit(db.orm);
     const id = await writer.takeId();
-    const groups = watchInserts();
+    const groups = await watchInserts();
     const done = writer.insert(row(id, 'alone'));
     // No timer: the statement is on its way by the end of this turn of the event loop.
     await new Promise((resolve) => setImmediate(resolve));
@@ -85,7 +85,7 @@ describe('group commit at ingest', () => {
   it('lets the submissions that arrive during a write go together in the next statement', async () => {
     const writer = createGroupCommit(db.orm);
     let release!: () => void;
-    const groups = watchInserts({ hold: new Promise((resolve) => (release = resolve)) });
+    const groups = await watchInserts({ hold: new Promise((resolve) => (release = resolve)) });
     const first = writer.insert(row(await writer.takeId(), 'first'));
     await eventually(async () => groups.length === 1, { what: 'the first statement sent' });
     const ids = await Promise.all(Array.from({ length: 25 }, () => writer.takeId()));
@@ -144,7 +144,7 @@ describe('group commit at ingest', () => {
   it('splits a group with one refused row in halves: a few statements, not one per row', async () => {
     const writer = createGroupCommit(db.orm);
     const ids = await Promise.all(Array.from({ length: 40 }, () => writer.takeId()));
-    const groups = watchInserts();
+    const groups = await watchInserts();
     const poisoned = 27;
     const results = await Promise.allSettled(
       ids.map((id, i) =>
@@ -167,7 +167,7 @@ describe('group commit at ingest', () => {
   it('fails every caller of a group whose answer was lost; sent again, each row is stored once', async () => {
     const writer = createGroupCommit(db.orm);
     const ids = await Promise.all(Array.from({ length: 5 }, () => writer.takeId()));
-    watchInserts({
+    await watchInserts({
       failAfterCommit: () =>
         Object.assign(new Error('terminating connection due to administrator command'), {
           code: '57P01',
@@ -189,7 +189,7 @@ describe('group commit at ingest', () => {
   it('takes ids in blocks: a few round trips for many submissions', async () => {
     const writer = createGroupCommit(db.orm);
     let reservations = 0;
-    aroundStatements(db.orm, (statement, send) => {
+    await aroundStatements(db.orm, (statement, send) => {
       if (statement.sql.includes("nextval('submissions_id_seq')")) reservations++;
       return send();
     });

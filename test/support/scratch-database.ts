@@ -34,7 +34,7 @@ export function useScratchDatabase(options: { migrateTo?: string; poolMax?: numb
   };
   beforeAll(async () => {
     db.orm = await createOrm(await createTestDatabase(), { poolMax: options.poolMax ?? 1 });
-    if (options.migrateTo) await db.orm.getMigrator().up({ to: options.migrateTo });
+    if (options.migrateTo) await db.orm.migrator.up({ to: options.migrateTo });
     else await migrate(db.orm);
   });
   afterAll(() => db.orm?.close());

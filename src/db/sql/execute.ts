@@ -1,4 +1,5 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { CompiledQuery, type Transaction } from 'kysely';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
  * The one place raw statements reach PostgreSQL. A statement runs on the entity manager's
@@ -24,13 +25,14 @@ export async function selectRowsBound<Row>(
   sql: string,
   params: readonly unknown[],
 ): Promise<Row[]> {
-  const query = em
-    .getConnection()
-    .getKnex()
-    .raw(sql, [...params] as never);
-  const transaction = em.getTransactionContext<Knex.Transaction>();
-  if (transaction) void query.transacting(transaction);
-  const result = (await query) as { rows: Row[] };
+  let position = 0;
+  const query = CompiledQuery.raw(
+    sql.replace(/\?/g, () => `$${(position += 1)}`),
+    [...params],
+  );
+  const transaction = em.getTransactionContext<Transaction<unknown>>();
+  const executor = transaction ?? em.getConnection().getClient();
+  const result = await executor.executeQuery<Row>(query);
   return result.rows;
 }
 
@@ -48,7 +50,7 @@ export async function runStatement(
 
 /**
  * A PostgreSQL array literal ('{1,2,3}') of numeric ids, to bind as one `?::bigint[]`
- * parameter: knex would expand a JS array into a list of parameters.
+ * parameter: MikroORM's query formatting would expand a JS array into a list of values.
  */
 export function bigintArray(ids: readonly string[]): string {
   return `{${ids.join(',')}}`;

@@ -1,4 +1,4 @@
-import type { Knex } from '@mikro-orm/knex';
+import type { Pool } from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { sha256Hex } from './secrets';
 
@@ -22,7 +22,7 @@ const WINDOW_SECONDS = 3600;
 export class AccountRateLimits {
   private readonly limiters = new Map<string, RateLimiterPostgres>();
 
-  constructor(private readonly knex: Knex) {}
+  constructor(private readonly pool: Pool) {}
 
   /**
    * Counts one request for the action from this address (and for this e-mail, when given);
@@ -56,8 +56,8 @@ export class AccountRateLimits {
     let limiter = this.limiters.get(prefix);
     if (!limiter) {
       limiter = new RateLimiterPostgres({
-        storeClient: this.knex,
-        storeType: 'knex',
+        storeClient: this.pool,
+        storeType: 'pool',
         tableName: 'rate_limits',
         tableCreated: true,
         keyPrefix: prefix,

@@ -1,4 +1,4 @@
-import type { Knex } from '@mikro-orm/knex';
+import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config';
 import { AltchaGuard } from '../captcha/altcha';
@@ -30,7 +30,7 @@ export function createAccountServices(input: {
   config: Config;
   logger: Logger;
   appSecret: string;
-  knex: Knex;
+  pool: Pool;
   baseUrl: () => string;
 }): AccountServices {
   setHashConcurrency(input.config.passwordHashConcurrency);
@@ -42,7 +42,7 @@ export function createAccountServices(input: {
     },
     invitationUnsubscribes: new UnsubscribeTokens(input.appSecret, INVITATION_UNSUBSCRIBE_PURPOSE),
     altcha: new AltchaGuard(input.appSecret),
-    limits: new AccountRateLimits(input.knex),
+    limits: new AccountRateLimits(input.pool),
     sessions: { idleTimeoutMs: input.config.sessionIdleTimeoutMs },
     oidc: input.config.oidc
       ? new OidcClient(input.config.oidc, () => `${input.baseUrl()}/login/oidc/callback`)

@@ -1,4 +1,4 @@
-import type { Knex } from '@mikro-orm/knex';
+import type { Pool } from 'pg';
 import type { Principal } from '../accounts/principal';
 import { MinuteBudget } from './minute-budget';
 
@@ -14,8 +14,8 @@ const memberKey = (userId: string, accountId: string) => `user:${userId}:account
  * process (MinuteBudget).
  */
 export class ApiWriteBudget extends MinuteBudget {
-  constructor(knex: Knex, perMinute: number) {
-    super(knex, perMinute, 'api_write');
+  constructor(pool: Pool, perMinute: number) {
+    super(pool, perMinute, 'api_write');
   }
 
   /** Counts one change by `principal`; the seconds to wait when over budget, else 0. */

@@ -1,4 +1,4 @@
-import type { Knex } from '@mikro-orm/knex';
+import type { Pool } from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 
 const WINDOW_SECONDS = 60;
@@ -12,7 +12,7 @@ export class MinuteBudget {
   private readonly limiter: RateLimiterPostgres | null;
 
   constructor(
-    knex: Knex,
+    pool: Pool,
     readonly perMinute: number,
     /** Keeps each budget's keys apart in the shared table. */
     keyPrefix: string,
@@ -20,8 +20,8 @@ export class MinuteBudget {
     this.limiter =
       perMinute > 0
         ? new RateLimiterPostgres({
-            storeClient: knex,
-            storeType: 'knex',
+            storeClient: pool,
+            storeType: 'pool',
             tableName: 'rate_limits',
             tableCreated: true,
             keyPrefix,

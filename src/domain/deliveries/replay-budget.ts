@@ -1,4 +1,4 @@
-import type { Knex } from '@mikro-orm/knex';
+import type { Pool } from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findAccountOwner } from '../../db/sql/account-owners';
 import { MinuteBudget } from '../budgets/minute-budget';
@@ -12,8 +12,8 @@ import { MinuteBudget } from '../budgets/minute-budget';
 export class ReplayBudget {
   private readonly budget: MinuteBudget;
 
-  constructor(knex: Knex, perMinute: number) {
-    this.budget = new MinuteBudget(knex, perMinute, 'replay:owner');
+  constructor(pool: Pool, perMinute: number) {
+    this.budget = new MinuteBudget(pool, perMinute, 'replay:owner');
   }
 
   get perMinute(): number {

@@ -1,4 +1,4 @@
-import type { Knex } from '@mikro-orm/knex';
+import type { Pool } from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findAccountOwner } from '../../db/sql/account-owners';
 import { MinuteBudget } from '../budgets/minute-budget';
@@ -29,10 +29,10 @@ export class DnsCheckBudget {
   private readonly network: MinuteBudget;
   private readonly instance: MinuteBudget;
 
-  constructor(knex: Knex, perMinute: { account: number; network: number; instance: number }) {
-    this.account = new MinuteBudget(knex, perMinute.account, 'dns_check:owner');
-    this.network = new MinuteBudget(knex, perMinute.network, 'dns_check:network');
-    this.instance = new MinuteBudget(knex, perMinute.instance, 'dns_check:instance');
+  constructor(pool: Pool, perMinute: { account: number; network: number; instance: number }) {
+    this.account = new MinuteBudget(pool, perMinute.account, 'dns_check:owner');
+    this.network = new MinuteBudget(pool, perMinute.network, 'dns_check:network');
+    this.instance = new MinuteBudget(pool, perMinute.instance, 'dns_check:instance');
   }
 
   /** Counts one check by the account's owner; throws DnsChecksExhaustedError past a budget. */

@@ -1,8 +1,8 @@
 import { Gauge } from 'prom-client';
 import { metricsRegistry } from '../../domain/metrics/registry';
 
-/** The knex (tarn) pool's counts, as MikroORM's connection exposes them. */
-export type PoolCounts = { numUsed(): number; numFree(): number; numPendingAcquires(): number };
+/** The database pool's connections by state, read at scrape time. */
+export type PoolCounts = { used: number; free: number; pending: number };
 
 let poolOf: (() => PoolCounts | null) | null = null;
 
@@ -18,8 +18,8 @@ new Gauge({
   registers: [metricsRegistry],
   collect() {
     const pool = poolOf?.() ?? null;
-    this.set({ state: 'used' }, pool?.numUsed() ?? 0);
-    this.set({ state: 'free' }, pool?.numFree() ?? 0);
-    this.set({ state: 'pending' }, pool?.numPendingAcquires() ?? 0);
+    this.set({ state: 'used' }, pool?.used ?? 0);
+    this.set({ state: 'free' }, pool?.free ?? 0);
+    this.set({ state: 'pending' }, pool?.pending ?? 0);
   },
 });

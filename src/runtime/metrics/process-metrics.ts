@@ -1,3 +1,4 @@
+import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Orm } from '../../db/orm';
 import type { LazyTemporalClient } from '../../temporal/client';
@@ -20,7 +21,14 @@ export function startProcessMetrics(deps: {
 }): () => void {
   labelProcess(deps.process);
   trackWaitingStarts(deps.orm);
-  trackPool(() => poolOf(deps.orm));
+  let pool: Pool | null = null;
+  // The `pg` pool under MikroORM (known once connected; the gauge reads 0 until then).
+  deps.orm.em
+    .getConnection()
+    .getNativeClient()
+    .then((found) => (pool = found))
+    .catch(() => undefined);
+  trackPool(() => (pool ? poolCounts(pool) : null));
   const stopChecks = startDependencyChecks(deps);
   return () => {
     stopChecks();
@@ -29,10 +37,11 @@ export function startProcessMetrics(deps: {
   };
 }
 
-/** The knex (tarn) pool behind MikroORM's connection, if it has one. */
-function poolOf(orm: Orm): PoolCounts | null {
-  const knex = orm.em.getConnection().getKnex() as unknown as {
-    client?: { pool?: PoolCounts };
+/** A `pg` pool's connections: checked out, idle, and requests waiting for one. */
+function poolCounts(pool: Pool): PoolCounts {
+  return {
+    used: pool.totalCount - pool.idleCount,
+    free: pool.idleCount,
+    pending: pool.waitingCount,
   };
-  return knex.client?.pool ?? null;
 }

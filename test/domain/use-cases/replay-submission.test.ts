@@ -23,9 +23,9 @@ const markSpam = (id: string) =>
 describe('replaySubmission', () => {
   it('starts a replay workflow within the owner’s budget, then answers rate_limited', async () => {
     const id = await submitJson(t.form, { message: 'again' });
-    const knex = t.stack.ctx.orm.em.getConnection().getKnex();
+    const pool = await t.stack.ctx.orm.em.getConnection().getNativeClient();
     // A budget of one replay a minute, counted in the same PostgreSQL rows as the server's.
-    const deps = { ...t.stack.ctx, replayBudget: new ReplayBudget(knex, 1) };
+    const deps = { ...t.stack.ctx, replayBudget: new ReplayBudget(pool, 1) };
     const started = await replaySubmission(freshEm(t), deps, t.accountId, id);
     if (started.outcome !== 'started') throw new Error(`not started: ${started.outcome}`);
     expect(started.workflowId).toMatch(new RegExp(`^${replayWorkflowId(id, '')}`));
