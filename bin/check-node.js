@@ -4,7 +4,7 @@
 // a stack trace from some later syntax or API. Plain CommonJS, so that old Node still parses it.
 'use strict';
 
-// The oldest supported version is package.json's `engines` (">=22.17"); the recommended line
+// The oldest supported version is package.json's `engines` (">=22.19"); the recommended line
 // is the runtime of the image and of CI (the first line of scripts/node.version).
 const RECOMMENDED_MAJOR = 26;
 

@@ -60,6 +60,7 @@ export function createSiteVerifier(options: {
       lookupHost: options.lookupHost,
       ownListeners: options.ownListeners,
     }),
+    allowH2: false, // HTTP/1.1 only, as the guarded connector offers
     headersTimeout: deadlineMs,
     bodyTimeout: deadlineMs,
     keepAliveTimeout: 4_000,

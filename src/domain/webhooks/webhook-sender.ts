@@ -118,6 +118,8 @@ export function createWebhookSender(options: {
 }): WebhookSender {
   const agent = new Agent({
     connect: guardedConnector(options),
+    // HTTP/1.1 only, as the connector offers (undici 8 would otherwise take h2 when offered).
+    allowH2: false,
     headersTimeout: options.readTimeoutMs,
     bodyTimeout: options.readTimeoutMs,
     keepAliveTimeout: 4_000,

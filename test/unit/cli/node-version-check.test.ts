@@ -27,8 +27,8 @@ describe('the Node.js version check of bin/formward.js and `npm start`', () => {
   });
 
   it("reads the minimum of package.json's engines and recommends the runtime of scripts/node.version", () => {
-    expect(packageJson.engines.node).toBe('>=22.17');
-    expect(nodeVersionProblem('v22.16.0', packageJson.engines.node)).not.toBeNull();
+    expect(packageJson.engines.node).toBe('>=22.19');
+    expect(nodeVersionProblem('v22.18.0', packageJson.engines.node)).not.toBeNull();
     const runtime = readFileSync('scripts/node.version', 'utf8').split('\n')[0]!;
     expect(Number(runtime.split('.')[0])).toBe(RECOMMENDED_MAJOR);
     // The running Node (the test's own) passes: CI runs these tests on 26 and on 22.
