@@ -15,7 +15,6 @@ export function fileStorageUnavailable(
 ): HttpError {
   logger.warn({ err: error, cause: error.reason }, 'file storage unavailable');
   return new HttpError(
-    503,
     'unavailable',
     'the service is briefly unavailable (its file storage could not be reached); try again in a few seconds',
     undefined,

@@ -1,20 +1,35 @@
 import { LimitReachedError } from '../domain/budgets/limit-reached';
+import { resolveErrorRef, type ErrorRef } from './error-codes';
 import type { Link } from './links';
 
 /**
- * An error answer of docs/api-conventions.md (Errors): status, machine code, human message,
+ * An error answer of docs/api-conventions.md (Errors): a code of the error-code table (its
+ * status comes from there; `code@status` for one of its other statuses), human message,
  * optional list, headers, and links besides `docs` (e.g. the run a `recovery_running` names).
  */
 export class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+
   constructor(
-    readonly status: number,
-    readonly code: string,
+    ref: ErrorRef,
     message: string,
     readonly errors?: string[],
     readonly headers: Record<string, string> = {},
     readonly links: Link[] = [],
   ) {
     super(message);
+    ({ status: this.status, code: this.code } = resolveErrorRef(ref));
+  }
+
+  /**
+   * 500 `undeclared_answer`, the one code outside the table: under `strictAnswers` (tests) it
+   * replaces an answer a route does not declare, so the suite that reaches it fails and says why.
+   */
+  static undeclaredAnswer(message: string): HttpError {
+    const error = new HttpError('internal_error', message);
+    Object.assign(error, { code: 'undeclared_answer' });
+    return error;
   }
 }
 
@@ -27,19 +42,18 @@ export class FieldValidationError extends HttpError {
     errors: string[],
     readonly fieldErrors: Record<string, string>,
   ) {
-    super(422, 'validation_failed', 'the submission failed validation', errors);
+    super('validation_failed', 'the submission failed validation', errors);
   }
 }
 
-export const notFound = (what = 'resource') => new HttpError(404, 'not_found', `${what} not found`);
+export const notFound = (what = 'resource') => new HttpError('not_found', `${what} not found`);
 
 export const validationFailed = (errors: string[], message = 'the request failed validation') =>
-  new HttpError(422, 'validation_failed', message, errors);
+  new HttpError('validation_failed', message, errors);
 
 /** The delivery engine could not be reached to start a workflow (a replay, a recovery). */
 export const temporalUnavailable = () =>
   new HttpError(
-    503,
     'unavailable',
     'the delivery engine (Temporal) is unreachable; try again shortly',
     undefined,
@@ -48,8 +62,8 @@ export const temporalUnavailable = () =>
 
 /** 409 `limit_reached`: a budget against amplification is used up; the message names it. */
 export const limitReached = (error: LimitReachedError) =>
-  new HttpError(409, 'limit_reached', error.message);
+  new HttpError('limit_reached', error.message);
 
 /** 429 `rate_limited`, asking to come back after `waitSeconds`. */
 export const rateLimited = (message: string, waitSeconds: number) =>
-  new HttpError(429, 'rate_limited', message, undefined, { 'Retry-After': String(waitSeconds) });
+  new HttpError('rate_limited', message, undefined, { 'Retry-After': String(waitSeconds) });

@@ -7,15 +7,9 @@ import { FieldValidationError, HttpError, validationFailed } from '../http-error
  */
 export function submissionRefused(problem: SubmissionProblem): HttpError {
   if (problem.kind === 'too_large')
-    return new HttpError(
-      413,
-      'payload_too_large',
-      'the submission exceeds a limit',
-      problem.errors,
-    );
+    return new HttpError('payload_too_large', 'the submission exceeds a limit', problem.errors);
   if (problem.kind === 'ill_formed')
     return new HttpError(
-      422,
       'invalid_payload',
       'the submission holds text that is not well-formed Unicode',
       problem.errors,
@@ -30,7 +24,6 @@ export function submissionRefused(problem: SubmissionProblem): HttpError {
  */
 export const captchaFailed = (reason: string) =>
   new HttpError(
-    422,
     'captcha_failed',
     `The CAPTCHA check did not pass: ${reason}. Go back to the form, complete the check again and send it.`,
   );

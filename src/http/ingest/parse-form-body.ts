@@ -19,7 +19,7 @@ export type FileAdmission = 'write' | 'drain';
 
 const removeFile = (file: string) => void fs.promises.rm(file, { force: true });
 
-const tooLarge = (message: string) => new HttpError(413, 'payload_too_large', message);
+const tooLarge = (message: string) => new HttpError('payload_too_large', message);
 
 /**
  * Streams an urlencoded or multipart body through busboy, enforcing docs/api-conventions.md, Limits: body size,
@@ -72,8 +72,7 @@ export function parseFormBody(
     } catch (error) {
       reject(
         new HttpError(
-          400,
-          'validation_failed',
+          'validation_failed@400',
           `the form body cannot be read: ${(error as Error).message}`,
         ),
       );
@@ -122,7 +121,7 @@ export function parseFormBody(
     const checkName = (name: string, truncated: boolean) => {
       if (truncated || name.length > INGEST_LIMITS.fieldNameChars) {
         fail(
-          new HttpError(422, 'validation_failed', 'the request failed validation', [
+          new HttpError('validation_failed', 'the request failed validation', [
             `${name.slice(0, 32)}…: field name longer than ${INGEST_LIMITS.fieldNameChars} characters`,
           ]),
         );
@@ -231,14 +230,14 @@ export function parseFormBody(
       fail(tooLarge(`too many parts (limit ${INGEST_LIMITS.fields + INGEST_LIMITS.files})`)),
     );
     parser.on('error', (error: Error) =>
-      fail(new HttpError(400, 'validation_failed', `the form body is malformed: ${error.message}`)),
+      fail(new HttpError('validation_failed@400', `the form body is malformed: ${error.message}`)),
     );
     parser.on('close', () => {
       parserClosed = true;
       finish();
     });
     req.on('aborted', () =>
-      fail(new HttpError(400, 'validation_failed', 'the request was aborted')),
+      fail(new HttpError('validation_failed@400', 'the request was aborted')),
     );
     req.pipe(parser);
   });

@@ -34,7 +34,7 @@ export class RateLimiter {
 }
 
 const rateLimited = (message: string, wait: number) =>
-  new HttpError(429, 'rate_limited', message, undefined, { 'Retry-After': String(wait) });
+  new HttpError('rate_limited', message, undefined, { 'Retry-After': String(wait) });
 
 /**
  * The ingest limits of docs/api-conventions.md, Limits: posts per client and form

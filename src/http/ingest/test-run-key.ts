@@ -12,14 +12,12 @@ export async function requireTestRunKey(req: Request, form: IngestForm): Promise
   const principal = await bearerKeyPrincipal(req);
   if (!principal) {
     throw new HttpError(
-      401,
       'unauthorized',
       '?test=true needs "Authorization: Bearer <API_KEY>" with can_create_forms',
     );
   }
   if (principal.accountId !== form.accountId || !can(principal, 'can_create_forms')) {
     throw new HttpError(
-      403,
       'forbidden',
       "?test=true needs a key of the form's account with can_create_forms",
     );

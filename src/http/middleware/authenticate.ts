@@ -24,14 +24,12 @@ export function authenticate(urls: PublicUrls, sessions: SessionPolicy): Request
     const token = readSessionCookie(req.headers.cookie, urls.base);
     if (token) {
       const session = await findSession(req.em, token, sessions);
-      if (!session)
-        throw new HttpError(401, 'unauthorized', 'the session has expired; sign in again');
+      if (!session) throw new HttpError('unauthorized', 'the session has expired; sign in again');
       if (
         !SAFE_METHODS.has(req.method) &&
         !csrfSatisfied(req.get('x-csrf-token'), req.get('origin'), session.csrfToken, urls)
       ) {
         throw new HttpError(
-          403,
           'forbidden',
           'a session-authenticated change needs the X-CSRF-Token header or a same-origin Origin',
         );
@@ -49,7 +47,6 @@ export function authenticate(urls: PublicUrls, sessions: SessionPolicy): Request
       return next();
     }
     throw new HttpError(
-      401,
       'unauthorized',
       'authentication required: send "Authorization: Bearer <API_KEY>"',
     );
@@ -65,14 +62,10 @@ export async function bearerKeyPrincipal(req: Request): Promise<Principal | unde
   if (header === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) {
-    throw new HttpError(
-      401,
-      'invalid_api_key',
-      'the Authorization header must be "Bearer <API_KEY>"',
-    );
+    throw new HttpError('invalid_api_key', 'the Authorization header must be "Bearer <API_KEY>"');
   }
   const apiKey = await findActiveApiKey(req.em, match[1]!);
-  if (!apiKey) throw new HttpError(401, 'invalid_api_key', 'the API key matches no active key');
+  if (!apiKey) throw new HttpError('invalid_api_key', 'the API key matches no active key');
   recordApiKeyUse(req.em, apiKey);
   return {
     kind: 'api_key',

@@ -19,7 +19,6 @@ export type ResendableFields = { fields: Record<string, string | string[]>; hadF
 export class DatabaseUnavailableError extends HttpError {
   constructor(readonly resend?: ResendableFields) {
     super(
-      503,
       'unavailable',
       'the service is briefly unavailable (its database could not be reached); try again in a few seconds',
       undefined,
@@ -38,20 +37,20 @@ export function toHttpError(error: unknown): HttpError | null {
   const e = error as { type?: string; status?: number; message?: string };
   switch (e?.type) {
     case 'entity.parse.failed':
-      return new HttpError(400, 'invalid_json', 'the body is not valid JSON');
+      return new HttpError('invalid_json', 'the body is not valid JSON');
     case 'entity.too.large':
-      return new HttpError(413, 'payload_too_large', 'the body is larger than the limit');
+      return new HttpError('payload_too_large', 'the body is larger than the limit');
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new HttpError(415, 'unsupported_media_type', e.message ?? 'unsupported encoding');
+      return new HttpError('unsupported_media_type', e.message ?? 'unsupported encoding');
     case 'request.aborted':
-      return new HttpError(400, 'validation_failed', 'the request was aborted');
+      return new HttpError('validation_failed@400', 'the request was aborted');
   }
   // PostgreSQL refuses NUL in text (22021) and in jsonb (22P05); inputs are checked for it
   // first, so this only catches a path that was missed, as the client's error it is.
   const code = (error as { code?: string })?.code;
   if (code === '22021' || code === '22P05')
-    return new HttpError(422, 'validation_failed', 'text must not contain NUL characters');
+    return new HttpError('validation_failed', 'text must not contain NUL characters');
   return null;
 }
 
@@ -81,15 +80,13 @@ export function errorHandler(
     let httpError = toHttpError(error);
     const route = routeOf(res);
     if (options.strictAnswers && error instanceof UndeclaredAnswerError) {
-      httpError = new HttpError(500, 'undeclared_answer', error.message);
+      httpError = HttpError.undeclaredAnswer(error.message);
     } else if (options.strictAnswers && httpError && route) {
       const declared = routeErrors(route).some(
         (e) => e.status === httpError!.status && e.code === httpError!.code,
       );
       if (!declared) {
-        httpError = new HttpError(
-          500,
-          'undeclared_answer',
+        httpError = HttpError.undeclaredAnswer(
           `${route.operationId} answered ${httpError.status} ${httpError.code}, which it does not declare`,
         );
       }
@@ -102,7 +99,6 @@ export function errorHandler(
         'unhandled error',
       );
       httpError = new HttpError(
-        500,
         'internal_error',
         'something went wrong on our side; it has been logged',
       );
@@ -161,5 +157,5 @@ ${inputs}
 }
 
 export const notFoundHandler: RequestHandler = (req) => {
-  throw new HttpError(404, 'not_found', `no route for ${req.method} ${req.path}`);
+  throw new HttpError('not_found', `no route for ${req.method} ${req.path}`);
 };

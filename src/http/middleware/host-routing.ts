@@ -9,7 +9,7 @@ import { serviceHosts } from '../service-hosts';
 /** `/{slug}` and the form routes a page on a custom domain needs, as `/f/{token}…` has them. */
 const PAGE_PATH = /^\/([a-z0-9-]{1,64})(\/thanks|\/challenge|\/altcha\.js|\/autocomplete\.js)?\/?$/;
 
-const notFound = () => new HttpError(404, 'not_found', 'not found');
+const notFound = () => new HttpError('not_found', 'not found');
 
 /**
  * Hosts that reach the whole service, besides BASE_URL's, INGEST_URL's and FORM_PAGES_TARGET:

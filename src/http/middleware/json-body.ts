@@ -18,7 +18,7 @@ export const jsonBody: RequestHandler = (req, res, next) => {
     return next();
   }
   if (!req.is('application/json') && !req.is('application/*+json')) {
-    throw new HttpError(415, 'unsupported_media_type', 'send the body as application/json');
+    throw new HttpError('unsupported_media_type', 'send the body as application/json');
   }
   parseJson(req, res, next);
 };

@@ -34,11 +34,10 @@ export const captchaIngestRoutes = [
     onRequest: setIngestCors,
   }).handle(async ({ req, params }, ctx) => {
     const form = await ctx.forms.byToken(() => req.em, params.endpoint_token);
-    if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
-    if (!form.isActive)
-      throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
+    if (!form) throw new HttpError('not_found', 'no form has this endpoint token');
+    if (!form.isActive) throw new HttpError('not_active', 'this form is not accepting submissions');
     if (form.captcha?.provider !== 'altcha')
-      throw new HttpError(404, 'not_found', 'this form does not use ALTCHA');
+      throw new HttpError('not_found', 'this form does not use ALTCHA');
     // Each challenge costs a key derivation: a client gets as many as it may post.
     limitsOf(ctx).countChallenge(rateLimitSubject(clientAddress(req)), form.id);
     const challenge = await ctx.captcha.challenge(form.endpointToken);
@@ -65,7 +64,7 @@ export const captchaIngestRoutes = [
     errors: ['not_found'],
   }).handle(async ({ req, params }, ctx) => {
     const form = await ctx.forms.byToken(() => req.em, params.endpoint_token);
-    if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
+    if (!form) throw new HttpError('not_found', 'no form has this endpoint token');
     return {
       status: 200,
       content: altchaWidgetScript(),

@@ -119,7 +119,6 @@ export const deliveryRoutes = [
     if (replayed.outcome === 'not_found') throw notFound('submission');
     if (replayed.outcome === 'spam') {
       throw new HttpError(
-        422,
         'validation_failed',
         'spam submissions are not delivered, so they cannot be replayed',
       );

@@ -144,7 +144,7 @@ export const domainRoutes = [
     }).catch((error: unknown) => {
       if (error instanceof DomainNotClaimableError)
         throw validationFailed([`domain: ${error.reason}`]);
-      if (error instanceof DomainHeldError) throw new HttpError(409, 'domain_taken', error.message);
+      if (error instanceof DomainHeldError) throw new HttpError('domain_taken', error.message);
       throw domainCheckRefusal(error);
     });
     Object.assign(audit, claimed.audit);

@@ -50,10 +50,9 @@ export const formPageRoutes = [
   }).handle(async ({ req, res, params }, ctx) => {
     limitsOf(ctx).countPageView(rateLimitSubject(clientAddress(req)));
     const form = await ctx.forms.byToken(() => req.em, params.endpoint_token);
-    if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
-    if (!servesPage(form)) throw new HttpError(404, 'not_found', 'this form has no page');
-    if (!form.isActive)
-      throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
+    if (!form) throw new HttpError('not_found', 'no form has this endpoint token');
+    if (!servesPage(form)) throw new HttpError('not_found', 'this form has no page');
+    if (!form.isActive) throw new HttpError('not_active', 'this form is not accepting submissions');
     setFormPageHeaders(res, form);
     const html = formPageCacheOf(ctx).page(
       form,

@@ -30,7 +30,7 @@ async function recipientsOf(em: EntityManager, form: Form) {
 function answerRefusal(error: unknown): never {
   if (error instanceof FileFieldsRefusedError) throw validationFailed([error.message]);
   if (error instanceof FormPlaceRefusedError) throw validationFailed(error.problems);
-  if (error instanceof SlugTakenError) throw new HttpError(409, 'slug_taken', error.message);
+  if (error instanceof SlugTakenError) throw new HttpError('slug_taken', error.message);
   throw error;
 }
 

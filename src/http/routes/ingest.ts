@@ -79,15 +79,13 @@ async function acceptingForm(
   const form = await retryOnConnectionError(() =>
     ctx.forms.byToken(() => req.em, String(req.params.endpoint_token)),
   );
-  if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
-  if (!form.isActive)
-    throw new HttpError(404, 'not_active', 'this form is not accepting submissions');
+  if (!form) throw new HttpError('not_found', 'no form has this endpoint token');
+  if (!form.isActive) throw new HttpError('not_active', 'this form is not accepting submissions');
   if (
     !originAllowed(formPostingDomains(form), req.get('origin'), req.get('referer')) &&
     !postedFromOwnPage(form, req, ctx.urls.ingest)
   ) {
     throw new HttpError(
-      403,
       'domain_not_allowed',
       'this form does not accept submissions from this site',
     );
@@ -146,11 +144,10 @@ async function accept(
     { start: options.start, writer: ctx.submissionWriter },
   ).catch((error: unknown) => {
     if (error instanceof FileQuotaExceededError)
-      throw new HttpError(413, 'payload_too_large', error.message);
+      throw new HttpError('payload_too_large', error.message);
     if (error instanceof FileStoreUnavailableError) throw fileStorageUnavailable(ctx.logger, error);
     if (isSearchIndexTooLarge(error))
       throw new HttpError(
-        413,
         'payload_too_large',
         'the submission has too many distinct words to index for search; send less text',
       );
@@ -262,7 +259,6 @@ export const ingestRoutes = [
     );
     if (!req.is(FORM_MEDIA_TYPES)) {
       throw new HttpError(
-        415,
         'unsupported_media_type',
         'post the form as application/x-www-form-urlencoded or multipart/form-data',
       );
@@ -325,7 +321,7 @@ export const ingestRoutes = [
     errors: ['not_found'],
   }).handle(async ({ req, params }, ctx) => {
     const form = await findFormByToken(req.em, params.endpoint_token);
-    if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
+    if (!form) throw new HttpError('not_found', 'no form has this endpoint token');
     const urls = formUrls(ctx.urls, form.endpointToken);
     const widget = captchaWidget(form.captcha ?? null, urls);
     return {
@@ -363,7 +359,7 @@ export const ingestRoutes = [
     const { form, meterBody } = await acceptingForm(req, ctx);
     if (query.test === 'true') await requireTestRunKey(req, form);
     if (!req.is(['application/json', 'application/*+json'])) {
-      throw new HttpError(415, 'unsupported_media_type', 'post the submission as application/json');
+      throw new HttpError('unsupported_media_type', 'post the submission as application/json');
     }
     await runMiddleware(parseJson, req, res);
     meterBody?.(jsonBodyBytes.get(req) ?? 0);

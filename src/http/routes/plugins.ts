@@ -38,7 +38,7 @@ export async function pluginOf(req: Request, params: { form_id: string; id: stri
 const refused = (message: string) => (error: unknown) => {
   if (!(error instanceof PluginConfigRefusedError)) throw error;
   const problems = error.problems.map((e) => (isConfigProblem(e) ? `config.${e}` : e));
-  throw new HttpError(422, 'invalid_config', message, problems);
+  throw new HttpError('invalid_config', message, problems);
 };
 
 /** `/api/forms/{form_id}/plugins`: list, create webhooks, enable / disable, delete, rotate signing secrets. */
@@ -98,14 +98,13 @@ export const pluginRoutes = [
     const form = await formOf(req, params.form_id);
     if (body.plugin_type !== 'webhook') {
       throw new HttpError(
-        422,
         'unsupported_plugin',
         `plugin_type "${body.plugin_type}" cannot be created through the API; only webhook can (configure others in the dashboard)`,
       );
     }
     const config = webhookConfig.safeParse(body.config ?? {});
     if (!config.success) {
-      throw new HttpError(422, 'invalid_config', 'the webhook config is invalid', [
+      throw new HttpError('invalid_config', 'the webhook config is invalid', [
         'config.url: is required (an https:// URL)',
       ]);
     }
@@ -216,7 +215,7 @@ export const pluginRoutes = [
   }).handle(async ({ req, params, principal }, ctx) => {
     const plugin = await pluginOf(req, params);
     if (plugin.pluginType !== 'webhook')
-      throw new HttpError(422, 'unsupported_plugin', 'only webhook plugins have a signing secret');
+      throw new HttpError('unsupported_plugin', 'only webhook plugins have a signing secret');
     const signingSecret = await rotateSigningSecret(req.em, ctx.signingSecrets, plugin);
     const view = pluginView(plugin, ctx.urls, principal, { signingSecret });
     return { status: 200, body: envelope('plugin', view, view.links) };

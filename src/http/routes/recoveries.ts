@@ -46,7 +46,6 @@ export const recoveryRoutes = [
     });
     if (started.outcome === 'disabled') {
       throw new HttpError(
-        409,
         'plugin_disabled',
         'the plugin is disabled; enable it before recovering its deliveries',
       );
@@ -54,7 +53,6 @@ export const recoveryRoutes = [
     if (started.outcome === 'running') {
       const run = started.recovery;
       throw new HttpError(
-        409,
         'recovery_running',
         `Recovery ${run.id} of this plugin is still running (${run.done + run.failed} of ${run.total} done); one recovery per plugin may run at a time. Start another once it ends.`,
         undefined,

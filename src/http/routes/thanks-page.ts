@@ -23,7 +23,7 @@ export const thanksPageRoute = defineRoute({
   errors: ['not_found'],
 }).handle(async ({ req, res, params }, ctx) => {
   const form = await findFormByToken(req.em, params.endpoint_token);
-  if (!form) throw new HttpError(404, 'not_found', 'no form has this endpoint token');
+  if (!form) throw new HttpError('not_found', 'no form has this endpoint token');
   if (form.page && form.fields) {
     setFormPageHeaders(res, { captcha: null, successRedirectUrl: null });
     const base = formPageBase(res, form.endpointToken);

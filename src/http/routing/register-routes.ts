@@ -52,7 +52,6 @@ export function registerRoutes(
 export function methodNotAllowed(allowed: string[]): RequestHandler {
   return (req) => {
     throw new HttpError(
-      405,
       'method_not_allowed',
       `${req.method} is not allowed here; use ${allowed.join(', ')}`,
       undefined,
@@ -129,7 +128,6 @@ function checkAccess(route: AnyRoute): RequestHandler {
     if (!principal) throw new Error(`${route.operationId} is not public but nothing authenticated`);
     if (route.access === 'session' && principal.kind !== 'session') {
       throw new HttpError(
-        401,
         'unauthorized',
         'this endpoint needs a signed-in dashboard session; API keys are not accepted',
       );
@@ -137,7 +135,7 @@ function checkAccess(route: AnyRoute): RequestHandler {
     const scope = route.access;
     if (scope !== 'any' && scope !== 'session' && scope !== 'public' && !can(principal, scope)) {
       const holder = principal.kind === 'session' ? `member's role (${principal.role})` : 'key';
-      throw new HttpError(403, 'forbidden', `this ${holder} lacks the ${scope} scope`);
+      throw new HttpError('forbidden', `this ${holder} lacks the ${scope} scope`);
     }
     next();
   };

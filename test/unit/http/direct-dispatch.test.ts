@@ -30,8 +30,8 @@ const ingestPost = (path: '/json/{endpoint_token}' | '/f/{endpoint_token}', oper
     },
     errors: ['validation_failed', 'not_found'],
   }).handle(async ({ params, query }) => {
-    if (query.fail === 'throw') throw new HttpError(404, 'not_found', 'thrown');
-    if (query.fail === 'reject') await Promise.reject(new HttpError(404, 'not_found', 'rejected'));
+    if (query.fail === 'throw') throw new HttpError('not_found', 'thrown');
+    if (query.fail === 'reject') await Promise.reject(new HttpError('not_found', 'rejected'));
     return { status: 200, body: { token: params.endpoint_token, via: operationId } };
   });
 

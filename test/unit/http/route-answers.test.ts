@@ -45,7 +45,7 @@ const probe = defineRoute({
     case 'declared-error':
       throw notFound('probe');
     case 'undeclared-error':
-      throw new HttpError(409, 'conflict' as string, 'not declared');
+      throw new HttpError('slug_taken', 'not declared');
     case 'bad-status':
       return { status: 201 as 200, body: { id: params.id, n: 1 } };
   }
@@ -103,7 +103,7 @@ describe('answers are checked against their route definition (strict, as under t
   });
 
   it.each([
-    ['undeclared-error', /probe answered 409 conflict/],
+    ['undeclared-error', /probe answered 409 slug_taken/],
     ['bad-body', /probe 200: the body does not match its schema/],
     ['bad-status', /probe answered 201/],
   ])('refuses %s loudly: 500 undeclared_answer', async (what, message) => {

@@ -194,7 +194,6 @@ export const signInPages = [
       const sameOrigin = req.get('origin') === new URL(ctx.urls.base).origin;
       if (!sameOrigin && !constantTimeEqual(presented, session.csrfToken)) {
         throw new HttpError(
-          403,
           'forbidden',
           'signing out needs the CSRF token or a same-origin request',
         );
