@@ -22,12 +22,11 @@ import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../src/domain/recipients
 import { copyFor, unsubscribeUrl } from '../src/domain/recipients/recipient-copies';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import {
-  DELIVERY_FAILED,
   REDELIVERY,
-  SMTP_REJECTED_FAILURE,
   type AutoresponseInput,
   type AutoresponseResult,
 } from '../workflows/submission-contract';
+import { DELIVERY_FAILED, SMTP_REJECTED_FAILURE } from '../workflows/failure-types';
 import type { AutoresponseActivities } from '../workflows/activity-contracts';
 import { attemptNumberOf } from './attempt-number';
 

@@ -7,7 +7,7 @@ import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 
 /**
  * One attempt of a Discord plugin (docs/plugins.md): the submission as an embed, mentions
- * disabled, to its webhook URL, with the policy of workflows/plugin-policies.ts. Discord
+ * disabled, to its webhook URL, with the policy of workflows/delivery-kinds.ts. Discord
  * answers 204; a 429's `Retry-After` sets the next retry's delay.
  */
 export function createDiscordActivities(

@@ -7,7 +7,7 @@ import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../src/domain/recipients
 import { sendCopies } from '../src/domain/recipients/recipient-copies';
 import { splitDeliverable } from '../src/domain/recipients/recipient-states';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
-import { SMTP_REJECTED_FAILURE } from '../workflows/submission-contract';
+import { SMTP_REJECTED_FAILURE } from '../workflows/failure-types';
 import { uploadedFiles } from './notification-email';
 import {
   loadDeliverable,

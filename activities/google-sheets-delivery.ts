@@ -79,7 +79,7 @@ async function headerFor(
 
 /**
  * One attempt of a Google Sheets plugin (docs/plugins.md): the submission as one row of its
- * sheet, under a header of field names, with the policy of workflows/plugin-policies.ts.
+ * sheet, under a header of field names, with the policy of workflows/delivery-kinds.ts.
  * Access tokens live in this worker's memory, per plugin and key.
  */
 export function createGoogleSheetsActivities(

@@ -10,7 +10,8 @@ import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../src/domain/recipients
 import { sendCopies } from '../src/domain/recipients/recipient-copies';
 import { splitDeliverable } from '../src/domain/recipients/recipient-states';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
-import { SMTP_REJECTED_FAILURE, type NotificationResult } from '../workflows/submission-contract';
+import { type NotificationResult } from '../workflows/submission-contract';
+import { SMTP_REJECTED_FAILURE } from '../workflows/failure-types';
 import type { NotificationActivities } from '../workflows/activity-contracts';
 
 /** The file rows without their content (a lazy column), only to show what was uploaded. */

@@ -18,15 +18,13 @@ import type { PluginConfig } from '../src/domain/plugins/plugin-type';
 import { withoutSecrets } from './secret-free-result';
 import { pickFields } from '../src/domain/plugins/include-fields';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
-import { MAX_RETRY_AFTER_MS } from '../workflows/plugin-policies';
+import { MAX_RETRY_AFTER_MS } from '../workflows/delivery-kinds';
 import {
-  DELIVERY_FAILED,
-  DELIVERY_SKIPPED,
-  PLUGIN_UNAVAILABLE,
   REDELIVERY,
   type DeliveryOutcome,
   type DeliveryInput,
 } from '../workflows/submission-contract';
+import { DELIVERY_FAILED, DELIVERY_SKIPPED, PLUGIN_UNAVAILABLE } from '../workflows/failure-types';
 import { attemptNumberOf } from './attempt-number';
 
 // What every delivery activity (webhook, Slack, Discord, e-mail plugin) does around its send:

@@ -7,7 +7,7 @@ import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 
 /**
  * One attempt of a Slack plugin (docs/plugins.md): the submission as Block Kit to its
- * incoming-webhook URL, with the policy of workflows/plugin-policies.ts. Slack answers 200
+ * incoming-webhook URL, with the policy of workflows/delivery-kinds.ts. Slack answers 200
  * `ok`; a 429's `Retry-After` sets the next retry's delay.
  */
 export function createSlackActivities(

@@ -35,7 +35,7 @@ function explained(result: SendResult): { result: SendResult; permanent: boolean
 /**
  * One attempt of a Microsoft Teams plugin (docs/plugins.md): the submission as an Adaptive
  * Card, POSTed through the guarded sender to the workflow URL (opened from its seal for this
- * attempt only), with the policy of workflows/plugin-policies.ts. A workflow answers 202; a
+ * attempt only), with the policy of workflows/delivery-kinds.ts. A workflow answers 202; a
  * 429's `Retry-After` sets the next retry's delay; 400, 401, 403 and 404 end the delivery.
  */
 export function createTeamsActivities(

@@ -13,7 +13,7 @@ import { withoutSecrets } from './secret-free-result';
 /**
  * One attempt of a Telegram plugin (docs/plugins.md): the submission as one HTML message,
  * `POST {TELEGRAM_API_URL}/bot<token>/sendMessage` through the guarded sender, with the
- * policy of workflows/plugin-policies.ts. The token is in the URL's path: it is opened for
+ * policy of workflows/delivery-kinds.ts. The token is in the URL's path: it is opened for
  * this attempt only, and scrubbed from whatever is recorded, logged or thrown (traces keep
  * only a request's origin, src/tracing/span-redaction.ts).
  */

@@ -5,7 +5,7 @@ import { webhookBody } from '../src/domain/webhooks/webhook-body';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import { PLUGIN_UNAVAILABLE } from '../workflows/submission-contract';
+import { PLUGIN_UNAVAILABLE } from '../workflows/failure-types';
 import { headersOf } from '../src/domain/plugins/webhook-headers';
 import {
   attemptSecrets,

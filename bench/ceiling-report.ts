@@ -1,7 +1,7 @@
 import type { CeilingResult } from './ceiling';
 import type { E2eResult } from './e2e';
 import { e2eTargetPrefix, onServer } from './e2e-report';
-import type { Target } from './report';
+import type { Target } from './target';
 import { table } from './table';
 import { round } from './util';
 

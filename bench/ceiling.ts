@@ -10,7 +10,7 @@ import { Connection, WorkflowClient } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { ceilingActivities, type DeliveryClock } from './ceiling-activities';
 import { deliveryStats, type DeliveryStats, type Submitted } from './deliveries';
-import { E2E_SETTINGS } from './e2e';
+import { E2E_SETTINGS } from './e2e-settings';
 import { round, sleep } from './util';
 
 export type CeilingPhase = {

@@ -1,6 +1,6 @@
 import type { DatabaseBudget } from './db-statements';
 import type { E2eResult } from './e2e';
-import type { Target } from './report';
+import type { Target } from './target';
 import { cores, statuses, table } from './table';
 import { SERVER_LABELS } from './temporal-servers';
 

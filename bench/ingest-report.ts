@@ -1,6 +1,6 @@
 import type { Drain } from './drain';
 import type { IngestResults, PacedCase, ThroughputCase } from './ingest-results';
-import type { Target } from './report';
+import type { Target } from './target';
 import type { Accounting, Settle } from './settle';
 import { cores, statuses, table } from './table';
 

@@ -7,9 +7,8 @@ import { ingestLines } from './ingest-report';
 import type { IngestResults } from './ingest-results';
 import { serverComparisonLines } from './servers-report';
 import type { TemporalServerKind } from './temporal-servers';
+import type { Target } from './target';
 import { round } from './util';
-
-export type Target = { name: string; measured: number; limit: string; holds: boolean };
 
 export type Results = Partial<IngestResults> & {
   startedAt: string;

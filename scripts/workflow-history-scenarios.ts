@@ -4,8 +4,8 @@
 // scenarios, so each shape's histories cover the same paths.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { DeliveryPolicy } from '../workflows/delivery-policy';
-import { DELIVERY_ACTIVITY, type DeliveryActivityName } from '../workflows/plugin-types';
+import type { DeliveryPolicy } from '../workflows/delivery-kinds';
+import { DELIVERY_ACTIVITY, type DeliveryActivityName } from '../workflows/delivery-kinds';
 import type {
   RecoveryCandidate,
   RecoveryPageInput,
@@ -13,8 +13,6 @@ import type {
   RecoveryProgressInput,
 } from '../workflows/recovery-contract';
 import {
-  DELIVERY_FAILED,
-  PLUGIN_UNAVAILABLE,
   REDELIVERY,
   type AutoresponseInput,
   type AutoresponseResult,
@@ -26,6 +24,7 @@ import {
   type SpamVerdict,
   type DeliveryInput,
 } from '../workflows/submission-contract';
+import { DELIVERY_FAILED, PLUGIN_UNAVAILABLE } from '../workflows/failure-types';
 
 /** A receiver's answer to one attempt: an HTTP status, no answer in time, or its plugin is gone. */
 export type Answer = number | 'hangs' | 'gone';
@@ -327,7 +326,7 @@ export function scenarioActivities(
         ? ApplicationFailure.nonRetryable(message, DELIVERY_FAILED)
         : ApplicationFailure.retryable(message, DELIVERY_FAILED);
     },
-    // Every plugin type's delivery activity (workflows/plugin-types.ts) answers alike.
+    // Every plugin type's delivery activity (workflows/delivery-kinds.ts) answers alike.
     ...(Object.fromEntries(
       Object.values(DELIVERY_ACTIVITY).map((name) => [name, deliver]),
     ) as Record<DeliveryActivityName, typeof deliver>),

@@ -6,7 +6,7 @@ import type {
   RecoveryPageResult,
   RecoveryProgressInput,
 } from './recovery-contract';
-import type { DeliveryActivityName } from './plugin-types';
+import type { DeliveryActivityName } from './delivery-kinds';
 import type { PurgeBatchInput, PurgeBatchResult, StaleRowsResult } from './retention-contract';
 import type {
   AutoresponseInput,
@@ -33,7 +33,7 @@ export type DeliveryPlanActivities = {
 };
 
 /**
- * One attempt of a plugin's delivery, one activity per type (plugin-types.ts names them;
+ * One attempt of a plugin's delivery, one activity per type (delivery-kinds.ts names them;
  * activities/*-delivery.ts implement them).
  */
 export type PluginDeliveryActivities = Record<

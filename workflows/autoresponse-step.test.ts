@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { SMTP_REJECTED_FAILURE, REDELIVERY } from './submission-contract';
+import { REDELIVERY } from './submission-contract';
+import { SMTP_REJECTED_FAILURE } from './failure-types';
 import {
   deliveryIdOf,
   mockActivities,

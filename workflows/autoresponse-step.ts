@@ -4,7 +4,7 @@ import type { AutoresponseActivities } from './activity-contracts';
 import { deliveryIdOf } from './delivery-ids';
 import { failureOf } from './delivery-summary';
 import { durableOptions } from './first-attempt';
-import { emailPluginActivityPolicy } from './plugin-policies';
+import { emailPluginActivityPolicy } from './delivery-kinds';
 import type { AutoresponseResult, DeliveryMode } from './submission-contract';
 
 /** The autoresponse's place in delivery ids and the delivery log (`plugin_type`). */

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_FAILED, REDELIVERY } from './submission-contract';
+import { REDELIVERY } from './submission-contract';
+import { DELIVERY_FAILED } from './failure-types';
 import {
   mockActivities,
   outcomeFor,

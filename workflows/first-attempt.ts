@@ -9,7 +9,7 @@ import {
 } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { failedSummary, failureOf } from './delivery-summary';
-import { MAX_RETRY_AFTER_MS, type PluginActivityPolicy } from './plugin-policies';
+import { MAX_RETRY_AFTER_MS, type PluginActivityPolicy } from './delivery-kinds';
 import type { DeliverySummary, DeliveryTarget, DeliveryInput } from './submission-contract';
 
 /** What an activity failure wraps: the activity's own failure, or its timeout. */

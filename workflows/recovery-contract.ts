@@ -1,6 +1,6 @@
 // What crosses the recovery workflow's boundary (docs/recovery.md). Pure: workflow code, its
 // activities and the starter in src/temporal import it.
-import type { DeliveryPolicy } from './delivery-policy';
+import type { DeliveryPolicy } from './delivery-kinds';
 
 /** Where the last page of candidates ended (keyset on created_at, id). */
 export type RecoveryCursor = { createdAt: string; id: string };

@@ -1,7 +1,7 @@
 // What crosses the submission workflow's boundary: its input and result, the values its
-// activities take and return, and the failure types they throw. Pure, so workflow code, the
+// activities take and return (their failure types: failure-types.ts). Pure, so workflow code, the
 // activities and the starters in src/temporal all import it.
-import type { DeliveryPolicy } from './delivery-policy';
+import type { DeliveryPolicy } from './delivery-kinds';
 
 /**
  * The re-delivery mode (`POST /api/submissions/{id}/replay`, a recovery's children): deliver
@@ -13,12 +13,6 @@ export const REDELIVERY = 'replay';
 
 /** live (ingest), test (`?test=true`: one attempt each), or REDELIVERY. */
 export type DeliveryMode = 'live' | 'test' | typeof REDELIVERY;
-
-/** Failure types activities throw and the workflow's retry policies name. */
-export const PLUGIN_UNAVAILABLE = 'PluginUnavailable'; // deleted or disabled: never retried
-export const DELIVERY_FAILED = 'DeliveryFailed'; // details: the attempt's DeliveryOutcome
-export const SMTP_REJECTED_FAILURE = 'SmtpPermanentRejection'; // the SMTP server refused for good
-export const DELIVERY_SKIPPED = 'DeliverySkipped'; // nothing sent (no confirmed recipient, no mail budget)
 
 /**
  * Recovery of one plugin's failed or skipped delivery (docs/recovery.md): the workflow (mode

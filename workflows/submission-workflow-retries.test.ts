@@ -1,8 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import type { DeliveryPolicy } from './delivery-policy';
-import { DELIVERY_FAILED, PLUGIN_UNAVAILABLE } from './submission-contract';
+import type { DeliveryPolicy } from './delivery-kinds';
+import { DELIVERY_FAILED, PLUGIN_UNAVAILABLE } from './failure-types';
 import {
   byPlugin,
   type DeliverBehaviour,

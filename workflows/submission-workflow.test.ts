@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_FAILED, SMTP_REJECTED_FAILURE } from './submission-contract';
+import { DELIVERY_FAILED, SMTP_REJECTED_FAILURE } from './failure-types';
 import {
   byPlugin,
   FAST_POLICY,

@@ -16,7 +16,7 @@ import type {
 import { deliveryIdOf } from './delivery-ids';
 import { sendAutoresponseStep } from './autoresponse-step';
 import { DATABASE_STEP } from './database-step';
-import { DEFAULT_DELIVERY_POLICY } from './delivery-policy';
+import { DEFAULT_DELIVERY_POLICY } from './delivery-kinds';
 import {
   deliveredSummary,
   failedSummary,
@@ -32,7 +32,7 @@ import {
   laterAttemptsPolicy,
   withFirstAttempt,
 } from './first-attempt';
-import { deliveryKindOf, type DeliveryKind } from './plugin-kinds';
+import { deliveryKindOf, type DeliveryKind } from './delivery-kinds';
 import {
   REDELIVERY,
   type DeliveryInput,

@@ -1,10 +1,21 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_WEBHOOK_TIMINGS as webhookDefaults } from '../../workflows/delivery-policy';
 import { parseByteSize } from './byte-size';
 import { parseDuration } from './duration';
 import { fileStorageEnvironment } from './file-storage';
 import { loadOidcSettings } from './oidc';
+
+/**
+ * The specification's webhook timings, the WEBHOOK_* defaults. Workflow code keeps the same
+ * numbers (workflows/delivery-kinds.ts, for runs started without a policy); it cannot import
+ * this file, and test/unit/config/webhook-defaults.test.ts holds the two equal.
+ */
+export const WEBHOOK_DEFAULTS = {
+  connectTimeoutMs: 3_000,
+  readTimeoutMs: 5_000,
+  retryInitialIntervalMs: 30_000,
+  retryBackoffCoefficient: 4,
+};
 
 /** A knob whose text `parse` reads (throwing on nonsense), with a fallback text. */
 const parsedText = (parse: (text: string) => number) => (fallback: string) =>
@@ -135,13 +146,13 @@ const environmentSchema = z.object({
   ),
   APP_SECRET: optionalText,
   TRUST_PROXY: optionalText,
-  WEBHOOK_CONNECT_TIMEOUT: duration(webhookDefaults.connectTimeoutMs),
-  WEBHOOK_READ_TIMEOUT: duration(webhookDefaults.readTimeoutMs),
-  WEBHOOK_RETRY_INITIAL_INTERVAL: duration(webhookDefaults.retryInitialIntervalMs),
+  WEBHOOK_CONNECT_TIMEOUT: duration(WEBHOOK_DEFAULTS.connectTimeoutMs),
+  WEBHOOK_READ_TIMEOUT: duration(WEBHOOK_DEFAULTS.readTimeoutMs),
+  WEBHOOK_RETRY_INITIAL_INTERVAL: duration(WEBHOOK_DEFAULTS.retryInitialIntervalMs),
   WEBHOOK_RETRY_BACKOFF_COEFFICIENT: z.coerce
     .number()
     .min(1)
-    .default(webhookDefaults.retryBackoffCoefficient),
+    .default(WEBHOOK_DEFAULTS.retryBackoffCoefficient),
   WEBHOOK_ALLOW_PRIVATE: commaList,
   /** The providers' siteverify URLs, replaced (self-hosted proxies, tests; docs/captcha.md). */
   CAPTCHA_VERIFY_URL_TURNSTILE: captchaVerifyUrl,

@@ -1,4 +1,4 @@
-import type { PublicUrls } from './public-urls';
+import type { PublicUrls } from '../runtime/public-urls';
 
 /** Where a form's ingest endpoints, thank-you page and helper script live. */
 export function formUrls(urls: PublicUrls, token: string) {

@@ -1,4 +1,4 @@
-import type { PublicUrls } from './public-urls';
+import type { PublicUrls } from '../runtime/public-urls';
 
 const hostOf = (url: string) =>
   new URL(url).hostname

@@ -4,7 +4,7 @@ import type { Orm } from '../db/orm';
 import { markTestRun, markWorkflowsStarted } from '../db/sql/submissions';
 import type { LazyTemporalClient } from '../temporal/client';
 import { withTraceparent } from '../tracing/trace-hooks';
-import type { DeliveryPolicy } from '../../workflows/delivery-policy';
+import type { DeliveryPolicy } from '../../workflows/delivery-kinds';
 import {
   REDELIVERY,
   type DeliveryMode,

@@ -18,7 +18,7 @@ import { SigningSecretCipher } from '../domain/plugins/signing-secret';
 import { parseAllowList, type AllowList } from '../domain/plugins/address-policy';
 import { UnsubscribeTokens } from '../domain/recipients/unsubscribe-tokens';
 import { AddressKeys } from '../domain/mail/address-keys';
-import type { PublicUrls } from '../http/public-urls';
+import type { PublicUrls } from './public-urls';
 import { createGroupCommit, type GroupCommit } from '../pipeline/1-group-commit';
 import { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { RecoveryStarter } from '../domain/plugins/recovery';
-import type { DeliveryPolicy } from '../../workflows/delivery-policy';
+import type { DeliveryPolicy } from '../../workflows/delivery-kinds';
 import { recoveryWorkflowId, type RecoveryWorkflowInput } from '../../workflows/recovery-contract';
 import type { LazyTemporalClient } from './client';
 

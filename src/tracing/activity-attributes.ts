@@ -1,7 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import type { ActivityInterceptors } from '@temporalio/worker';
 import type { Context } from '@temporalio/activity';
-import { DELIVERY_ACTIVITY } from '../../workflows/plugin-types';
+import { DELIVERY_ACTIVITY } from '../../workflows/delivery-kinds';
 
 /** Delivery activities by name, and the plugin type each delivers to. */
 const PLUGIN_TYPES: Record<string, string> = Object.fromEntries(

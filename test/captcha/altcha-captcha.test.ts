@@ -1,7 +1,7 @@
 import type { Challenge } from 'altcha-lib' with { 'resolution-mode': 'import' };
 import { describe, expect, it } from 'vitest';
 import { createAppContext } from '../../src/runtime/app-context';
-import { startHttpServer } from '../../src/runtime/http-server';
+import { startHttpServer } from '../../src/http/http-server';
 import { expectAnswer, expectError, request, type FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { contactFields, postForm, postJson } from '../support/ingest-requests';

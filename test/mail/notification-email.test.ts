@@ -10,7 +10,7 @@ import { mailboxList, mailboxShow } from '../../src/cli/mailbox-commands';
 import { createMailer, type Mailer } from '../../src/domain/mail/mailer';
 import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
 import { findPart, headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
-import { SMTP_REJECTED_FAILURE } from '../../workflows/submission-contract';
+import { SMTP_REJECTED_FAILURE } from '../../workflows/failure-types';
 import { expectAnswer, type FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { ingestResultOf, postMultipart, submitJson } from '../support/ingest-requests';

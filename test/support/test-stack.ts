@@ -14,7 +14,7 @@ import { sessionCookieName } from '../../src/http/cookies';
 import { createApiKey } from '../../src/domain/accounts/api-keys';
 import { ROLES, type Scope } from '../../src/domain/accounts/scopes';
 import { createAppContext } from '../../src/runtime/app-context';
-import { startHttpServer } from '../../src/runtime/http-server';
+import { startHttpServer } from '../../src/http/http-server';
 import { startMetricsListener } from '../../src/runtime/metrics/metrics-listener';
 import type { Dial } from '../../src/domain/webhooks/guarded-connector';
 import { runWorker, type RunningWorker } from '../../src/runtime/worker-runner';

@@ -14,10 +14,10 @@ import type { AutoresponseActivities } from '../../workflows/activity-contracts'
 import type { DeliveryPlanActivities } from '../../workflows/activity-contracts';
 import type { NotificationActivities } from '../../workflows/activity-contracts';
 import type { PluginDeliveryActivities } from '../../workflows/activity-contracts';
-import { DELIVERY_ACTIVITY } from '../../workflows/plugin-types';
+import { DELIVERY_ACTIVITY } from '../../workflows/delivery-kinds';
 import type { RetentionActivities } from '../../workflows/activity-contracts';
 import type { SpamActivities } from '../../workflows/activity-contracts';
-import type { DeliveryPolicy } from '../../workflows/delivery-policy';
+import type { DeliveryPolicy } from '../../workflows/delivery-kinds';
 import {
   type AutoresponseInput,
   type AutoresponseResult,
@@ -185,7 +185,7 @@ export function mockActivities(options: MockOptions = {}) {
     NotificationActivities &
     AutoresponseActivities &
     Pick<RetentionActivities, 'deleteDeliveredSubmission'> = {
-    // Every type but the webhook, from the table the workflow reads (workflows/plugin-types.ts).
+    // Every type but the webhook, from the table the workflow reads (workflows/delivery-kinds.ts).
     ...(Object.fromEntries(
       Object.values(DELIVERY_ACTIVITY)
         .filter((name) => name !== 'deliverWebhook')

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import { PLUGIN_TYPE_KEYS } from '../../../workflows/plugin-types';
+import { PLUGIN_TYPE_KEYS } from '../../../workflows/delivery-kinds';
 
 /**
  * The process's metrics (docs/metrics.md): one registry per process, whatever it runs. The

@@ -3,7 +3,7 @@ import type { Form, Plugin } from '../../db/entities';
 import type { AccountMailing } from '../accounts/registration';
 import type { UseCaseAudit } from '../audit/use-case-audit';
 import { requestConfirmations } from '../recipients/confirmations';
-import type { PluginTypeKey } from '../../../workflows/plugin-types';
+import type { PluginTypeKey } from '../../../workflows/delivery-kinds';
 import { sealConfig } from './plugin-secrets';
 import { PLUGIN_TYPES } from './registry';
 import { createTypedPlugin, createWebhookPlugin } from './plugins';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PluginTypeKey } from '../../../workflows/plugin-types';
+import type { PluginTypeKey } from '../../../workflows/delivery-kinds';
 import type { UrlCheckOptions } from './plugin-configs';
 
 /*
@@ -7,7 +7,7 @@ import type { UrlCheckOptions } from './plugin-configs';
  * takes and how it is checked, which fields are secrets, what a reader may see, what the
  * dashboard asks for, and the line that says where it delivers. The API views, the dashboard,
  * the delivery plan and docs/plugins.md all read the declaration; the delivery itself is the
- * type's activity (activities/, named in workflows/plugin-types.ts).
+ * type's activity (activities/, named in workflows/delivery-kinds.ts).
  */
 
 /** A stored config: JSON, secrets sealed (plugin-secrets.ts). */

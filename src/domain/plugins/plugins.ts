@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Plugin } from '../../db/entities';
 import { countPluginsUnderLock } from '../../db/sql/budget-counts';
 import { pluginLimitReached, withinBudget } from '../budgets/limit-reached';
-import type { PluginTypeKey } from '../../../workflows/plugin-types';
+import type { PluginTypeKey } from '../../../workflows/delivery-kinds';
 import type { Conditions } from './conditions';
 import { PLUGIN_TYPES } from './registry';
 import { newSigningSecret, SigningSecretCipher } from './signing-secret';

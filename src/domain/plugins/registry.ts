@@ -1,4 +1,4 @@
-import { isPluginTypeKey, type PluginTypeKey } from '../../../workflows/plugin-types';
+import { isPluginTypeKey, type PluginTypeKey } from '../../../workflows/delivery-kinds';
 import type { ConfigCheck, PluginTypeDeclaration } from './plugin-type';
 import type { UrlCheckOptions } from './plugin-configs';
 import { airtableType } from './types/airtable';

@@ -3,19 +3,12 @@ import type { AppContext } from '../../runtime/app-context';
 import type { Form } from '../../domain/entities';
 import { countSubmissionsByForm } from '../../domain/forms/form-counts';
 import { recipientLookup } from '../../domain/recipients/recipient-states';
-import { formView, type FormView } from '../views/form-view';
+import { formView } from '../views/form-view';
 import { sessionPrincipal } from './account-form';
-import { type FormSectionKey, type FormSectionLink, formSectionLinks } from './form-sections';
+import { type FormSectionKey, formSectionLinks } from './form-sections';
 import { formatTime } from './format-time';
 import type { DashboardSession } from './session-guard';
-
-/** What every section page of a form shows: the Form as the API reads it, and the navigation. */
-export type FormSectionData = {
-  form: FormView;
-  sections: FormSectionLink[];
-  lastSubmissionAt: Date | null;
-  formatTime: typeof formatTime;
-};
+import type { FormSectionData } from './templates';
 
 export async function formSectionData(
   req: Request,

@@ -10,8 +10,8 @@ import type { formStats } from '../../domain/stats/form-stats';
 import type { RANGES } from '../../domain/submissions/range';
 import type { AttemptRow } from '../../domain/deliveries/delivery-records';
 import type { BuilderView } from './builder-view';
-import type { FormSectionData } from './form-page-data';
 import type { FormSectionLink } from './form-sections';
+import type { FormView } from '../views/form-view';
 import type { SubmissionView } from '../views/submission-view';
 import type { TestDeliveryView } from '../views/test-deliveries';
 import type { AutoresponseSection } from './autoresponse-fields';
@@ -109,6 +109,14 @@ export type DomainRow = {
   lastCheckedAt: Date | null;
   servingUntil: Date | null;
   lastError: string | null;
+};
+
+/** What every section page of a form shows: the Form as the API reads it, and the navigation. */
+export type FormSectionData = {
+  form: FormView;
+  sections: FormSectionLink[];
+  lastSubmissionAt: Date | null;
+  formatTime: typeof formatTime;
 };
 
 export type Templates = {

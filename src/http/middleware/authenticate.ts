@@ -4,7 +4,7 @@ import { findActiveApiKey, recordApiKeyUse, scopesOf } from '../../domain/accoun
 import { MEMBER_ROLE_SCOPES } from '../../domain/accounts/member-roles';
 import { constantTimeEqual } from '../../domain/accounts/secrets';
 import { findSession, type SessionPolicy } from '../../domain/accounts/sessions';
-import type { PublicUrls } from '../public-urls';
+import type { PublicUrls } from '../../runtime/public-urls';
 import { readSessionCookie } from '../cookies';
 import { HttpError } from '../http-error';
 

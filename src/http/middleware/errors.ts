@@ -5,7 +5,7 @@ import { isConnectionError, withoutStatementValues } from '../../domain/database
 import { LimitReachedError } from '../../domain/budgets/limit-reached';
 import { FieldValidationError, HttpError, limitReached } from '../http-error';
 import { formPageAgain } from '../ingest/form-page-answers';
-import type { PublicUrls } from '../public-urls';
+import type { PublicUrls } from '../../runtime/public-urls';
 import { routeOf, UndeclaredAnswerError } from '../routing/register-routes';
 import { routeErrors } from '../routing/route-errors';
 

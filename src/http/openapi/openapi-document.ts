@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ROLES, SCOPES, type Scope } from '../../domain/accounts/scopes';
 import { SESSION_COOKIE } from '../cookies';
 import { errorMeaning, errorSchema } from '../error-codes';
-import type { PublicUrls } from '../public-urls';
+import type { PublicUrls } from '../../runtime/public-urls';
 import { TAGS, type Access, type AnyOperation, type ResponseSpec } from '../routing/define-route';
 import { routeErrors, type DeclaredError } from '../routing/route-errors';
 

@@ -9,7 +9,7 @@ import { packageRoot } from '../../embedded/package-root';
 import { sessionCookieName } from '../cookies';
 import { ERROR_CODES, type ErrorCode } from '../error-codes';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination';
-import type { PublicUrls } from '../public-urls';
+import type { PublicUrls } from '../../runtime/public-urls';
 import { embedHtml } from '../views/embed-html';
 import { formExamples } from '../views/form-examples';
 

@@ -2,7 +2,7 @@ import type { OpenApiDocument } from '../openapi/openapi-document';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
 import { apiGuide } from '../pages/api-guide';
 import { docsPage } from '../pages/docs-page';
-import type { PublicUrls } from '../public-urls';
+import type { PublicUrls } from '../../runtime/public-urls';
 import { defineRoute, type AnyOperation } from '../routing/define-route';
 
 /** The page has no scripts or external resources; say so to the browser. */

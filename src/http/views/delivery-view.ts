@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { PLUGIN_TYPE_KEYS } from '../../../workflows/plugin-types';
+import { PLUGIN_TYPE_KEYS } from '../../../workflows/delivery-kinds';
 import type { AttemptRow } from '../../domain/deliveries/delivery-records';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { link, linksSchema } from '../links';
-import type { PublicUrls } from '../public-urls';
+import type { PublicUrls } from '../../runtime/public-urls';
 import { dateTime, idString } from '../schemas/fields';
 
 export const deliveryAttemptSchema = z

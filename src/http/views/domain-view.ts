@@ -5,7 +5,7 @@ import { domainStatus, graceEnd, isServing } from '../../domain/domains/domains'
 import { can, type Principal } from '../../domain/accounts/principal';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { link, linksSchema, type Link } from '../links';
-import type { PublicUrls } from '../public-urls';
+import type { PublicUrls } from '../../runtime/public-urls';
 import { count, dateTime } from '../schemas/fields';
 import { domainCheckFields } from './public-view';
 

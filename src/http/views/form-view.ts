@@ -6,7 +6,7 @@ import type { RecipientStatus } from '../../domain/recipients/recipient-states';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { formUrls } from '../form-urls';
 import { link, linksSchema, type Link } from '../links';
-import type { PublicUrls } from '../public-urls';
+import type { PublicUrls } from '../../runtime/public-urls';
 import { autoresponseSchema } from '../schemas/autoresponse';
 import { count, dateTime, idString } from '../schemas/fields';
 import { formFieldListWithoutBudget, unknownFieldsPolicy } from '../schemas/form-fields';

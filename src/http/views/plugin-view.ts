@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLUGIN_TYPE_KEYS } from '../../../workflows/plugin-types';
+import { PLUGIN_TYPE_KEYS } from '../../../workflows/delivery-kinds';
 import type { Plugin } from '../../domain/entities';
 import { can, type Principal } from '../../domain/accounts/principal';
 import {
@@ -11,7 +11,7 @@ import { CONDITION_OPS, type Conditions } from '../../domain/plugins/conditions'
 import type { RecipientStatus } from '../../domain/recipients/recipient-states';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { link, linksSchema } from '../links';
-import type { PublicUrls } from '../public-urls';
+import type { PublicUrls } from '../../runtime/public-urls';
 import { dateTime, idString } from '../schemas/fields';
 
 const quoted = (keys: readonly string[]) => keys.map((key) => `\`${key}\``).join(', ');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RecoveryRow } from '../../domain/plugins/recovery';
 import { envelopeSchema } from '../envelope';
 import { link, linksSchema } from '../links';
-import type { PublicUrls } from '../public-urls';
+import type { PublicUrls } from '../../runtime/public-urls';
 import { count, dateTime, idString } from '../schemas/fields';
 
 export const recoverBody = z

@@ -3,7 +3,7 @@ import { can, type Principal } from '../../domain/accounts/principal';
 import type { SubmissionRow } from '../../domain/submissions/submission-queries';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { link, linksSchema } from '../links';
-import type { PublicUrls } from '../public-urls';
+import type { PublicUrls } from '../../runtime/public-urls';
 import { dateTime, idString } from '../schemas/fields';
 
 export const submissionSchema = z

@@ -4,9 +4,9 @@ import { createActivities, type ActivityDeps } from '../../../activities';
 import { PLUGIN_TYPES, PLUGIN_TYPE_LIST } from '../../../src/domain/plugins/registry';
 import { visiblePluginConfig } from '../../../src/domain/plugins/plugin-config-visibility';
 import { SECRET_MASK } from '../../../src/domain/plugins/plugin-secrets';
-import { DEFAULT_DELIVERY_POLICY } from '../../../workflows/delivery-policy';
-import { deliveryKindOf } from '../../../workflows/plugin-kinds';
-import { DELIVERY_ACTIVITY, PLUGIN_TYPE_KEYS } from '../../../workflows/plugin-types';
+import { DEFAULT_DELIVERY_POLICY } from '../../../workflows/delivery-kinds';
+import { deliveryKindOf } from '../../../workflows/delivery-kinds';
+import { DELIVERY_ACTIVITY, PLUGIN_TYPE_KEYS } from '../../../workflows/delivery-kinds';
 
 describe('the plugin type registry', () => {
   it('declares every type the workflow delivers, under its own key', () => {

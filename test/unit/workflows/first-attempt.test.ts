@@ -6,18 +6,18 @@ import {
   TimeoutType,
 } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { webhookActivityPolicy } from '../../../workflows/delivery-policy';
+import { webhookActivityPolicy } from '../../../workflows/delivery-kinds';
 import {
   delayBeforeRetries,
   laterAttemptsInput,
   laterAttemptsPolicy,
 } from '../../../workflows/first-attempt';
-import { emailPluginActivityPolicy } from '../../../workflows/plugin-policies';
+import { emailPluginActivityPolicy } from '../../../workflows/delivery-kinds';
 import {
   DELIVERY_FAILED,
   PLUGIN_UNAVAILABLE,
   SMTP_REJECTED_FAILURE,
-} from '../../../workflows/submission-contract';
+} from '../../../workflows/failure-types';
 
 const policy = webhookActivityPolicy(
   { initialIntervalMs: 30_000, backoffCoefficient: 4, maxAttempts: 4, attemptTimeoutMs: 18_000 },

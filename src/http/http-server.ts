@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppContext } from './app-context';
-import { createApp } from '../http/app';
+import type { AppContext } from '../runtime/app-context';
+import { createApp } from './app';
 import type { LazyTemporalClient } from '../temporal/client';
 import { startObjectSweep } from '../domain/files/object-sweep';
 import { startDomainRechecks } from '../domain/domains/domain-rechecks';

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import type { AppContext } from './app-context';
-import { entityManagerPerRequest } from '../http/middleware/entity-manager';
-import { healthRouter } from '../http/routes/health';
-import type { RunningWorker } from './worker-runner';
+import type { AppContext } from '../runtime/app-context';
+import type { RunningWorker } from '../runtime/worker-runner';
+import { entityManagerPerRequest } from './middleware/entity-manager';
+import { healthRouter } from './routes/health';
 
 /**
  * `formward worker` has no API; this answers `/healthz` and `/readyz` on PORT so an
