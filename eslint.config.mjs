@@ -84,6 +84,13 @@ export default tseslint.config(
     ),
   },
   {
+    files: ['src/outbound/**/*.ts'],
+    rules: layerRule(
+      ['domain', 'db', 'http', 'runtime', 'cli', 'temporal', 'pipeline', 'workflows', 'activities'],
+      'src/outbound (every outbound HTTP request) is below everything that sends: it imports none of them',
+    ),
+  },
+  {
     files: ['src/runtime/**/*.ts'],
     rules: layerRule(
       ['http', 'cli'],

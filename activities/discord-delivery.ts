@@ -1,7 +1,7 @@
 import type { Orm } from '../src/db/orm';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { discordMessage } from '../src/domain/chat/discord-message';
-import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import type { WebhookSender } from '../src/outbound/sender';
 import { deliverChatMessage } from './plugin-attempt';
 import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 

@@ -1,5 +1,5 @@
-import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
-import { STORED_RESPONSE_BYTES } from '../src/domain/webhooks/webhook-sender';
+import type { SendResult, WebhookSender } from '../src/outbound/sender';
+import { STORED_RESPONSE_BYTES } from '../src/outbound/sender';
 import {
   AccessTokenCache,
   requestAccessToken,

@@ -6,7 +6,7 @@ import type { PluginHealthPolicy } from '../src/domain/plugins/plugin-health';
 import type { AddressKeys } from '../src/domain/mail/address-keys';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
-import type { WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import type { WebhookSender } from '../src/outbound/sender';
 import { createAirtableActivities } from './airtable-delivery';
 import { createAutoresponseActivities } from './autoresponse';
 import { createDeliveryPlanActivities } from './delivery-plan';

@@ -2,8 +2,8 @@ import { readNotionAnswer } from '../src/domain/notion/notion-answer';
 import { readNotionDatabase, type NotionDatabase } from '../src/domain/notion/notion-database';
 import { notionPageBody } from '../src/domain/notion/notion-page';
 import type { NotionConfig } from '../src/domain/plugins/types/notion';
-import type { SendResult } from '../src/domain/webhooks/webhook-sender';
-import { STORED_RESPONSE_BYTES } from '../src/domain/webhooks/webhook-sender';
+import type { SendResult } from '../src/outbound/sender';
+import { STORED_RESPONSE_BYTES } from '../src/outbound/sender';
 import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import { NotionDatabaseCache } from './notion-database-cache';
 import {

@@ -10,7 +10,7 @@ import { recordDeliveryMetrics } from './delivery-metrics';
 import { selectDeliverableRow, type DeliverableRow } from '../src/db/sql/workflow-step-reads';
 import type { SpecialFields } from '../src/db/entities/submission';
 import type { WebhookSource } from '../src/domain/webhooks/webhook-body';
-import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import type { SendResult, WebhookSender } from '../src/outbound/sender';
 import { openConfig } from '../src/domain/plugins/plugin-secrets';
 import { pluginTypeOf } from '../src/domain/plugins/registry';
 import { pluginSecretValues } from '../src/domain/plugins/plugin-secret-values';

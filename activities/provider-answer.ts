@@ -1,4 +1,4 @@
-import type { SendResult } from '../src/domain/webhooks/webhook-sender';
+import type { SendResult } from '../src/outbound/sender';
 import type { AnswerReading } from '../src/domain/plugins/provider-answer';
 import type { AttemptResult } from './plugin-attempt';
 import { withoutSecrets } from './secret-free-result';

@@ -2,7 +2,7 @@ import type { Orm } from '../src/db/orm';
 import { teamsMessage } from '../src/domain/chat/teams-card';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
-import type { SendResult, WebhookSender } from '../src/domain/webhooks/webhook-sender';
+import type { SendResult, WebhookSender } from '../src/outbound/sender';
 import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import { loadDeliverable, openedConfig, logAndSettle, sendWithHeartbeat } from './plugin-attempt';
 import { withoutSecrets } from './secret-free-result';

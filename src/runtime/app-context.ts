@@ -15,7 +15,7 @@ import { FormCache } from '../domain/forms/form-cache';
 import { devMailboxWarning } from '../domain/mail/dev-mailbox-exposure';
 import { Semaphore } from '../domain/concurrency/semaphore';
 import { SigningSecretCipher } from '../domain/plugins/signing-secret';
-import { parseAllowList, type AllowList } from '../domain/plugins/address-policy';
+import { parseAllowList, type AllowList } from '../outbound/address-policy';
 import { UnsubscribeTokens } from '../domain/recipients/unsubscribe-tokens';
 import { AddressKeys } from '../domain/mail/address-keys';
 import type { PublicUrls } from './public-urls';
@@ -28,8 +28,8 @@ import {
   type RetentionScheduleReader,
 } from '../temporal/retention-schedule';
 import type { RecoveryStarter } from '../domain/plugins/recovery';
-import { OwnListeners } from '../domain/webhooks/own-listeners';
-import { ownServiceUrls } from '../domain/plugins/own-origin';
+import { OwnListeners } from '../outbound/own-listeners';
+import { ownServiceUrls } from '../outbound/own-origin';
 import { ReplayBudget } from '../domain/deliveries/replay-budget';
 import { ApiWriteBudget } from '../domain/budgets/api-write-budget';
 import {

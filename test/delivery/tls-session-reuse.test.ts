@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { parseAllowList } from '../../src/domain/plugins/address-policy';
-import { createWebhookSender } from '../../src/domain/webhooks/webhook-sender';
+import { parseAllowList } from '../../src/outbound/address-policy';
+import { createWebhookSender } from '../../src/outbound/sender';
 import { startHttpsReceiver } from '../support/https-receiver';
 
 // A new connection to a receiver seen before resumes its TLS session: a delivery after the

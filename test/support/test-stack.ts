@@ -16,7 +16,7 @@ import { ROLES, type Scope } from '../../src/domain/accounts/scopes';
 import { createAppContext } from '../../src/runtime/app-context';
 import { startHttpServer } from '../../src/http/http-server';
 import { startMetricsListener } from '../../src/runtime/metrics/metrics-listener';
-import type { Dial } from '../../src/domain/webhooks/guarded-connector';
+import type { Dial } from '../../src/outbound/guarded-connector';
 import { runWorker, type RunningWorker } from '../../src/runtime/worker-runner';
 import { retentionScheduleId } from '../../src/temporal/retention-schedule';
 import { sharedStack } from './shared-stack';

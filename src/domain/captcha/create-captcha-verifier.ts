@@ -1,7 +1,7 @@
 import type { ThirdPartyCaptcha } from '../../db/entities/form-captcha';
-import type { AllowList } from '../plugins/address-policy';
+import type { AllowList } from '../../outbound/address-policy';
 import type { SigningSecretCipher } from '../plugins/signing-secret';
-import type { OwnListeners } from '../webhooks/own-listeners';
+import type { OwnListeners } from '../../outbound/own-listeners';
 import { AltchaGuard } from './altcha';
 import { CaptchaVerifier } from './captcha-verifier';
 import { createSiteVerifier, DEFAULT_VERIFY_URLS } from './siteverify';

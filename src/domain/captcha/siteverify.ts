@@ -1,9 +1,9 @@
 import { Agent, request } from 'undici';
 import type { ThirdPartyCaptcha } from '../../db/entities/form-captcha';
 import { hostInDomains } from '../forms/allowed-domains';
-import type { AllowList } from '../plugins/address-policy';
-import { guardedConnector } from '../webhooks/guarded-connector';
-import type { OwnListeners } from '../webhooks/own-listeners';
+import type { AllowList } from '../../outbound/address-policy';
+import { guardedConnector } from '../../outbound/guarded-connector';
+import type { OwnListeners } from '../../outbound/own-listeners';
 
 /** The providers' own verification endpoints (CAPTCHA_VERIFY_URL_* replace them). */
 export const DEFAULT_VERIFY_URLS: Record<ThirdPartyCaptcha, string> = {

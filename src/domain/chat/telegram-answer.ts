@@ -1,4 +1,4 @@
-import type { SendResult } from '../webhooks/webhook-sender';
+import type { SendResult } from '../../outbound/sender';
 
 /*
  * What Telegram's Bot API answered (core.telegram.org/bots/api#making-requests):

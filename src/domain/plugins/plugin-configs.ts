@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { HostLookup } from './webhook-url';
-import type { AllowList } from './address-policy';
+import type { HostLookup } from '../../outbound/destination-url';
+import type { AllowList } from '../../outbound/address-policy';
 
 export const MAX_EMAIL_RECIPIENTS = 10;
 export const MAX_SUBJECT_LENGTH = 200;

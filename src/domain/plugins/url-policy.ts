@@ -1,6 +1,10 @@
-import type { AllowList } from './address-policy';
+import type { AllowList } from '../../outbound/address-policy';
 import type { UrlCheckOptions } from './plugin-configs';
-import { validateWebhookUrl, type HostLookup, type WebhookUrlCheck } from './webhook-url';
+import {
+  validateWebhookUrl,
+  type HostLookup,
+  type WebhookUrlCheck,
+} from '../../outbound/destination-url';
 
 /** What the URL policy is made of: the SSRF allow-list, the resolver and this service's URLs. */
 export type UrlPolicySource = {

@@ -3,7 +3,7 @@ import {
   classifyAddress,
   isAddressAllowed,
   parseAllowList,
-} from '../../../src/domain/plugins/address-policy';
+} from '../../../src/outbound/address-policy';
 
 const noExemptions = parseAllowList([]);
 

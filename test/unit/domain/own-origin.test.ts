@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownOriginError, ownServiceUrls } from '../../../src/domain/plugins/own-origin';
+import { ownOriginError, ownServiceUrls } from '../../../src/outbound/own-origin';
 
 const own = ['http://127.0.0.1:3000', 'https://formulare.bücher.example'];
 const check = (url: string) => ownOriginError(new URL(url), own);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAllowList } from '../../../src/domain/plugins/address-policy';
+import { parseAllowList } from '../../../src/outbound/address-policy';
 import { DEFAULT_EMAIL_SUBJECT, renderSubject } from '../../../src/domain/plugins/plugin-configs';
 import { checkPluginConfig } from '../../../src/domain/plugins/registry';
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResolver } from '../../../src/domain/domains/verify-domain';
-import { parseAllowList } from '../../../src/domain/plugins/address-policy';
+import { parseAllowList } from '../../../src/outbound/address-policy';
 import {
   assertDialAllowed,
   BlockedAddressError,
   validateWebhookUrl,
   type HostLookup,
-} from '../../../src/domain/plugins/webhook-url';
+} from '../../../src/outbound/destination-url';
 import { startDnsServer, type DnsServer } from '../../support/dns-server';
 
 const allowList = parseAllowList([]);

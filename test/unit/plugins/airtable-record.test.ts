@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAllowList } from '../../../src/domain/plugins/address-policy';
+import { parseAllowList } from '../../../src/outbound/address-policy';
 import { checkPluginConfig } from '../../../src/domain/plugins/registry';
 import {
   airtableRecordBody,

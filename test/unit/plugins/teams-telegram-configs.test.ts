@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAllowList } from '../../../src/domain/plugins/address-policy';
+import { parseAllowList } from '../../../src/outbound/address-policy';
 import { visiblePluginConfig } from '../../../src/domain/plugins/plugin-config-visibility';
 import {
   openConfig,
@@ -9,7 +9,7 @@ import {
 } from '../../../src/domain/plugins/plugin-secrets';
 import { teamsType } from '../../../src/domain/plugins/types/teams';
 import { telegramType } from '../../../src/domain/plugins/types/telegram';
-import type { HostLookup } from '../../../src/domain/plugins/webhook-url';
+import type { HostLookup } from '../../../src/outbound/destination-url';
 
 const WORKFLOW_HOST = 'prod-12.westeurope.logic.azure.com';
 const WORKFLOW_URL = `https://${WORKFLOW_HOST}/workflows/abc/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=S1gNaTuReS1gNaTuRe`;

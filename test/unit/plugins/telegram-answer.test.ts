@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withoutSecrets, SECRET_PLACEHOLDER } from '../../../activities/secret-free-result';
 import { readTelegramAnswer } from '../../../src/domain/chat/telegram-answer';
-import type { SendResult } from '../../../src/domain/webhooks/webhook-sender';
+import type { SendResult } from '../../../src/outbound/sender';
 
 const answered = (
   statusCode: number,

@@ -1,4 +1,4 @@
-import { validateWebhookUrl } from '../webhook-url';
+import { validateWebhookUrl } from '../../../outbound/destination-url';
 import type { ConfigCheck, PluginConfig, PluginTypeDeclaration } from '../plugin-type';
 import { checkWebhookHeaders } from '../webhook-headers';
 

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import os from 'node:os';
-import { cleanAddress, sameAddress } from '../plugins/address-policy';
-import { BlockedAddressError } from '../plugins/webhook-url';
+import { cleanAddress, sameAddress } from './address-policy';
+import { BlockedAddressError } from './destination-url';
 
 /** Thrown when a delivery would connect to this Formward itself: never retried. */
 export class OwnListenerError extends BlockedAddressError {

@@ -1,6 +1,6 @@
 import { Agent, errors as undiciErrors, request } from 'undici';
-import type { AllowList } from '../plugins/address-policy';
-import { BlockedAddressError } from '../plugins/webhook-url';
+import type { AllowList } from './address-policy';
+import { BlockedAddressError } from './destination-url';
 import { ConnectTimeoutError, guardedConnector, type Dial } from './guarded-connector';
 import type { OwnListeners } from './own-listeners';
 

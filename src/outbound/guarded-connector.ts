@@ -2,8 +2,8 @@ import type { LookupAddress, LookupOneOptions } from 'node:dns';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { buildConnector } from 'undici';
-import { cleanAddress, type AllowList } from '../plugins/address-policy';
-import { assertDialAllowed, BlockedAddressError } from '../plugins/webhook-url';
+import { cleanAddress, type AllowList } from './address-policy';
+import { assertDialAllowed, BlockedAddressError } from './destination-url';
 import type { OwnListeners } from './own-listeners';
 import { TlsSessionCache } from './tls-session-cache';
 
