@@ -12,8 +12,10 @@ import { useTestStack } from '../support/fixture';
 
 // The field builder of a form's dashboard page in a real Chromium (pages/form-builder.ts):
 // fields added, refused with the problem beside its input, moved and removed through htmx
-// swaps; the page's settings with the contrast refusal; the Share section's link and QR
-// code; axe-core finds no WCAG 2.2 AA violation in the builder; no CSP violation.
+// swaps (no page load, the CSRF header sent); Edit and Cancel pushing their address and Back
+// restoring it; a server error left unswapped; the page's settings with the contrast
+// refusal; the Share section's link and QR code; axe-core finds no WCAG 2.2 AA violation in
+// the builder; no CSP violation.
 
 const t = useTestStack({ form: { name: 'Built in a browser' } });
 let browser: WatchedChromium;
@@ -29,6 +31,13 @@ const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8
 
 const storedForm = async () =>
   expectAnswer(await t.api.get(`/api/forms/${t.form.id}`), 'GET /api/forms/{id}', 200).form;
+
+/** A failed answer that a careless swap would show: it has the builder's id. */
+const BROKEN = '<!doctype html><title>Broken</title><div id="field-builder">Something broke</div>';
+
+/** Page code (through the DevTools protocol): resolves when htmx's next request is over. */
+const REQUEST_FINISHED = `new Promise((resolve) =>
+  document.addEventListener('htmx:finally:request', () => setTimeout(resolve), { once: true }))`;
 
 const row = (page: Page, label: string) => page.locator(`#fields tr:has(td:text-is("${label}"))`);
 
@@ -61,8 +70,18 @@ describe('the field builder in a browser', () => {
       await signInWith(page, t.stack.url, t);
       await page.goto(`${t.stack.url}/app/forms/${t.form.id}`);
       await page.click('nav.form-sections a:text("Fields and page")');
-      await page.waitForURL(`${t.stack.url}/app/forms/${t.form.id}/fields`);
+      const builder = `${t.stack.url}/app/forms/${t.form.id}/fields`;
+      await page.waitForURL(builder);
       expect(await page.textContent('#preview')).toContain('it needs at least one field');
+      // From here on every change is an htmx request swapped in place: no page loads.
+      let loads = 0;
+      page.on('load', () => loads++);
+      const htmxPosts: { status: number; csrf: string | undefined }[] = [];
+      page.on('response', (answer) => {
+        const request = answer.request();
+        if (request.method() !== 'POST' || request.headers()['hx-request'] !== 'true') return;
+        htmxPosts.push({ status: answer.status(), csrf: request.headers()['x-csrf-token'] });
+      });
 
       await addField(page, { label: 'Your name' });
       await row(page, 'Your name').waitFor();
@@ -101,8 +120,43 @@ describe('the field builder in a browser', () => {
         },
         { name: 'e_mail', label: 'E-mail', type: 'email', required: false },
       ]);
-      // Everything above happened in place: the address is still the builder's.
-      expect(page.url()).toBe(`${t.stack.url}/app/forms/${t.form.id}/fields`);
+      // Everything above happened in place: the address is still the builder's, nothing
+      // loaded, every post carried the page's CSRF header and the refusal (422) was swapped.
+      expect(page.url()).toBe(builder);
+      expect(loads).toBe(0);
+      const csrf = (await page.getAttribute('meta[name="csrf-token"]', 'content')) ?? undefined;
+      expect(htmxPosts).toEqual(
+        [200, 200, 422, 200, 200, 200, 200].map((status) => ({ status, csrf })),
+      );
+
+      // Edit and Cancel swap the editor in and push their address; Back brings the edit back.
+      const heading = (text: string) => page.locator(`#field-editor-heading:text-is("${text}")`);
+      await row(page, 'Topic').locator('a:text("Edit")').click();
+      await heading('Edit the field “topic”').waitFor();
+      expect(page.url()).toBe(`${builder}?edit=topic`);
+      expect(await page.inputValue('#field-editor input[name="label"]')).toBe('Topic');
+      await page.click('#field-editor a:text("Cancel")');
+      await heading('Add a field').waitFor();
+      expect(page.url()).toBe(builder);
+      await page.goBack();
+      await heading('Edit the field “topic”').waitFor();
+      expect(page.url()).toBe(`${builder}?edit=topic`);
+      await page.click('#field-editor a:text("Cancel")');
+      await heading('Add a field').waitFor();
+      expect(page.url()).toBe(builder);
+
+      // An answer that is neither a success nor a refusal (here a 500) is not swapped in:
+      // the builder stays as it was, with what was typed.
+      await page.route(builder, (route) => route.fulfill({ status: 500, body: BROKEN }), {
+        times: 1,
+      });
+      const finished = page.evaluate(REQUEST_FINISHED);
+      await addField(page, { label: 'Not saved' });
+      await finished;
+      expect(await page.inputValue('#field-editor input[name="label"]')).toBe('Not saved');
+      expect(await page.textContent('body')).not.toContain('Something broke');
+      expect(htmxPosts.at(-1)?.status).toBe(500);
+      expect(loads).toBe(0);
 
       // The page: a pale accent colour is refused with a darker suggestion, then saved.
       const settings = page.locator('#page-settings');
