@@ -1,5 +1,5 @@
 import { type Attributes, type AttributeValue, SpanKind } from '@opentelemetry/api';
-import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace';
 
 /*
  * Traces carry no secrets (docs/tracing.md, "What is left out"). Reset, invitation,

@@ -22,10 +22,10 @@ export const tracingConfigured = (env: NodeJS.ProcessEnv = process.env): boolean
  */
 export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   if (!tracingConfigured(env) || tracingEnabled()) return tracingEnabled();
-  const [api, sdkNode, base, resources, exporter, http, undici, temporal] = await Promise.all([
+  const [api, sdkNode, core, resources, exporter, http, undici, temporal] = await Promise.all([
     import('@opentelemetry/api'),
     import('@opentelemetry/sdk-node'),
-    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/exporter-trace-otlp-proto'),
     import('@opentelemetry/instrumentation-http'),
@@ -34,6 +34,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   ]);
   const { workflowSpanProcessor } = await import('./workflow-spans.js');
   const { redactingSpanProcessor } = await import('./span-redaction.js');
+  const { batchSpanProcessor } = await import('./batch-span-processor.js');
   const incoming = await import('./incoming-trace-links.js');
 
   const resource = resources
@@ -44,9 +45,9 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     );
   // Every span, workflow spans too, is redacted before the exporter sees it (span-redaction.ts).
   const processor = redactingSpanProcessor(
-    new base.BatchSpanProcessor(new exporter.OTLPTraceExporter()),
+    batchSpanProcessor(new exporter.OTLPTraceExporter(), env),
   );
-  const { W3CTraceContextPropagator, W3CBaggagePropagator, CompositePropagator } = sdkNode.core;
+  const { W3CTraceContextPropagator, W3CBaggagePropagator, CompositePropagator } = core;
   const sdk = new sdkNode.NodeSDK({
     resource,
     autoDetectResources: false,

@@ -1,5 +1,5 @@
 import type { Context } from '@opentelemetry/api';
-import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace';
 
 /** A span as Temporal's workflow sink hands it over (shaped by OpenTelemetry JS 1.x). */
 type WorkflowSpan = ReadableSpan & {
@@ -9,7 +9,7 @@ type WorkflowSpan = ReadableSpan & {
 
 /**
  * Temporal's interceptors build workflow spans in the 1.x shape (`parentSpanId`,
- * `instrumentationLibrary`); the 2.x exporter reads `parentSpanContext` and
+ * `instrumentationLibrary`); the exporter (2.x and later) reads `parentSpanContext` and
  * `instrumentationScope`. This processor gives them the names the exporter reads, so workflow
  * spans keep their parents and export at all.
  */

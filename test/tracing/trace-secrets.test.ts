@@ -125,11 +125,16 @@ describe("a submitter's traceparent", () => {
         ) ?? null,
       { timeoutMs: 10_000, what: 'the ingest span' },
     );
-    const sent = otlp.spans.find((span) => span.kind === 3 && span.traceId === submitter.traceId);
-    expect(sent, "the submitter's client span").toBeDefined();
+    // The client span (Node's own fetch) ends after the server span, when the answer's body is
+    // read, so it may come in the batch after the server span's: wait for it too.
+    const sent = await eventually(
+      async () =>
+        otlp.spans.find((span) => span.kind === 3 && span.traceId === submitter.traceId) ?? null,
+      { timeoutMs: 10_000, what: "the submitter's client span" },
+    );
     expect(server.traceId).not.toBe(submitter.traceId);
     expect(server.parentSpanId).toBe('');
-    expect(server.links).toEqual([{ traceId: submitter.traceId, spanId: sent!.spanId }]);
+    expect(server.links).toEqual([{ traceId: submitter.traceId, spanId: sent.spanId }]);
     // The receiver is handed our trace: the one the workflow start was stored with.
     const forwarded = String(delivered!.headers.traceparent ?? '').split('-');
     expect(forwarded[1]).toBe(server.traceId);
