@@ -1,7 +1,7 @@
 import type { Orm } from '../src/db/orm';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import { discordMessage } from '../src/domain/chat/discord-message';
-import type { WebhookSender } from '../src/outbound/sender';
+import type { OutboundSender } from '../src/outbound/sender';
 import { deliverChatMessage } from './plugin-attempt';
 import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 
@@ -11,7 +11,7 @@ import type { DeliveryActivityOf } from '../workflows/activity-contracts';
  * answers 204; a 429's `Retry-After` sets the next retry's delay.
  */
 export function createDiscordActivities(
-  deps: PluginHealthDeps & { orm: Orm; sender: WebhookSender },
+  deps: PluginHealthDeps & { orm: Orm; sender: OutboundSender },
 ): DeliveryActivityOf<'deliverDiscord'> {
   return {
     deliverDiscord: (input) => deliverChatMessage(deps, input, 'discord', discordMessage),

@@ -1,4 +1,4 @@
-import type { SendResult, WebhookSender } from '../src/outbound/sender';
+import type { SendResult, OutboundSender } from '../src/outbound/sender';
 import { STORED_RESPONSE_BYTES } from '../src/outbound/sender';
 import {
   AccessTokenCache,
@@ -18,7 +18,7 @@ import type { AttemptResult } from './plugin-attempt';
  */
 
 /** One request through the guarded sender (sendWithHeartbeat in an activity). */
-export type Send = (request: Parameters<WebhookSender['send']>[0]) => Promise<SendResult>;
+export type Send = (request: Parameters<OutboundSender['send']>[0]) => Promise<SendResult>;
 
 /** An answer this client parses may be longer than what is stored: a header row of long names. */
 const READ_BYTES = 256 * 1024;

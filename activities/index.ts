@@ -6,7 +6,7 @@ import type { PluginHealthPolicy } from '../src/domain/plugins/plugin-health';
 import type { AddressKeys } from '../src/domain/mail/address-keys';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
-import type { WebhookSender } from '../src/outbound/sender';
+import type { OutboundSender } from '../src/outbound/sender';
 import { createAirtableActivities } from './airtable-delivery';
 import { createAutoresponseActivities } from './autoresponse';
 import { createDeliveryPlanActivities } from './delivery-plan';
@@ -26,7 +26,7 @@ import { createWebhookActivities } from './webhook-delivery';
 export type ActivityDeps = {
   orm: Orm;
   logger: Logger;
-  sender: WebhookSender;
+  sender: OutboundSender;
   mailer: Mailer;
   /** Opens the sealed webhook signing secrets. */
   signingSecrets: SigningSecretCipher;

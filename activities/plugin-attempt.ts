@@ -10,7 +10,7 @@ import { recordDeliveryMetrics } from './delivery-metrics';
 import { selectDeliverableRow, type DeliverableRow } from '../src/db/sql/workflow-step-reads';
 import type { SpecialFields } from '../src/db/entities/submission';
 import type { WebhookSource } from '../src/domain/webhooks/webhook-body';
-import type { SendResult, WebhookSender } from '../src/outbound/sender';
+import type { SendResult, OutboundSender } from '../src/outbound/sender';
 import { openConfig } from '../src/domain/plugins/plugin-secrets';
 import { pluginTypeOf } from '../src/domain/plugins/registry';
 import { pluginSecretValues } from '../src/domain/plugins/plugin-secret-values';
@@ -35,7 +35,7 @@ const HEARTBEAT_EVERY_MS = 1_000;
 /** What a third-party provider's activity needs: its API's base URL and the sealed tokens' key. */
 export type ProviderActivityDeps = PluginHealthDeps & {
   orm: Orm;
-  sender: WebhookSender;
+  sender: OutboundSender;
   pluginSecrets: SigningSecretCipher;
   providerUrls: ProviderUrls;
 };
@@ -128,8 +128,8 @@ export function scrubbedResult(result: AttemptResult, secrets: readonly string[]
  * without them, and the worker logs every heartbeat it sends as failed.
  */
 export async function sendWithHeartbeat(
-  sender: WebhookSender,
-  request: Parameters<WebhookSender['send']>[0],
+  sender: OutboundSender,
+  request: Parameters<OutboundSender['send']>[0],
 ): Promise<SendResult> {
   const context = Context.current();
   if (context.info.isLocal) {
@@ -282,7 +282,7 @@ export async function recordSkippedAttempt(
  * POSTed as JSON to the plugin's incoming-webhook URL through the guarded sender, recorded.
  */
 export async function deliverChatMessage(
-  deps: PluginHealthDeps & { orm: Orm; sender: WebhookSender },
+  deps: PluginHealthDeps & { orm: Orm; sender: OutboundSender },
   input: DeliveryInput,
   pluginType: 'slack' | 'discord',
   message: (source: ChatSource) => unknown,

@@ -2,7 +2,7 @@ import type { Orm } from '../src/db/orm';
 import { teamsMessage } from '../src/domain/chat/teams-card';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
-import type { SendResult, WebhookSender } from '../src/outbound/sender';
+import type { SendResult, OutboundSender } from '../src/outbound/sender';
 import type { DeliveryActivityOf } from '../workflows/activity-contracts';
 import { loadDeliverable, openedConfig, logAndSettle, sendWithHeartbeat } from './plugin-attempt';
 import { withoutSecrets } from './secret-free-result';
@@ -39,7 +39,7 @@ function explained(result: SendResult): { result: SendResult; permanent: boolean
  * 429's `Retry-After` sets the next retry's delay; 400, 401, 403 and 404 end the delivery.
  */
 export function createTeamsActivities(
-  deps: PluginHealthDeps & { orm: Orm; sender: WebhookSender; pluginSecrets: SigningSecretCipher },
+  deps: PluginHealthDeps & { orm: Orm; sender: OutboundSender; pluginSecrets: SigningSecretCipher },
 ): DeliveryActivityOf<'deliverTeams'> {
   return {
     async deliverTeams(input) {

@@ -4,7 +4,7 @@ import { signatureHeaders } from '../src/domain/webhooks/signatures';
 import { webhookBody } from '../src/domain/webhooks/webhook-body';
 import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
 import type { PluginHealthDeps } from '../src/domain/plugins/plugin-health';
-import type { WebhookSender } from '../src/outbound/sender';
+import type { OutboundSender } from '../src/outbound/sender';
 import { PLUGIN_UNAVAILABLE } from '../workflows/failure-types';
 import { headersOf } from '../src/domain/plugins/webhook-headers';
 import {
@@ -27,7 +27,7 @@ import { attemptNumberOf } from './attempt-number';
 export function createWebhookActivities(
   deps: PluginHealthDeps & {
     orm: Orm;
-    sender: WebhookSender;
+    sender: OutboundSender;
     signingSecrets: SigningSecretCipher;
     pluginSecrets: SigningSecretCipher;
   },

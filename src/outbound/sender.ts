@@ -36,7 +36,7 @@ export function retryAfterMs(header: unknown, now = Date.now()): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
-export type WebhookSender = {
+export type OutboundSender = {
   send(request: {
     url: string;
     /** POST unless said (a provider's API may need GET or PUT); GET sends no body. */
@@ -101,13 +101,14 @@ function classify(
 }
 
 /**
- * Sends webhook requests (docs/webhook-delivery.md): POST over HTTPS through the guarded connector,
+ * Sends every outbound request: plugins' deliveries (docs/webhook-delivery.md) and CAPTCHA
+ * verification. POST (or the method asked) over HTTPS through the guarded connector,
  * connect and read timeouts, and an overall deadline of both together: undici's header and body
  * timeouts restart on every byte (and every `1xx`), so they alone let a trickling receiver hold
  * an attempt for hours. Redirects not followed (a 3xx is a failure), the answer kept
  * up to 4 KB. Never throws: every outcome is a SendResult.
  */
-export function createWebhookSender(options: {
+export function createOutboundSender(options: {
   connectTimeoutMs: number;
   readTimeoutMs: number;
   allowList: AllowList;
@@ -115,7 +116,9 @@ export function createWebhookSender(options: {
   /** This service's own addresses, refused at connect time (a delivery loop). */
   ownListeners?: OwnListeners;
   dial?: Dial;
-}): WebhookSender {
+  /** The whole request's limit when not the connect and read timeouts together. */
+  deadlineMs?: number;
+}): OutboundSender {
   const agent = new Agent({
     connect: guardedConnector(options),
     // HTTP/1.1 only, as the connector offers (undici 8 would otherwise take h2 when offered).
@@ -124,7 +127,7 @@ export function createWebhookSender(options: {
     bodyTimeout: options.readTimeoutMs,
     keepAliveTimeout: 4_000,
   });
-  const deadlineMs = options.connectTimeoutMs + options.readTimeoutMs;
+  const deadlineMs = options.deadlineMs ?? options.connectTimeoutMs + options.readTimeoutMs;
   return {
     async send({ url, method = 'POST', body, headers, signal: cancel, maxResponseBytes }) {
       const started = performance.now();

@@ -3,7 +3,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import type { AppContext } from './app-context';
 import { createMailer } from '../domain/mail/mailer';
 import type { Dial } from '../outbound/guarded-connector';
-import { createWebhookSender } from '../outbound/sender';
+import { createOutboundSender } from '../outbound/sender';
 import type { LazyTemporalClient } from '../temporal/client';
 import { deliveryPolicy } from '../temporal/delivery-policy';
 import { ensureRetentionSchedule } from '../temporal/retention-schedule';
@@ -58,7 +58,7 @@ export async function runWorker(
 ): Promise<RunningWorker> {
   const { config, logger } = ctx;
   await installRuntime(ctx);
-  const sender = createWebhookSender({
+  const sender = createOutboundSender({
     connectTimeoutMs: config.webhook.connectTimeoutMs,
     readTimeoutMs: config.webhook.readTimeoutMs,
     allowList: ctx.webhookAllowList,

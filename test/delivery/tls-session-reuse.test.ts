@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import tls from 'node:tls';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { parseAllowList } from '../../src/outbound/address-policy';
-import { createWebhookSender } from '../../src/outbound/sender';
+import { createOutboundSender } from '../../src/outbound/sender';
 import { startHttpsReceiver } from '../support/https-receiver';
 
 // A new connection to a receiver seen before resumes its TLS session: a delivery after the
@@ -11,7 +11,7 @@ import { startHttpsReceiver } from '../support/https-receiver';
 const { certificates } = inject('stack');
 const ca = fs.readFileSync(certificates.caCertFile);
 
-const sender = createWebhookSender({
+const sender = createOutboundSender({
   connectTimeoutMs: 2_000,
   readTimeoutMs: 2_000,
   allowList: parseAllowList(['127.0.0.1']),

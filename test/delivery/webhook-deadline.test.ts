@@ -6,7 +6,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createWebhookActivities } from '../../activities/webhook-delivery';
 import { parseAllowList } from '../../src/outbound/address-policy';
-import { createWebhookSender } from '../../src/outbound/sender';
+import { createOutboundSender } from '../../src/outbound/sender';
 import { useTestStack } from '../support/fixture';
 import { submitJson } from '../support/ingest-requests';
 import { attemptsOf } from '../support/delivery-attempts';
@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 const ca = fs.readFileSync(certificates.caCertFile);
-const sender = createWebhookSender({
+const sender = createOutboundSender({
   connectTimeoutMs: CONNECT_MS,
   readTimeoutMs: READ_MS,
   allowList: parseAllowList(['127.0.0.1']),

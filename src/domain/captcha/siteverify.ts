@@ -1,9 +1,8 @@
-import { Agent, request } from 'undici';
 import type { ThirdPartyCaptcha } from '../../db/entities/form-captcha';
 import { hostInDomains } from '../forms/allowed-domains';
 import type { AllowList } from '../../outbound/address-policy';
-import { guardedConnector } from '../../outbound/guarded-connector';
 import type { OwnListeners } from '../../outbound/own-listeners';
+import { createOutboundSender } from '../../outbound/sender';
 
 /** The providers' own verification endpoints (CAPTCHA_VERIFY_URL_* replace them). */
 export const DEFAULT_VERIFY_URLS: Record<ThirdPartyCaptcha, string> = {
@@ -41,8 +40,8 @@ const ANSWER_BYTES = 16_384;
 
 /**
  * Verifies a widget's response token with its provider: `secret`, `response` and `remoteip`
- * posted form-encoded to the siteverify URL through the webhooks' guarded connector (HTTPS
- * only, the private-address guard, never this service itself), all within VERIFY_DEADLINE_MS.
+ * posted form-encoded to the siteverify URL through the one outbound sender (HTTPS only, the
+ * private-address guard, never this service itself), all within VERIFY_DEADLINE_MS.
  * Never throws.
  */
 export function createSiteVerifier(options: {
@@ -53,44 +52,46 @@ export function createSiteVerifier(options: {
   deadlineMs?: number;
 }) {
   const deadlineMs = options.deadlineMs ?? VERIFY_DEADLINE_MS;
-  const agent = new Agent({
-    connect: guardedConnector({
-      connectTimeoutMs: deadlineMs,
-      allowList: options.allowList,
-      lookupHost: options.lookupHost,
-      ownListeners: options.ownListeners,
-    }),
-    allowH2: false, // HTTP/1.1 only, as the guarded connector offers
-    headersTimeout: deadlineMs,
-    bodyTimeout: deadlineMs,
-    keepAliveTimeout: 4_000,
+  // One deadline for connect, headers and body together, as before the one sender.
+  const sender = createOutboundSender({
+    connectTimeoutMs: deadlineMs,
+    readTimeoutMs: deadlineMs,
+    deadlineMs,
+    allowList: options.allowList,
+    lookupHost: options.lookupHost,
+    ownListeners: options.ownListeners,
   });
   return {
     async verify(input: SiteVerifyRequest): Promise<SiteVerdict> {
       const form = new URLSearchParams({ secret: input.secret, response: input.response });
       if (input.remoteIp) form.set('remoteip', input.remoteIp);
+      const sent = await sender.send({
+        url: options.urls[input.provider],
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
+        body: form.toString(),
+        // One byte past the limit tells a larger answer from one that fits.
+        maxResponseBytes: ANSWER_BYTES + 1,
+      });
+      if (sent.statusCode === null)
+        return unverified(`${input.provider} could not be reached: ${sent.error ?? 'no answer'}`);
+      if (sent.statusCode !== 200)
+        return unverified(`${input.provider} answered HTTP ${sent.statusCode}`);
+      if (Buffer.byteLength(sent.responseBody ?? '') > ANSWER_BYTES)
+        return unverified(
+          `${input.provider} could not be reached: the answer is larger than ${ANSWER_BYTES} bytes`,
+        );
       let answer: unknown;
       try {
-        const response = await request(options.urls[input.provider], {
-          dispatcher: agent,
-          method: 'POST',
-          headers: {
-            'content-type': 'application/x-www-form-urlencoded',
-            accept: 'application/json',
-          },
-          body: form.toString(),
-          signal: AbortSignal.timeout(deadlineMs),
-        });
-        const text = await readCapped(response.body);
-        if (response.statusCode !== 200)
-          return unverified(`${input.provider} answered HTTP ${response.statusCode}`);
-        answer = JSON.parse(text);
+        answer = JSON.parse(sent.responseBody ?? '');
       } catch (error) {
         return unverified(`${input.provider} could not be reached: ${(error as Error).message}`);
       }
       return judge(input, answer);
     },
-    close: () => agent.close(),
+    close: () => sender.close(),
   };
 }
 
@@ -145,18 +146,4 @@ function judge(input: SiteVerifyRequest, answer: unknown): SiteVerdict {
     return refused(`the CAPTCHA answer is for ${named}, not the form's "${input.action}"`);
   }
   return { outcome: 'passed' };
-}
-
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > ANSWER_BYTES) {
-      body.destroy();
-      throw new Error(`the answer is larger than ${ANSWER_BYTES} bytes`);
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
