@@ -140,9 +140,10 @@ export default tseslint.config(
     },
   },
   {
-    // test/unit/ is the unit project (vitest.config.ts): it runs without the global setup, so
+    // A `*.test.ts` file is the unit project (vitest.config.ts): it runs without the global setup, so
     // no PostgreSQL, no Temporal and no Formward server; a test that needs them lives elsewhere.
-    files: ['test/unit/**/*.ts'],
+    files: ['**/*.test.ts'],
+    ignores: ['**/*.int.test.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -151,7 +152,8 @@ export default tseslint.config(
             {
               name: 'vitest',
               importNames: ['inject'],
-              message: "test/unit/ has no global setup: inject('stack') is undefined there",
+              message:
+                "a unit test (*.test.ts) has no global setup: inject('stack') is undefined there",
             },
             {
               name: '@temporalio/testing',
@@ -163,14 +165,14 @@ export default tseslint.config(
               regex:
                 '^(\\.{1,2}/)+(support/(fixture|test-stack|shared-stack|scratch-database|own-temporal|build-once|workflow-probes|retention-runs|temporal-postgres|worker-process)|temporal/workflow-test-env|cli/running-start)$',
               message:
-                'this helper starts or needs PostgreSQL, Temporal or a Formward server: an integration test, outside test/unit/',
+                'this helper starts or needs PostgreSQL, Temporal or a Formward server: an integration test, named *.int.test.ts',
             },
             {
               regex:
                 '^(\\.{1,2}/)+src/(embedded/(postgres|temporal-server)|runtime/(http-server|worker-runner))$',
               allowTypeImports: true,
               message:
-                'this starts PostgreSQL, Temporal, the HTTP server or a worker: an integration test, outside test/unit/',
+                'this starts PostgreSQL, Temporal, the HTTP server or a worker: an integration test, named *.int.test.ts',
             },
           ],
         },

@@ -1,23 +1,21 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /*
- * Two projects, told apart by where a file lives (CONTRIBUTING.md, "Tests"):
- * - `unit`: test/unit/**, pure tests: no PostgreSQL, no Temporal, no Formward server (a file
+ * Two projects, told apart by a file's name (CONTRIBUTING.md, "Tests"):
+ * - `unit`: `*.test.ts`, pure tests: no PostgreSQL, no Temporal, no Formward server (a file
  *   may open a throwaway socket or run a local tool such as helm or promtool). No global setup:
  *   `inject('stack')` is undefined there, the stack helpers refuse to run, and eslint forbids
- *   importing them under test/unit/. `npm run test:unit`.
- * - `integration`: every other test file. One real PostgreSQL and one real Temporal dev server
- *   for the whole run (test/global-setup.ts); every test file gets its own database and task
+ *   importing them in such a file. `npm run test:unit`.
+ * - `integration`: `*.int.test.ts`. One real PostgreSQL and one real Temporal dev server for
+ *   the whole run (test/global-setup.ts); every test file gets its own database and task
  *   queue. `npm run test:integration`.
- * `npm test` (scripts/run-tests.mjs) runs the unit project, then the integration project, and
- * prints the wall time of each.
+ * Tests sit by area in test/<area>/ (or beside the code); cross-area suites (browser,
+ * production, durability) in test/. `npm test` (scripts/run-tests.mjs) runs the unit project,
+ * then the integration project, and prints the wall time of each.
  */
-const UNIT_TESTS = ['test/unit/**/*.test.ts'];
-const INTEGRATION_TESTS = [
-  'test/**/*.test.ts',
-  'workflows/**/*.test.ts',
-  'activities/**/*.test.ts',
-];
+const ROOTS = ['test', 'src', 'workflows', 'activities'];
+const UNIT_TESTS = ROOTS.map((root) => `${root}/**/*.test.ts`);
+const INTEGRATION_TESTS = ROOTS.map((root) => `${root}/**/*.int.test.ts`);
 // Its own topology and runner: `npm run test:production` (vitest.production.config.ts).
 const EXCLUDED = [...configDefaults.exclude, 'test/production/**'];
 
@@ -42,7 +40,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: UNIT_TESTS,
-          exclude: EXCLUDED,
+          exclude: [...EXCLUDED, '**/*.int.test.ts'],
           // Pure tests: every core by default.
           maxWorkers: workersFrom('UNIT_TEST_WORKERS', '100%'),
           // A worker runs its files one after another on the modules it already loaded:
@@ -58,7 +56,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: INTEGRATION_TESTS,
-          exclude: [...EXCLUDED, 'test/unit/**'],
+          exclude: EXCLUDED,
           globalSetup: ['test/global-setup.ts'],
           // Each worker runs a server, a Temporal worker and their database: two by default.
           maxWorkers: workersFrom('TEST_WORKERS', 2),

@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // with `npm test`'s global setup, and one file runs at a time.
 export default defineConfig({
   test: {
-    include: ['test/production/**/*.test.ts'],
+    include: ['test/production/**/*.int.test.ts'],
     testTimeout: 600_000,
     hookTimeout: 900_000,
     pool: 'forks',

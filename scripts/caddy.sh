@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the absolute path of a `caddy` binary: the web server whose on-demand TLS gives
-# custom form-page domains their certificates. test/domains/caddy-https.test.ts starts it on
+# custom form-page domains their certificates. test/domains/caddy-https.int.test.ts starts it on
 # 127.0.0.1 against Pebble. Lookup: $CADDY, our cache; else `go install` from the Go module
 # proxy (a few minutes cold), cached like the Temporal CLI. Progress goes to stderr; stdout
 # carries only the path.

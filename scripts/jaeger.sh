@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints the absolute path of a `jaeger` binary: Jaeger v2, an OpenTelemetry Collector
 # distribution with an OTLP receiver, in-memory storage and a query API, that
-# test/tracing/jaeger-trace.test.ts starts on 127.0.0.1. Lookup: $JAEGER, our cache; else a
+# test/tracing/jaeger-trace.int.test.ts starts on 127.0.0.1. Lookup: $JAEGER, our cache; else a
 # build from the Go module proxy (about 5 minutes warm). `go install` refuses the module (its
 # go.mod has replace directives), so the module is downloaded and built in a copy of it.
 # Progress goes to stderr; stdout carries only the path.

@@ -17,7 +17,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, makeTelemetryFilterString, Runtime, Worker } from '@temporalio/worker';
 import { format } from 'prettier';
 import { findTemporalCli } from '../src/embedded/temporal-cli';
-import { historyToJSON } from '../test/unit/temporal/history-json';
+import { historyToJSON } from '../test/temporal/history-json';
 import {
   recoveryChildWorkflowId,
   type RecoveryWorkflowInput,

@@ -2,7 +2,7 @@
 // own `vitest run`, then the wall time of each and of the whole run, so a log (CI's included)
 // shows where the time goes:
 //   npm test: unit 21 s (passed) · integration 1130 s (passed) · total 1152 s
-// Arguments go to both runs (`npm test -- test/unit/config`, `npm test -- -t "sign-in"`); a
+// Arguments go to both runs (`npm test -- test/config`, `npm test -- -t "sign-in"`); a
 // project that has no file matching the filters is left out. Both projects run even when the
 // first fails; the exit code is the first failing run's. TEST_TIMES_FILE, when set, also gets
 // the line (.ci/run repeats it in its last section).

@@ -1,7 +1,7 @@
 // Pure (imported by workflow code: no Node built-ins, no side effects, and by the starters):
 // each plugin type's delivery, the activity that makes one attempt and that activity's
 // timeout and retry policy, in one table. A new type adds one line to DELIVERY_KINDS; its
-// declaration lives in its plugin folder. test/unit/plugins/registry.test.ts checks the
+// declaration lives in its plugin folder. test/plugins/registry.test.ts checks the
 // domain's declarations and the worker's activities against this table.
 import type { RetryPolicy } from '@temporalio/common';
 import { PLUGIN_UNAVAILABLE, SMTP_REJECTED_FAILURE } from './failure-types';

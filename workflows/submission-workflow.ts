@@ -99,7 +99,7 @@ export async function submissionWorkflow(
   const test = mode === 'test';
   // A recovery (docs/recovery.md) delivers to its one plugin and plans nothing. Runs without
   // `recover` issue exactly the commands they always did, so no patched() marker is needed:
-  // the recorded histories still replay (test/unit/temporal/workflow-replay.test.ts).
+  // the recorded histories still replay (test/temporal/workflow-replay.test.ts).
   const { recover } = input;
   const plan: DeliveryPlan = recover
     ? { targets: [{ pluginId: recover.pluginId, pluginType: recover.pluginType }], notify: false }

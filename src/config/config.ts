@@ -8,7 +8,7 @@ import { loadOidcSettings } from './oidc';
 /**
  * The specification's webhook timings, the WEBHOOK_* defaults. Workflow code keeps the same
  * numbers (workflows/delivery-kinds.ts, for runs started without a policy); it cannot import
- * this file, and test/unit/config/webhook-defaults.test.ts holds the two equal.
+ * this file, and test/config/webhook-defaults.test.ts holds the two equal.
  */
 export const WEBHOOK_DEFAULTS = {
   connectTimeoutMs: 3_000,

@@ -39,7 +39,7 @@ export function storeTestSubmission(
     },
     limits: 'check',
   });
-  // The sample is fixed and passes every rule (test/unit/domain/prepare-submission.test.ts).
+  // The sample is fixed and passes every rule (test/domain/prepare-submission.test.ts).
   if (!prepared.ok)
     throw new Error(`the test sample is refused: ${prepared.problem.errors.join('; ')}`);
   return storeSubmission(em, prepared.submission, files, { start: TEST_RUN_START_HOLD });
