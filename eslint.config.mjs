@@ -3,6 +3,7 @@
 // src/db; src/runtime wires them), and workflow code that stays deterministic.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 /** Forbids imports of the given src/ folders (any relative depth), type-only ones included. */
@@ -20,10 +21,10 @@ const layerRule = (folders, message) => ({
   ],
 });
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.tmp/**'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  tseslint.configs.recommended,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': [
