@@ -35,7 +35,7 @@ export default defineConfig(
   },
   {
     // tsconfig.test.json covers every TypeScript file: sources, tests, scripts and bench.
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.mts'],
     languageOptions: {
       parserOptions: { project: ['./tsconfig.test.json'], tsconfigRootDir: import.meta.dirname },
     },
@@ -123,7 +123,7 @@ export default defineConfig(
     },
   },
   {
-    // test/unit/ is the unit project (vitest.config.ts): it runs without the global setup, so
+    // test/unit/ is the unit project (vitest.config.mts): it runs without the global setup, so
     // no PostgreSQL, no Temporal and no Formward server; a test that needs them lives elsewhere.
     files: ['test/unit/**/*.ts'],
     rules: {

@@ -18,7 +18,7 @@ const INTEGRATION_TESTS = [
   'workflows/**/*.test.ts',
   'activities/**/*.test.ts',
 ];
-// Its own topology and runner: `npm run test:production` (vitest.production.config.ts).
+// Its own topology and runner: `npm run test:production` (vitest.production.config.mts).
 const EXCLUDED = [...configDefaults.exclude, 'test/production/**'];
 
 /** A worker count from the environment variable `name`, or `fallback` when it is not set. */
