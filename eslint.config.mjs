@@ -4,6 +4,7 @@
 // that stays deterministic. Cycles between files: .dependency-cruiser.mjs (`npm run lint`).
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 /** Forbids imports of the given src/ folders (any relative depth), type-only ones included. */
@@ -21,10 +22,10 @@ const layerRule = (folders, message) => ({
   ],
 });
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.tmp/**'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  tseslint.configs.recommended,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': [
@@ -35,7 +36,7 @@ export default tseslint.config(
   },
   {
     // tsconfig.test.json covers every TypeScript file: sources, tests, scripts and bench.
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.mts'],
     languageOptions: {
       parserOptions: { project: ['./tsconfig.test.json'], tsconfigRootDir: import.meta.dirname },
     },
@@ -140,7 +141,7 @@ export default tseslint.config(
     },
   },
   {
-    // A `*.test.ts` file is the unit project (vitest.config.ts): it runs without the global setup, so
+    // A `*.test.ts` file is the unit project (vitest.config.mts): it runs without the global setup, so
     // no PostgreSQL, no Temporal and no Formward server; a test that needs them lives elsewhere.
     files: ['**/*.test.ts'],
     ignores: ['**/*.int.test.ts'],

@@ -109,7 +109,6 @@ export async function runE2e(ctx: Context): Promise<E2eResult> {
   if (!ctx.statementStats) say('e2e: no pg_stat_statements here: no database budget');
   const receiver = await startHttpsReceiver(ctx.certificates);
   let extra: ExtraWorker | null = null;
-  let extraStopped: E2eResult['extraWorker'] = null;
   try {
     const form = await createForm(formward.url, ctx.key, 'E2E');
     const plugin = await addWebhook(formward.url, ctx.key, form.id, `${receiver.url}/hook`);
@@ -144,7 +143,7 @@ export async function runE2e(ctx: Context): Promise<E2eResult> {
     measured.push(await burst(ctx, receiver, c, 'burst-2', s.burst, burstWaitS(), extra));
     say('e2e: stopping the second worker (SIGTERM)');
     const stopped = await extra.stop();
-    extraStopped = { ...stopped, startS: extra.startS };
+    const extraStopped = { ...stopped, startS: extra.startS };
     extra = null;
 
     await sleep(s.graceS * 1000);

@@ -190,7 +190,7 @@ async function readRuntime(dataDir: string, timeoutMs: number): Promise<RuntimeI
       return JSON.parse(fs.readFileSync(file, 'utf8')) as RuntimeInfo;
     } catch (error) {
       if (Date.now() > deadline)
-        throw new Error(`cannot read ${file}: ${(error as Error).message}`);
+        throw new Error(`cannot read ${file}: ${(error as Error).message}`, { cause: error });
       await sleep(200);
     }
   }

@@ -1,4 +1,4 @@
-// `npm test`: the unit project, then the integration project (vitest.config.ts), each in its
+// `npm test`: the unit project, then the integration project (vitest.config.mts), each in its
 // own `vitest run`, then the wall time of each and of the whole run, so a log (CI's included)
 // shows where the time goes:
 //   npm test: unit 21 s (passed) · integration 1130 s (passed) · total 1152 s

@@ -221,6 +221,7 @@ export async function startEmbeddedPostgres(options: {
     throw new Error(
       `embedded PostgreSQL did not start on 127.0.0.1:${port} (${String(error ?? 'it exited')}); ` +
         `its last output:\n${output.recent.join('\n')}`,
+      { cause: error },
     );
   }
 

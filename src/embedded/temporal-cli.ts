@@ -73,6 +73,7 @@ export async function findTemporalCli(explicit = process.env.TEMPORAL_CLI): Prom
     throw new Error(
       `no Temporal CLI found and provisioning failed (${(error as Error).message}). ` +
         'Install it (https://docs.temporal.io/cli) and set TEMPORAL_CLI, or set TEMPORAL_ADDRESS.',
+      { cause: error },
     );
   }
 }

@@ -86,7 +86,9 @@ export async function waitForNamespace(
       }
     } catch (error) {
       if (Date.now() > deadline)
-        throw new Error(`namespace "${namespace}" not usable: ${(error as Error).message}`);
+        throw new Error(`namespace "${namespace}" not usable: ${(error as Error).message}`, {
+          cause: error,
+        });
       await sleep(250);
     }
   }
@@ -194,6 +196,7 @@ export async function startTemporalDevServer(options: {
     throw new Error(
       `Temporal dev server on ${address} did not start: ${(error as Error).message}\n` +
         `its last output:\n${recent.join('\n')}`,
+      { cause: error },
     );
   }
 

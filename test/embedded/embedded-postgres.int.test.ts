@@ -102,6 +102,8 @@ describe('startEmbeddedPostgres', () => {
         process.execPath,
         [
           path.join(repoRoot, 'node_modules/typescript/bin/tsc'),
+          // Only this file, with these options: not the repository's tsconfig.json.
+          '--ignoreConfig',
           ...['--outDir', build, '--module', 'node16', '--moduleResolution', 'node16'],
           ...['--target', 'es2022', '--esModuleInterop', '--skipLibCheck', '--types', 'node'],
           path.join(repoRoot, 'src/embedded/postgres.ts'),

@@ -66,7 +66,7 @@ export async function request(
   const res = await fetch(url, { method, headers, body, redirect: 'manual' });
   const bytes = Buffer.from(await res.arrayBuffer());
   const text = bytes.toString('utf8');
-  let parsed: unknown = null;
+  let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {

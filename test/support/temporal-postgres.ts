@@ -211,6 +211,7 @@ export async function startTemporalOnPostgres(options: {
       throw new Error(
         `Temporal server on ${address} did not start: ${(error as Error).message}\n` +
           `its last output:\n${recent.join('\n')}`,
+        { cause: error },
       );
     }
   };

@@ -16,7 +16,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const ROOTS = ['test', 'src', 'workflows', 'activities'];
 const UNIT_TESTS = ROOTS.map((root) => `${root}/**/*.test.ts`);
 const INTEGRATION_TESTS = ROOTS.map((root) => `${root}/**/*.int.test.ts`);
-// Its own topology and runner: `npm run test:production` (vitest.production.config.ts).
+// Its own topology and runner: `npm run test:production` (vitest.production.config.mts).
 const EXCLUDED = [...configDefaults.exclude, 'test/production/**'];
 
 /** A worker count from the environment variable `name`, or `fallback` when it is not set. */
