@@ -58,7 +58,7 @@ export default tseslint.config(
   {
     files: ['src/db/**/*.ts'],
     rules: layerRule(
-      ['domain', 'http', 'runtime', 'cli', 'temporal'],
+      ['domain', 'plugins', 'http', 'runtime', 'cli', 'temporal'],
       'src/db is the bottom layer: it must not import the layers above it',
     ),
   },
@@ -84,9 +84,29 @@ export default tseslint.config(
     ),
   },
   {
+    // A plugin type's folder (declaration, builders, delivery) and what all types share: below
+    // src/http and the processes; activities/ assembles the deliveries from here, not the reverse.
+    files: ['src/plugins/**/*.ts'],
+    rules: layerRule(
+      ['http', 'runtime', 'cli', 'temporal', 'pipeline', 'activities'],
+      'src/plugins is below src/http, src/runtime, src/cli, src/temporal and src/pipeline, and activities/ imports it (not the reverse)',
+    ),
+  },
+  {
     files: ['src/outbound/**/*.ts'],
     rules: layerRule(
-      ['domain', 'db', 'http', 'runtime', 'cli', 'temporal', 'pipeline', 'workflows', 'activities'],
+      [
+        'domain',
+        'plugins',
+        'db',
+        'http',
+        'runtime',
+        'cli',
+        'temporal',
+        'pipeline',
+        'workflows',
+        'activities',
+      ],
       'src/outbound (every outbound HTTP request) is below everything that sends: it imports none of them',
     ),
   },
@@ -100,7 +120,18 @@ export default tseslint.config(
   {
     files: ['src/config/**/*.ts'],
     rules: layerRule(
-      ['domain', 'db', 'http', 'runtime', 'cli', 'temporal', 'pipeline', 'workflows', 'activities'],
+      [
+        'domain',
+        'plugins',
+        'db',
+        'http',
+        'runtime',
+        'cli',
+        'temporal',
+        'pipeline',
+        'workflows',
+        'activities',
+      ],
       'src/config is read by every layer: it imports none of them (workflow code keeps its own copy of a default)',
     ),
   },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkConditions, conditionsMatch } from '../../src/domain/plugins/conditions';
 import { checkIncludeFields, pickFields } from '../../src/domain/plugins/include-fields';
-import { checkWebhookHeaders } from '../../src/domain/plugins/webhook-headers';
+import { checkWebhookHeaders } from '../../src/plugins/webhook/webhook-headers';
 import { visiblePluginConfig } from '../../src/domain/plugins/plugin-config-visibility';
 import {
   openConfig,
@@ -9,7 +9,7 @@ import {
   sealConfig,
   SECRET_MASK,
 } from '../../src/domain/plugins/plugin-secrets';
-import { webhookType } from '../../src/domain/plugins/types/webhook';
+import { webhookType } from '../../src/plugins/webhook/declaration';
 
 const match = (rules: unknown[], payload: Record<string, unknown>, how = 'all') => {
   const checked = checkConditions({ match: how, rules });

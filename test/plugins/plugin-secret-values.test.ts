@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET_PLACEHOLDER, withoutSecrets } from '../../activities/secret-free-result';
+import { SECRET_PLACEHOLDER, withoutSecrets } from '../../src/plugins/delivery/secret-free-result';
 import { pluginSecretValues } from '../../src/domain/plugins/plugin-secret-values';
 import { PLUGIN_TYPES } from '../../src/domain/plugins/registry';
 

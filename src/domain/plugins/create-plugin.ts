@@ -10,7 +10,7 @@ import { createTypedPlugin, createWebhookPlugin } from './plugins';
 import type { SigningSecretCipher } from './signing-secret';
 import { checkWebhookUrl, urlCheckOptions, type UrlPolicySource } from './url-policy';
 import { checkPluginRouting, type RoutingInput } from './plugin-routing';
-import { checkWebhookHeaders } from './webhook-headers';
+import { checkWebhookHeaders } from '../../plugins/webhook/webhook-headers';
 
 /** What creating a plugin needs (the app context has it all). */
 export type CreatePluginDeps = UrlPolicySource & {

@@ -6,7 +6,7 @@ import type { PluginConfig, PluginTypeDeclaration } from './plugin-type';
  * sealed field and sealed list item (a token, a webhook header's value, a key), and each
  * capability URL (`redacted.origin`: a Slack or Discord URL) whole and the part a reader is
  * not shown, its path and query. What an attempt records or logs has each of them replaced
- * (activities/secret-free-result.ts), whatever the receiver echoed.
+ * (src/plugins/delivery/secret-free-result.ts), whatever the receiver echoed.
  */
 export function pluginSecretValues(type: PluginTypeDeclaration, config: PluginConfig): string[] {
   const values: string[] = [];

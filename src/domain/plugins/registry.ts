@@ -1,14 +1,15 @@
 import { isPluginTypeKey, type PluginTypeKey } from '../../../workflows/delivery-kinds';
 import type { ConfigCheck, PluginTypeDeclaration } from './plugin-type';
 import type { UrlCheckOptions } from './plugin-configs';
-import { airtableType } from './types/airtable';
-import { discordType, slackType } from './types/chat';
-import { emailType } from './types/email';
-import { notionType } from './types/notion';
-import { teamsType } from './types/teams';
-import { telegramType } from './types/telegram';
-import { googleSheetsType } from './types/google-sheets';
-import { webhookType } from './types/webhook';
+import { airtableType } from '../../plugins/airtable/declaration';
+import { discordType } from '../../plugins/discord/declaration';
+import { slackType } from '../../plugins/slack/declaration';
+import { emailType } from '../../plugins/email/declaration';
+import { notionType } from '../../plugins/notion/declaration';
+import { teamsType } from '../../plugins/teams/declaration';
+import { telegramType } from '../../plugins/telegram/declaration';
+import { googleSheetsType } from '../../plugins/google-sheets/declaration';
+import { webhookType } from '../../plugins/webhook/declaration';
 
 /**
  * Every plugin type, in the order the dashboard offers them. Adding a type: its declaration in

@@ -8,7 +8,11 @@ import { openConfig, sealConfig } from './plugin-secrets';
 import { setPluginEnabled } from './plugins';
 import { PLUGIN_TYPES } from './registry';
 import type { SigningSecretCipher } from './signing-secret';
-import { checkWebhookHeaders, headersOf, type WebhookHeader } from './webhook-headers';
+import {
+  checkWebhookHeaders,
+  headersOf,
+  type WebhookHeader,
+} from '../../plugins/webhook/webhook-headers';
 
 /**
  * What an update may change; an absent key is left as it is. `headers` (webhooks only)

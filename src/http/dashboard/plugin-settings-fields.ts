@@ -6,7 +6,7 @@ import {
   type Conditions,
 } from '../../domain/plugins/conditions';
 import { SECRET_MASK } from '../../domain/plugins/plugin-secrets';
-import { headersOf, MAX_WEBHOOK_HEADERS } from '../../domain/plugins/webhook-headers';
+import { headersOf, MAX_WEBHOOK_HEADERS } from '../../plugins/webhook/webhook-headers';
 
 /*
  * The plugin settings page's form (pages/plugin-settings.ts) as it is typed and shown: rule

@@ -5,7 +5,7 @@ import {
   MAX_ONE_OF_VALUES,
 } from '../../domain/plugins/conditions';
 import { MAX_INCLUDE_FIELDS } from '../../domain/plugins/include-fields';
-import { MAX_WEBHOOK_HEADERS } from '../../domain/plugins/webhook-headers';
+import { MAX_WEBHOOK_HEADERS } from '../../plugins/webhook/webhook-headers';
 
 /*
  * The shapes of `conditions`, `include_fields` and a webhook's `config.headers` as the API

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { Form } from '../../../domain/entities';
 import { listFormPlugins } from '../../../domain/plugins/plugins';
 import { pluginRecipientLookup } from '../../../domain/recipients/recipient-states';
-import { SIGNATURE_HEADERS } from '../../../domain/webhooks/signatures';
+import { SIGNATURE_HEADERS } from '../../../plugins/webhook/signatures';
 import { formSectionLinks } from '../form-sections';
 import { formatTime } from '../format-time';
 import { formRef, pluginRow, type PluginViewer } from '../page-views';
