@@ -51,8 +51,8 @@ export default tseslint.config(
   {
     files: ['src/domain/**/*.ts'],
     rules: layerRule(
-      ['http', 'runtime', 'cli', 'temporal', 'pipeline', 'app-context'],
-      'src/domain is below src/http, src/runtime, src/cli, src/temporal and src/pipeline: it must not import them',
+      ['http', 'runtime', 'cli', 'temporal', 'pipeline', 'app-context', 'plugins'],
+      'src/domain is below src/http, src/runtime, src/cli, src/temporal, src/pipeline and src/plugins: it must not import them',
     ),
   },
   {

@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 import type { ProviderUrls } from '../src/config/config';
 import type { Orm } from '../src/db/orm';
 import type { Mailer } from '../src/domain/mail/mailer';
-import type { PluginHealthPolicy } from '../src/domain/plugins/plugin-health';
+import type { PluginHealthPolicy } from '../src/plugins/manage/plugin-health';
 import type { AddressKeys } from '../src/domain/mail/address-keys';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
-import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
+import type { SigningSecretCipher } from '../src/domain/secrets/signing-secret';
 import type { OutboundSender } from '../src/outbound/sender';
 import { createAirtableActivities } from '../src/plugins/airtable/delivery';
 import { createAutoresponseActivities } from './autoresponse';
@@ -30,7 +30,7 @@ export type ActivityDeps = {
   mailer: Mailer;
   /** Opens the sealed webhook signing secrets. */
   signingSecrets: SigningSecretCipher;
-  /** Opens plugins' sealed tokens and keys (src/domain/plugins/plugin-secrets.ts). */
+  /** Opens plugins' sealed tokens and keys (src/plugins/manage/plugin-secrets.ts). */
   pluginSecrets: SigningSecretCipher;
   /** Public API URL, for links in notification e-mails. */
   baseUrl: string;

@@ -4,8 +4,8 @@ import {
   CONDITION_OPS,
   MAX_CONDITION_RULES,
   type Conditions,
-} from '../../domain/plugins/conditions';
-import { SECRET_MASK } from '../../domain/plugins/plugin-secrets';
+} from '../../plugins/manage/conditions';
+import { SECRET_MASK } from '../../plugins/manage/plugin-secrets';
 import { headersOf, MAX_WEBHOOK_HEADERS } from '../../plugins/webhook/webhook-headers';
 
 /*

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllowList } from '../../outbound/address-policy';
-import { checkPluginConfig } from '../../domain/plugins/registry';
+import { checkPluginConfig } from '../registry';
 import { airtableRecordBody, airtableRecordsUrl } from './airtable-record';
 import { readAirtableAnswer } from './airtable-answer';
 import { airtableType } from './declaration';

@@ -1,4 +1,4 @@
-import { fieldText } from '../../domain/plugins/plugin-configs';
+import { fieldText } from '../manage/plugin-configs';
 
 /** What a record is made of: the submission (its fields already chosen by the plugin). */
 export type RecordSource = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { schemaCheck, type PluginTypeDeclaration } from '../../domain/plugins/plugin-type';
+import { schemaCheck, type PluginTypeDeclaration } from '../plugin-type';
 
 /*
  * Airtable: one record per submission in a table of a base (docs/plugins.md, "airtable"),

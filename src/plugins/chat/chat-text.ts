@@ -1,4 +1,4 @@
-import { fieldText } from '../../domain/plugins/plugin-configs';
+import { fieldText } from '../manage/plugin-configs';
 
 /** What a chat message is made of: the submission, its form, and its fields in stored order. */
 export type ChatSource = {

@@ -1,4 +1,4 @@
-import type { PluginTypeDeclaration } from '../../domain/plugins/plugin-type';
+import type { PluginTypeDeclaration } from '../plugin-type';
 import { checkUrlConfig, hostOf } from '../webhook/declaration';
 
 /** Slack and Discord: an incoming-webhook URL, itself the secret, checked like a webhook's. */

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllowList } from '../../outbound/address-policy';
-import { visiblePluginConfig } from '../../domain/plugins/plugin-config-visibility';
-import {
-  openConfig,
-  pluginSecretsCipher,
-  sealConfig,
-  SECRET_MASK,
-} from '../../domain/plugins/plugin-secrets';
+import { visiblePluginConfig } from '../manage/plugin-config-visibility';
+import { openConfig, pluginSecretsCipher, sealConfig, SECRET_MASK } from '../manage/plugin-secrets';
 import { teamsType } from '../teams/declaration';
 import { telegramType } from '../telegram/declaration';
 import type { HostLookup } from '../../outbound/destination-url';

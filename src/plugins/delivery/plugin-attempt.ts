@@ -4,20 +4,20 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm';
 import type { ProviderUrls } from '../../config/config';
 import type { ChatSource } from '../chat/chat-text';
-import { recordDeliveryHealth, type PluginHealthDeps } from '../../domain/plugins/plugin-health';
+import { recordDeliveryHealth, type PluginHealthDeps } from '../manage/plugin-health';
 import { upsertAttempt } from '../../db/sql/delivery-attempts';
 import { recordDeliveryMetrics } from './delivery-metrics';
 import { selectDeliverableRow, type DeliverableRow } from '../../db/sql/workflow-step-reads';
 import type { SpecialFields } from '../../db/entities/submission';
 import type { WebhookSource } from '../webhook/webhook-body';
 import type { SendResult, OutboundSender } from '../../outbound/sender';
-import { openConfig } from '../../domain/plugins/plugin-secrets';
-import { pluginTypeOf } from '../../domain/plugins/registry';
-import { pluginSecretValues } from '../../domain/plugins/plugin-secret-values';
-import type { PluginConfig } from '../../domain/plugins/plugin-type';
+import { openConfig } from '../manage/plugin-secrets';
+import { pluginTypeOf } from '../registry';
+import { pluginSecretValues } from '../manage/plugin-secret-values';
+import type { PluginConfig } from '../plugin-type';
 import { withoutSecrets } from './secret-free-result';
-import { pickFields } from '../../domain/plugins/include-fields';
-import type { SigningSecretCipher } from '../../domain/plugins/signing-secret';
+import { pickFields } from '../manage/include-fields';
+import type { SigningSecretCipher } from '../../domain/secrets/signing-secret';
 import { MAX_RETRY_AFTER_MS } from '../../../workflows/delivery-kinds';
 import {
   REDELIVERY,

@@ -1,5 +1,5 @@
 import type { Orm } from '../../db/orm';
-import type { PluginHealthDeps } from '../../domain/plugins/plugin-health';
+import type { PluginHealthDeps } from '../manage/plugin-health';
 import { discordMessage } from './discord-message';
 import type { OutboundSender } from '../../outbound/sender';
 import { deliverChatMessage } from '../delivery/plugin-attempt';

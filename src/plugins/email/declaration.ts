@@ -1,5 +1,5 @@
-import { emailPluginConfig, MAX_EMAIL_RECIPIENTS } from '../../domain/plugins/plugin-configs';
-import { schemaCheck, type PluginTypeDeclaration } from '../../domain/plugins/plugin-type';
+import { emailPluginConfig, MAX_EMAIL_RECIPIENTS } from '../manage/plugin-configs';
+import { schemaCheck, type PluginTypeDeclaration } from '../plugin-type';
 
 /** A mail to up to ten confirmed addresses, the subject a template (docs/plugins.md). */
 export const emailType: PluginTypeDeclaration = {

@@ -1,8 +1,8 @@
 import type { Orm } from '../../db/orm';
-import type { PluginHealthDeps } from '../../domain/plugins/plugin-health';
+import type { PluginHealthDeps } from '../manage/plugin-health';
 import { isPermanentSmtpRejection } from '../../domain/mail/smtp-failure';
 import { buildSubmissionEmail } from '../../domain/mail/submission-email';
-import { emailPluginConfig, renderSubject } from '../../domain/plugins/plugin-configs';
+import { emailPluginConfig, renderSubject } from '../manage/plugin-configs';
 import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../../domain/recipients/mail-budget';
 import { sendCopies } from '../../domain/recipients/recipient-copies';
 import { splitDeliverable } from '../../domain/recipients/recipient-states';

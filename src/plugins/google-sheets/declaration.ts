@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_SHEET_NAME_CHARS, sheetNameProblem, spreadsheetIdOf } from './a1-notation';
 import { parseServiceAccountKey } from './service-account-key';
-import { schemaCheck, type PluginTypeDeclaration } from '../../domain/plugins/plugin-type';
+import { schemaCheck, type PluginTypeDeclaration } from '../plugin-type';
 
 export const DEFAULT_SHEET_NAME = 'Sheet1';
 

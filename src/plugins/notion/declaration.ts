@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { schemaCheck, type PluginTypeDeclaration } from '../../domain/plugins/plugin-type';
+import { schemaCheck, type PluginTypeDeclaration } from '../plugin-type';
 
 /*
  * Notion: one page per submission in a database shared with an internal integration

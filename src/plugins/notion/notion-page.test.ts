@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllowList } from '../../outbound/address-policy';
-import { checkPluginConfig } from '../../domain/plugins/registry';
+import { checkPluginConfig } from '../registry';
 import { readNotionAnswer } from './notion-answer';
 import { readNotionDatabase, type NotionDatabase } from './notion-database';
 import { notionPageBody, propertyValue, textChunks } from './notion-page';

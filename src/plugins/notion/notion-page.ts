@@ -1,4 +1,4 @@
-import { fieldText } from '../../domain/plugins/plugin-configs';
+import { fieldText } from '../manage/plugin-configs';
 import { propertyNamed, type NotionDatabase, type NotionProperty } from './notion-database';
 
 /*

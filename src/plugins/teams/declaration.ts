@@ -1,4 +1,4 @@
-import type { PluginTypeDeclaration } from '../../domain/plugins/plugin-type';
+import type { PluginTypeDeclaration } from '../plugin-type';
 import { checkUrlConfig, hostOf } from '../webhook/declaration';
 
 /**

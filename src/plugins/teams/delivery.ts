@@ -1,7 +1,7 @@
 import type { Orm } from '../../db/orm';
 import { teamsMessage } from './teams-card';
-import type { PluginHealthDeps } from '../../domain/plugins/plugin-health';
-import type { SigningSecretCipher } from '../../domain/plugins/signing-secret';
+import type { PluginHealthDeps } from '../manage/plugin-health';
+import type { SigningSecretCipher } from '../../domain/secrets/signing-secret';
 import type { SendResult, OutboundSender } from '../../outbound/sender';
 import type { DeliveryActivityOf } from '../../../workflows/activity-contracts';
 import {

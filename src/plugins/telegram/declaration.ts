@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { schemaCheck, type PluginTypeDeclaration } from '../../domain/plugins/plugin-type';
+import { schemaCheck, type PluginTypeDeclaration } from '../plugin-type';
 
 /** A bot token as BotFather gives it: the bot's id, a colon, 35 characters. */
 export const TELEGRAM_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{35}$/;

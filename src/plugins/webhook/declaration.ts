@@ -1,9 +1,5 @@
 import { validateWebhookUrl } from '../../outbound/destination-url';
-import type {
-  ConfigCheck,
-  PluginConfig,
-  PluginTypeDeclaration,
-} from '../../domain/plugins/plugin-type';
+import type { ConfigCheck, PluginConfig, PluginTypeDeclaration } from '../plugin-type';
 import { checkWebhookHeaders } from './webhook-headers';
 
 /** The host a URL (or a redacted `https://host`) points at, for names and summaries. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SIGNATURE_HEADERS } from './signatures';
-import { problemsAt } from '../../domain/plugins/conditions';
+import { problemsAt } from '../manage/conditions';
 
 /*
  * A webhook's own headers (docs/plugins.md, "Webhook headers"): up to ten `{name, value}`,

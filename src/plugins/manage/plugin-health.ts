@@ -8,9 +8,9 @@ import {
   type PluginOwnerRow,
 } from '../../db/sql/plugins';
 import type { DeliveryMode } from '../../../workflows/submission-contract';
-import type { Mailer } from '../mail/mailer';
-import { randomToken } from '../accounts/secrets';
-import { pluginsDisabledTotal } from '../metrics/registry';
+import type { Mailer } from '../../domain/mail/mailer';
+import { randomToken } from '../../domain/accounts/secrets';
+import { pluginsDisabledTotal } from '../../domain/metrics/registry';
 
 /** PLUGIN_DISABLE_AFTER_FAILURES and PLUGIN_DISABLE_AFTER (docs/configuration.md). */
 export type PluginHealthPolicy = { disableAfterFailures: number; disableAfterMs: number };

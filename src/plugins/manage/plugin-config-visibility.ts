@@ -1,6 +1,6 @@
-import type { Scope } from '../accounts/scopes';
+import type { Scope } from '../../domain/accounts/scopes';
 import { mapSecrets, SECRET_MASK } from './plugin-secrets';
-import { pluginTypeOf } from './registry';
+import { pluginTypeOf } from '../registry';
 
 /*
  * What of a plugin's config a member or key may see (docs/teams.md). Webhook, Slack and

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Plugin } from '../../db/entities';
 import { countPluginsUnderLock } from '../../db/sql/budget-counts';
-import { pluginLimitReached, withinBudget } from '../budgets/limit-reached';
+import { pluginLimitReached, withinBudget } from '../../domain/budgets/limit-reached';
 import type { PluginTypeKey } from '../../../workflows/delivery-kinds';
 import type { Conditions } from './conditions';
-import { PLUGIN_TYPES } from './registry';
-import { newSigningSecret, SigningSecretCipher } from './signing-secret';
+import { PLUGIN_TYPES } from '../registry';
+import { newSigningSecret, SigningSecretCipher } from '../../domain/secrets/signing-secret';
 
 /** One page of a form's plugins, oldest first, and how many there are in all. */
 export async function listFormPlugins(

@@ -1,5 +1,5 @@
 import { mapSecrets } from './plugin-secrets';
-import type { PluginConfig, PluginTypeDeclaration } from './plugin-type';
+import type { PluginConfig, PluginTypeDeclaration } from '../plugin-type';
 
 /**
  * The secret values a plugin sends, as its declaration names them in its opened config: each

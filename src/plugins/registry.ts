@@ -1,19 +1,20 @@
-import { isPluginTypeKey, type PluginTypeKey } from '../../../workflows/delivery-kinds';
+import { isPluginTypeKey, type PluginTypeKey } from '../../workflows/delivery-kinds';
 import type { ConfigCheck, PluginTypeDeclaration } from './plugin-type';
-import type { UrlCheckOptions } from './plugin-configs';
-import { airtableType } from '../../plugins/airtable/declaration';
-import { discordType } from '../../plugins/discord/declaration';
-import { slackType } from '../../plugins/slack/declaration';
-import { emailType } from '../../plugins/email/declaration';
-import { notionType } from '../../plugins/notion/declaration';
-import { teamsType } from '../../plugins/teams/declaration';
-import { telegramType } from '../../plugins/telegram/declaration';
-import { googleSheetsType } from '../../plugins/google-sheets/declaration';
-import { webhookType } from '../../plugins/webhook/declaration';
+import type { UrlCheckOptions } from './manage/plugin-configs';
+import { airtableType } from './airtable/declaration';
+import { discordType } from './discord/declaration';
+import { slackType } from './slack/declaration';
+import { emailType } from './email/declaration';
+import { notionType } from './notion/declaration';
+import { teamsType } from './teams/declaration';
+import { telegramType } from './telegram/declaration';
+import { googleSheetsType } from './google-sheets/declaration';
+import { webhookType } from './webhook/declaration';
 
 /**
- * Every plugin type, in the order the dashboard offers them. Adding a type: its declaration in
- * types/, one line here, its activity and policy (CONTRIBUTING.md, "Adding a plugin type").
+ * Every plugin type, in the order the dashboard offers them. Adding a type: its folder
+ * (<type>/declaration.ts, <type>/delivery.ts), one line here, one line in activities/index.ts and
+ * its kind in workflows/delivery-kinds.ts (CONTRIBUTING.md, "Adding a plugin type").
  */
 export const PLUGIN_TYPES: Record<PluginTypeKey, PluginTypeDeclaration> = {
   webhook: webhookType,

@@ -1,18 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Plugin } from '../../db/entities';
-import type { UseCaseAudit } from '../audit/use-case-audit';
+import type { UseCaseAudit } from '../../domain/audit/use-case-audit';
 import { PluginConfigRefusedError } from './create-plugin';
 import { checkPluginRouting } from './plugin-routing';
 import { openConfig, sealConfig } from './plugin-secrets';
 import { setPluginEnabled } from './plugins';
-import { PLUGIN_TYPES } from './registry';
-import type { SigningSecretCipher } from './signing-secret';
-import {
-  checkWebhookHeaders,
-  headersOf,
-  type WebhookHeader,
-} from '../../plugins/webhook/webhook-headers';
+import { PLUGIN_TYPES } from '../registry';
+import type { SigningSecretCipher } from '../../domain/secrets/signing-secret';
+import { checkWebhookHeaders, headersOf, type WebhookHeader } from '../webhook/webhook-headers';
 
 /**
  * What an update may change; an absent key is left as it is. `headers` (webhooks only)

@@ -1,16 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Form, Plugin } from '../../db/entities';
-import type { AccountMailing } from '../accounts/registration';
-import type { UseCaseAudit } from '../audit/use-case-audit';
-import { requestConfirmations } from '../recipients/confirmations';
+import type { AccountMailing } from '../../domain/accounts/registration';
+import type { UseCaseAudit } from '../../domain/audit/use-case-audit';
+import { requestConfirmations } from '../../domain/recipients/confirmations';
 import type { PluginTypeKey } from '../../../workflows/delivery-kinds';
 import { sealConfig } from './plugin-secrets';
-import { PLUGIN_TYPES } from './registry';
+import { PLUGIN_TYPES } from '../registry';
 import { createTypedPlugin, createWebhookPlugin } from './plugins';
-import type { SigningSecretCipher } from './signing-secret';
+import type { SigningSecretCipher } from '../../domain/secrets/signing-secret';
 import { checkWebhookUrl, urlCheckOptions, type UrlPolicySource } from './url-policy';
 import { checkPluginRouting, type RoutingInput } from './plugin-routing';
-import { checkWebhookHeaders } from '../../plugins/webhook/webhook-headers';
+import { checkWebhookHeaders } from '../webhook/webhook-headers';
 
 /** What creating a plugin needs (the app context has it all). */
 export type CreatePluginDeps = UrlPolicySource & {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseAllowList } from '../../src/outbound/address-policy';
-import { DEFAULT_EMAIL_SUBJECT, renderSubject } from '../../src/domain/plugins/plugin-configs';
-import { checkPluginConfig } from '../../src/domain/plugins/registry';
+import { parseAllowList } from '../../outbound/address-policy';
+import { DEFAULT_EMAIL_SUBJECT, renderSubject } from './plugin-configs';
+import { checkPluginConfig } from '../registry';
 
 const urls = {
   allowList: parseAllowList([]),

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkConditions, conditionsMatch } from '../../src/domain/plugins/conditions';
-import { checkIncludeFields, pickFields } from '../../src/domain/plugins/include-fields';
-import { checkWebhookHeaders } from '../../src/plugins/webhook/webhook-headers';
-import { visiblePluginConfig } from '../../src/domain/plugins/plugin-config-visibility';
-import {
-  openConfig,
-  pluginSecretsCipher,
-  sealConfig,
-  SECRET_MASK,
-} from '../../src/domain/plugins/plugin-secrets';
-import { webhookType } from '../../src/plugins/webhook/declaration';
+import { checkConditions, conditionsMatch } from './conditions';
+import { checkIncludeFields, pickFields } from './include-fields';
+import { checkWebhookHeaders } from '../webhook/webhook-headers';
+import { visiblePluginConfig } from './plugin-config-visibility';
+import { openConfig, pluginSecretsCipher, sealConfig, SECRET_MASK } from './plugin-secrets';
+import { webhookType } from '../webhook/declaration';
 
 const match = (rules: unknown[], payload: Record<string, unknown>, how = 'all') => {
   const checked = checkConditions({ match: how, rules });

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Plugin } from '../../db/entities';
-import type { UseCaseAudit } from '../audit/use-case-audit';
+import type { UseCaseAudit } from '../../domain/audit/use-case-audit';
 import { softDeletePlugin } from './plugins';
 
 /**

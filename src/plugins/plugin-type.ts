@@ -1,13 +1,14 @@
 import type { z } from 'zod';
-import type { PluginTypeKey } from '../../../workflows/delivery-kinds';
-import type { UrlCheckOptions } from './plugin-configs';
+import type { PluginTypeKey } from '../../workflows/delivery-kinds';
+import type { UrlCheckOptions } from './manage/plugin-configs';
 
 /*
- * What one plugin type is, declared once (types/*.ts, listed in registry.ts): the config it
+ * What one plugin type is, declared once (<type>/declaration.ts, listed in registry.ts): the config it
  * takes and how it is checked, which fields are secrets, what a reader may see, what the
  * dashboard asks for, and the line that says where it delivers. The API views, the dashboard,
  * the delivery plan and docs/plugins.md all read the declaration; the delivery itself is the
- * type's activity (activities/, named in workflows/delivery-kinds.ts).
+ * type's <type>/delivery.ts, registered by activities/index.ts under the activity name
+ * workflows/delivery-kinds.ts gives it.
  */
 
 /** A stored config: JSON, secrets sealed (plugin-secrets.ts). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET_PLACEHOLDER, withoutSecrets } from '../../src/plugins/delivery/secret-free-result';
-import { pluginSecretValues } from '../../src/domain/plugins/plugin-secret-values';
-import { PLUGIN_TYPES } from '../../src/domain/plugins/registry';
+import { SECRET_PLACEHOLDER, withoutSecrets } from '../delivery/secret-free-result';
+import { pluginSecretValues } from './plugin-secret-values';
+import { PLUGIN_TYPES } from '../registry';
 
 // What each plugin type's declaration says it sends in secret (plugin-secret-values.ts), and
 // the scrub every recorded attempt goes through (secret-free-result.ts).

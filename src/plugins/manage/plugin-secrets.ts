@@ -1,5 +1,5 @@
-import type { PluginConfig, PluginTypeDeclaration } from './plugin-type';
-import { SigningSecretCipher } from './signing-secret';
+import type { PluginConfig, PluginTypeDeclaration } from '../plugin-type';
+import { SigningSecretCipher } from '../../domain/secrets/signing-secret';
 
 /*
  * A plugin's tokens and keys (its declaration's `sealed` fields) are stored sealed with a key
