@@ -52,14 +52,14 @@ export default defineConfig(
   {
     files: ['src/domain/**/*.ts'],
     rules: layerRule(
-      ['http', 'runtime', 'cli', 'temporal', 'pipeline', 'app-context'],
-      'src/domain is below src/http, src/runtime, src/cli, src/temporal and src/pipeline: it must not import them',
+      ['http', 'runtime', 'cli', 'temporal', 'pipeline', 'app-context', 'plugins'],
+      'src/domain is below src/http, src/runtime, src/cli, src/temporal, src/pipeline and src/plugins: it must not import them',
     ),
   },
   {
     files: ['src/db/**/*.ts'],
     rules: layerRule(
-      ['domain', 'http', 'runtime', 'cli', 'temporal'],
+      ['domain', 'plugins', 'http', 'runtime', 'cli', 'temporal'],
       'src/db is the bottom layer: it must not import the layers above it',
     ),
   },
@@ -85,9 +85,29 @@ export default defineConfig(
     ),
   },
   {
+    // A plugin type's folder (declaration, builders, delivery) and what all types share: below
+    // src/http and the processes; activities/ assembles the deliveries from here, not the reverse.
+    files: ['src/plugins/**/*.ts'],
+    rules: layerRule(
+      ['http', 'runtime', 'cli', 'temporal', 'pipeline', 'activities'],
+      'src/plugins is below src/http, src/runtime, src/cli, src/temporal and src/pipeline, and activities/ imports it (not the reverse)',
+    ),
+  },
+  {
     files: ['src/outbound/**/*.ts'],
     rules: layerRule(
-      ['domain', 'db', 'http', 'runtime', 'cli', 'temporal', 'pipeline', 'workflows', 'activities'],
+      [
+        'domain',
+        'plugins',
+        'db',
+        'http',
+        'runtime',
+        'cli',
+        'temporal',
+        'pipeline',
+        'workflows',
+        'activities',
+      ],
       'src/outbound (every outbound HTTP request) is below everything that sends: it imports none of them',
     ),
   },
@@ -101,7 +121,18 @@ export default defineConfig(
   {
     files: ['src/config/**/*.ts'],
     rules: layerRule(
-      ['domain', 'db', 'http', 'runtime', 'cli', 'temporal', 'pipeline', 'workflows', 'activities'],
+      [
+        'domain',
+        'plugins',
+        'db',
+        'http',
+        'runtime',
+        'cli',
+        'temporal',
+        'pipeline',
+        'workflows',
+        'activities',
+      ],
       'src/config is read by every layer: it imports none of them (workflow code keeps its own copy of a default)',
     ),
   },

@@ -28,7 +28,7 @@ import {
 } from '../workflows/submission-contract';
 import { DELIVERY_FAILED, SMTP_REJECTED_FAILURE } from '../workflows/failure-types';
 import type { AutoresponseActivities } from '../workflows/activity-contracts';
-import { attemptNumberOf } from './attempt-number';
+import { attemptNumberOf } from '../src/plugins/delivery/attempt-number';
 
 export type AutoresponseDeps = {
   orm: Orm;

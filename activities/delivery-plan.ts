@@ -7,7 +7,7 @@ import {
   type DeliveryPlanRow,
   type PluginTargetRow,
 } from '../src/db/sql/workflow-step-reads';
-import { conditionsMatch, type Conditions } from '../src/domain/plugins/conditions';
+import { conditionsMatch, type Conditions } from '../src/plugins/manage/conditions';
 import { deliveryIdOf } from '../workflows/delivery-ids';
 import type { DeliveryPlanActivities } from '../workflows/activity-contracts';
 import { REDELIVERY, type DeliveryMode } from '../workflows/submission-contract';

@@ -2,26 +2,26 @@ import type { Logger } from 'pino';
 import type { ProviderUrls } from '../src/config/config';
 import type { Orm } from '../src/db/orm';
 import type { Mailer } from '../src/domain/mail/mailer';
-import type { PluginHealthPolicy } from '../src/domain/plugins/plugin-health';
+import type { PluginHealthPolicy } from '../src/plugins/manage/plugin-health';
 import type { AddressKeys } from '../src/domain/mail/address-keys';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
-import type { SigningSecretCipher } from '../src/domain/plugins/signing-secret';
+import type { SigningSecretCipher } from '../src/domain/secrets/signing-secret';
 import type { OutboundSender } from '../src/outbound/sender';
-import { createAirtableActivities } from './airtable-delivery';
+import { createAirtableActivities } from '../src/plugins/airtable/delivery';
 import { createAutoresponseActivities } from './autoresponse';
 import { createDeliveryPlanActivities } from './delivery-plan';
-import { createDiscordActivities } from './discord-delivery';
-import { createEmailPluginActivities } from './email-plugin-delivery';
-import { createGoogleSheetsActivities } from './google-sheets-delivery';
+import { createDiscordActivities } from '../src/plugins/discord/delivery';
+import { createEmailPluginActivities } from '../src/plugins/email/delivery';
+import { createGoogleSheetsActivities } from '../src/plugins/google-sheets/delivery';
 import { createNotificationActivities } from './notification-email';
-import { createNotionActivities } from './notion-delivery';
-import { createSlackActivities } from './slack-delivery';
-import { createTeamsActivities } from './teams-delivery';
-import { createTelegramActivities } from './telegram-delivery';
+import { createNotionActivities } from '../src/plugins/notion/delivery';
+import { createSlackActivities } from '../src/plugins/slack/delivery';
+import { createTeamsActivities } from '../src/plugins/teams/delivery';
+import { createTelegramActivities } from '../src/plugins/telegram/delivery';
 import { createRecoveryActivities } from './recovery';
 import { createRetentionActivities } from './retention';
 import { createSpamActivities } from './spam';
-import { createWebhookActivities } from './webhook-delivery';
+import { createWebhookActivities } from '../src/plugins/webhook/delivery';
 
 export type ActivityDeps = {
   orm: Orm;
@@ -30,7 +30,7 @@ export type ActivityDeps = {
   mailer: Mailer;
   /** Opens the sealed webhook signing secrets. */
   signingSecrets: SigningSecretCipher;
-  /** Opens plugins' sealed tokens and keys (src/domain/plugins/plugin-secrets.ts). */
+  /** Opens plugins' sealed tokens and keys (src/plugins/manage/plugin-secrets.ts). */
   pluginSecrets: SigningSecretCipher;
   /** Public API URL, for links in notification e-mails. */
   baseUrl: string;

@@ -1,7 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { Form, Submission, SubmissionFile } from '../src/db/entities';
+import { Form, Submission } from '../src/db/entities';
 import type { Orm } from '../src/db/orm';
 import type { Mailer } from '../src/domain/mail/mailer';
 import { isPermanentSmtpRejection } from '../src/domain/mail/smtp-failure';
@@ -10,18 +9,10 @@ import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../src/domain/recipients
 import { sendCopies } from '../src/domain/recipients/recipient-copies';
 import { splitDeliverable } from '../src/domain/recipients/recipient-states';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
+import { uploadedFiles } from '../src/domain/mail/uploaded-files';
 import { type NotificationResult } from '../workflows/submission-contract';
 import { SMTP_REJECTED_FAILURE } from '../workflows/failure-types';
 import type { NotificationActivities } from '../workflows/activity-contracts';
-
-/** The file rows without their content (a lazy column), only to show what was uploaded. */
-export function uploadedFiles(em: EntityManager, submissionId: string) {
-  return em.find(
-    SubmissionFile,
-    { submissionId },
-    { fields: ['id', 'fieldName', 'filename', 'contentType', 'size'], orderBy: { id: 'asc' } },
-  );
-}
 
 export type NotificationDeps = {
   orm: Orm;

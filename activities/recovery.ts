@@ -1,5 +1,5 @@
 import type { Orm } from '../src/db/orm';
-import { nextRecoveryPage, recordRecoveryProgress } from '../src/domain/plugins/recovery';
+import { nextRecoveryPage, recordRecoveryProgress } from '../src/plugins/manage/recovery';
 import type { RecoveryActivities } from '../workflows/activity-contracts';
 
 /** The recovery workflow's database steps (docs/recovery.md): its candidates and its progress. */

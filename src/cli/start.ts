@@ -1,7 +1,7 @@
 import { shutdownTracing, startTracing } from '../tracing/start-tracing';
 import type { Config } from '../config/config';
 import { migrate } from '../db/orm';
-import { sealPlainSigningSecrets } from '../domain/plugins/plugins';
+import { sealPlainSigningSecrets } from '../plugins/manage/plugins';
 import { removeRuntimeFile, writeRuntimeFile } from '../embedded/runtime-file';
 import { createAppContext } from '../runtime/app-context';
 import { openDatabase, type Database } from '../runtime/database';

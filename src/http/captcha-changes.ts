@@ -4,7 +4,7 @@ import {
   CaptchaSecretMissingError,
   type CaptchaInput,
 } from '../domain/captcha/captcha-settings';
-import type { SigningSecretCipher } from '../domain/plugins/signing-secret';
+import type { SigningSecretCipher } from '../domain/secrets/signing-secret';
 import { validationFailed } from './http-error';
 
 /**

@@ -1,4 +1,4 @@
-import { pluginSecretsCipher } from '../domain/plugins/plugin-secrets';
+import { pluginSecretsCipher } from '../plugins/manage/plugin-secrets';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { createOrm, type Orm } from '../db/orm';
@@ -14,7 +14,7 @@ import type { FileStore } from '../domain/files/file-store';
 import { FormCache } from '../domain/forms/form-cache';
 import { devMailboxWarning } from '../domain/mail/dev-mailbox-exposure';
 import { Semaphore } from '../domain/concurrency/semaphore';
-import { SigningSecretCipher } from '../domain/plugins/signing-secret';
+import { SigningSecretCipher } from '../domain/secrets/signing-secret';
 import { parseAllowList, type AllowList } from '../outbound/address-policy';
 import { UnsubscribeTokens } from '../domain/recipients/unsubscribe-tokens';
 import { AddressKeys } from '../domain/mail/address-keys';
@@ -27,7 +27,7 @@ import {
   retentionScheduleReader,
   type RetentionScheduleReader,
 } from '../temporal/retention-schedule';
-import type { RecoveryStarter } from '../domain/plugins/recovery';
+import type { RecoveryStarter } from '../plugins/manage/recovery';
 import { OwnListeners } from '../outbound/own-listeners';
 import { ownServiceUrls } from '../outbound/own-origin';
 import { ReplayBudget } from '../domain/deliveries/replay-budget';
@@ -61,7 +61,7 @@ export type AppContext = {
   appSecret: string;
   /** Seals and opens webhook signing secrets with a key derived from appSecret. */
   signingSecrets: SigningSecretCipher;
-  /** Seals and opens plugins' tokens and keys (src/domain/plugins/plugin-secrets.ts). */
+  /** Seals and opens plugins' tokens and keys (src/plugins/manage/plugin-secrets.ts). */
   pluginSecrets: SigningSecretCipher;
   /** Seals and opens the secrets of forms' third-party CAPTCHAs. */
   captchaSecrets: SigningSecretCipher;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET_MASK } from '../../src/domain/plugins/plugin-secrets';
+import { SECRET_MASK } from '../../src/plugins/manage/plugin-secrets';
 import { expectAnswer, expectError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 
@@ -149,7 +149,7 @@ describe('plugin conditions, fields and headers through the API', () => {
   });
 
   it('PATCH config.headers on a non-webhook → invalid_config; conditions are fine', async () => {
-    const { createTypedPlugin } = await import('../../src/domain/plugins/plugins');
+    const { createTypedPlugin } = await import('../../src/plugins/manage/plugins');
     const slack = await createTypedPlugin(
       t.stack.ctx.orm.em.fork(),
       { formId: t.form.id, type: 'slack', config: { url: 'https://hooks.slack.com/services/X' } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTypedPlugin } from '../../src/domain/plugins/plugins';
+import { createTypedPlugin } from '../../src/plugins/manage/plugins';
 import { expectAnswer, expectError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 

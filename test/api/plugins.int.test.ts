@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealPlainSigningSecrets } from '../../src/domain/plugins/plugins';
+import { sealPlainSigningSecrets } from '../../src/plugins/manage/plugins';
 import {
   expectAnswer,
   expectError,

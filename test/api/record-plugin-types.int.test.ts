@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createTypedPlugin } from '../../src/domain/plugins/plugins';
-import { sealConfig } from '../../src/domain/plugins/plugin-secrets';
-import { PLUGIN_TYPES } from '../../src/domain/plugins/registry';
+import { createTypedPlugin } from '../../src/plugins/manage/plugins';
+import { sealConfig } from '../../src/plugins/manage/plugin-secrets';
+import { PLUGIN_TYPES } from '../../src/plugins/registry';
 import { expectAnswer, expectError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 

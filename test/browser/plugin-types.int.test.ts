@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PLUGIN_TYPE_LIST } from '../../src/domain/plugins/registry';
+import { PLUGIN_TYPE_LIST } from '../../src/plugins/registry';
 import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
 import type { PluginTypeKey } from '../../workflows/delivery-kinds';
 import { runAxe } from '../support/axe';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { SECRET_MASK } from '../../src/domain/plugins/plugin-secrets';
+import { SECRET_MASK } from '../../src/plugins/manage/plugin-secrets';
 import { request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { submitJson } from '../support/ingest-requests';

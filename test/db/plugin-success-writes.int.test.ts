@@ -1,10 +1,10 @@
 import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Mailer } from '../../src/domain/mail/mailer';
-import { recordDeliveryHealth } from '../../src/domain/plugins/plugin-health';
+import { recordDeliveryHealth } from '../../src/plugins/manage/plugin-health';
 import { useScratchDatabase } from '../support/scratch-database';
 
-// src/domain/plugins/plugin-health.ts: a success writes the plugin's row only when it changes
+// src/plugins/manage/plugin-health.ts: a success writes the plugin's row only when it changes
 // something the attempt did not already see (no failures, stamped within the last second).
 describe('a successful delivery and its plugin', () => {
   const db = useScratchDatabase();

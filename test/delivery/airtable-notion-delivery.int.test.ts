@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { createTypedPlugin } from '../../src/domain/plugins/plugins';
-import { sealConfig } from '../../src/domain/plugins/plugin-secrets';
-import { PLUGIN_TYPES } from '../../src/domain/plugins/registry';
+import { createTypedPlugin } from '../../src/plugins/manage/plugins';
+import { sealConfig } from '../../src/plugins/manage/plugin-secrets';
+import { PLUGIN_TYPES } from '../../src/plugins/registry';
 import { expectAnswer } from '../support/api-client';
 import { startFakeAirtable, type FakeAirtable } from '../support/fake-airtable';
 import { startFakeNotion, type FakeNotion } from '../support/fake-notion';

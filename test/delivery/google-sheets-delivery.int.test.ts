@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { Form } from '../../src/db/entities/form';
-import { createPlugin } from '../../src/domain/plugins/create-plugin';
+import { createPlugin } from '../../src/plugins/manage/create-plugin';
 import { request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { startFakeGoogle, type FakeGoogle } from '../support/fake-google';

@@ -42,7 +42,7 @@ describe('plugin conditions and chosen fields in delivery', () => {
     });
     const webhook = expectAnswer(created, 'POST /api/forms/{form_id}/plugins', 201).plugin;
     // A Slack plugin of the same form, with a field choice of its own.
-    const { createTypedPlugin } = await import('../../src/domain/plugins/plugins');
+    const { createTypedPlugin } = await import('../../src/plugins/manage/plugins');
     const slack = await createTypedPlugin(
       t.stack.ctx.orm.em.fork(),
       {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { readMimeHeaders } from '../../src/domain/mail/mime-reader';
-import { createTypedPlugin } from '../../src/domain/plugins/plugins';
+import { createTypedPlugin } from '../../src/plugins/manage/plugins';
 import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { useTestStack } from '../support/fixture';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { createTypedPlugin } from '../../src/domain/plugins/plugins';
+import { createTypedPlugin } from '../../src/plugins/manage/plugins';
 import { useTestStack } from '../support/fixture';
 import { startHttpsReceiver, type HttpsReceiver, type Responder } from '../support/https-receiver';
 import { submitJson } from '../support/ingest-requests';

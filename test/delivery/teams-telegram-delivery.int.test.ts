@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { sealConfig } from '../../src/domain/plugins/plugin-secrets';
-import { createTypedPlugin } from '../../src/domain/plugins/plugins';
-import { PLUGIN_TYPES } from '../../src/domain/plugins/registry';
+import { sealConfig } from '../../src/plugins/manage/plugin-secrets';
+import { createTypedPlugin } from '../../src/plugins/manage/plugins';
+import { PLUGIN_TYPES } from '../../src/plugins/registry';
 import { request } from '../support/api-client';
 import { attemptsOf, FAST_DELIVERY_ENV, waitForAttempts } from '../support/delivery-attempts';
 import { eventually } from '../support/eventually';

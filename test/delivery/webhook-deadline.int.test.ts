@@ -4,7 +4,7 @@ import { CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { createWebhookActivities } from '../../activities/webhook-delivery';
+import { createWebhookActivities } from '../../src/plugins/webhook/delivery';
 import { parseAllowList } from '../../src/outbound/address-policy';
 import { createOutboundSender } from '../../src/outbound/sender';
 import { useTestStack } from '../support/fixture';

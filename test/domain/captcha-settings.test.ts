@@ -5,7 +5,7 @@ import {
   CaptchaSecretMissingError,
   takeCaptchaResponse,
 } from '../../src/domain/captcha/captcha-settings';
-import { SigningSecretCipher } from '../../src/domain/plugins/signing-secret';
+import { SigningSecretCipher } from '../../src/domain/secrets/signing-secret';
 import { captchaWidget, captchaEmbedLines } from '../../src/http/views/captcha-widget';
 import { autocompleteScript } from '../../src/http/ingest/autocomplete-script';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newSigningSecret, SigningSecretCipher } from '../../src/domain/plugins/signing-secret';
+import { newSigningSecret, SigningSecretCipher } from '../../src/domain/secrets/signing-secret';
 
 describe('SigningSecretCipher', () => {
   const cipher = new SigningSecretCipher('an app secret');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { createTypedPlugin } from '../../src/domain/plugins/plugins';
+import { createTypedPlugin } from '../../src/plugins/manage/plugins';
 import { findPart, headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
 import { attemptsOf, FAST_DELIVERY_ENV } from '../support/delivery-attempts';

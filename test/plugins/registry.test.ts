@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createActivities, type ActivityDeps } from '../../activities';
-import { PLUGIN_TYPES, PLUGIN_TYPE_LIST } from '../../src/domain/plugins/registry';
-import { visiblePluginConfig } from '../../src/domain/plugins/plugin-config-visibility';
-import { SECRET_MASK } from '../../src/domain/plugins/plugin-secrets';
+import { PLUGIN_TYPES, PLUGIN_TYPE_LIST } from '../../src/plugins/registry';
+import { visiblePluginConfig } from '../../src/plugins/manage/plugin-config-visibility';
+import { SECRET_MASK } from '../../src/plugins/manage/plugin-secrets';
 import { DEFAULT_DELIVERY_POLICY } from '../../workflows/delivery-kinds';
 import { deliveryKindOf } from '../../workflows/delivery-kinds';
 import { DELIVERY_ACTIVITY, PLUGIN_TYPE_KEYS } from '../../workflows/delivery-kinds';

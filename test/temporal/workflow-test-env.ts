@@ -142,7 +142,7 @@ export const webhook = (pluginId: string): DeliveryTarget => ({ pluginId, plugin
 
 /**
  * An outcome as the real activity reports it, for a given input and attempt: its `attempt` is
- * Temporal's count of this activity's attempts (activities/plugin-attempt.ts).
+ * Temporal's count of this activity's attempts (src/plugins/delivery/plugin-attempt.ts).
  */
 export const outcomeFor = (
   input: DeliveryInput,

@@ -1,6 +1,6 @@
 import { context, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { createTypedPlugin } from '../../src/domain/plugins/plugins';
+import { createTypedPlugin } from '../../src/plugins/manage/plugins';
 import { shutdownTracing, startTracing } from '../../src/tracing/start-tracing';
 import { request } from '../support/api-client';
 import { FAST_DELIVERY_ENV, waitForAttempts } from '../support/delivery-attempts';

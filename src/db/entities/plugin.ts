@@ -7,7 +7,7 @@ import {
   updatedAtColumn,
 } from './columns';
 
-/** Stored as the domain checked it (src/domain/plugins/conditions.ts). */
+/** Stored as the domain checked it (src/plugins/manage/conditions.ts). */
 export type PluginConditions = {
   match: 'all' | 'any';
   rules: { field: string; op: string; value?: string | string[] }[];
@@ -28,9 +28,9 @@ export const Plugin = defineEntity({
     enabled: p.boolean(),
     config: p.json<Record<string, unknown>>(),
     signingSecret: p.string().nullable(),
-    /** Which submissions it gets (src/domain/plugins/conditions.ts); null: all. */
+    /** Which submissions it gets (src/plugins/manage/conditions.ts); null: all. */
     conditions: p.json<PluginConditions>().nullable(),
-    /** The fields it is sent (src/domain/plugins/include-fields.ts); null: all. */
+    /** The fields it is sent (src/plugins/manage/include-fields.ts); null: all. */
     includeFields: p.json<string[]>().nullable(),
     deletedAt: timestampColumn().nullable(),
     /** Exhausted deliveries in a row (docs/endpoint-health.md); a success resets it. */

@@ -65,7 +65,7 @@ export type PluginTargetRow = {
   pluginType: string;
   enabled: boolean;
   disabledReason: string | null;
-  /** Its conditions as stored (src/domain/plugins/conditions.ts); null: every submission. */
+  /** Its conditions as stored (src/plugins/manage/conditions.ts); null: every submission. */
   conditions: unknown;
 };
 
@@ -147,7 +147,7 @@ export type DeliverableRow = {
     deleted: boolean;
     config: Record<string, unknown>;
     signingSecret: string | null;
-    /** The fields it is sent (src/domain/plugins/include-fields.ts); null: all. */
+    /** The fields it is sent (src/plugins/manage/include-fields.ts); null: all. */
     includeFields: string[] | null;
     /** No failures counted and a success stamped within the last second (plugin-health.ts). */
     recentlyHealthy: boolean;

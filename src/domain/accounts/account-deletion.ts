@@ -9,7 +9,9 @@ import {
 } from '../../db/sql/account-deletion';
 import type { FileStore } from '../files/file-store';
 import { sweepDeletedObjects } from '../files/object-sweep';
-import type { RecoveryStarter } from '../plugins/recovery';
+// The one import of src/domain from src/plugins: deleting an account cancels its plugins' recoveries.
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports
+import type { RecoveryStarter } from '../../plugins/manage/recovery';
 
 export type AccountContents = AccountCounts;
 export { countAccountContents };

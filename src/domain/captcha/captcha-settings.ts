@@ -1,5 +1,5 @@
 import type { StoredCaptcha, ThirdPartyCaptcha } from '../../db/entities/form-captcha';
-import type { SigningSecretCipher } from '../plugins/signing-secret';
+import type { SigningSecretCipher } from '../secrets/signing-secret';
 
 export type { StoredCaptcha, ThirdPartyCaptcha } from '../../db/entities/form-captcha';
 

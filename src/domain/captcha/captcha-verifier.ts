@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StoredCaptcha } from '../../db/entities/form-captcha';
-import type { SigningSecretCipher } from '../plugins/signing-secret';
+import type { SigningSecretCipher } from '../secrets/signing-secret';
 import type { AltchaGuard } from './altcha';
 import { isRecaptchaV3, RECAPTCHA_V3_ACTION } from './captcha-settings';
 import type { SiteVerdict, SiteVerifier } from './siteverify';

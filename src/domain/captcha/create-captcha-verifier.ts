@@ -1,6 +1,6 @@
 import type { ThirdPartyCaptcha } from '../../db/entities/form-captcha';
 import type { AllowList } from '../../outbound/address-policy';
-import type { SigningSecretCipher } from '../plugins/signing-secret';
+import type { SigningSecretCipher } from '../secrets/signing-secret';
 import type { OwnListeners } from '../../outbound/own-listeners';
 import { AltchaGuard } from './altcha';
 import { CaptchaVerifier } from './captcha-verifier';

@@ -4,8 +4,8 @@ import {
   maskedUrl,
   pluginConfigAccess,
   visiblePluginConfig,
-} from '../../domain/plugins/plugin-config-visibility';
-import { pluginTypeOf } from '../../domain/plugins/registry';
+} from '../../plugins/manage/plugin-config-visibility';
+import { pluginTypeOf } from '../../plugins/registry';
 
 /*
  * What the dashboard's templates see of a form and of a plugin: plain objects with the fields

@@ -5,7 +5,7 @@ import type { FlashCode } from './flash';
  * before every type shared one set of pages (`webhook.created`, `webhook.secret_rotated`: the
  * API records those too, and people filter their log by them); every other type is a
  * `plugin`. A naming, not a capability: what a type can do is in its declaration
- * (src/domain/plugins/registry.ts).
+ * (src/plugins/registry.ts).
  */
 
 export type PluginChange = 'created' | 'enabled' | 'disabled' | 'deleted' | 'secret_rotated';

@@ -4,9 +4,9 @@ import {
   CONDITION_OPS,
   MAX_CONDITION_RULES,
   type Conditions,
-} from '../../domain/plugins/conditions';
-import { SECRET_MASK } from '../../domain/plugins/plugin-secrets';
-import { headersOf, MAX_WEBHOOK_HEADERS } from '../../domain/plugins/webhook-headers';
+} from '../../plugins/manage/conditions';
+import { SECRET_MASK } from '../../plugins/manage/plugin-secrets';
+import { headersOf, MAX_WEBHOOK_HEADERS } from '../../plugins/webhook/webhook-headers';
 
 /*
  * The plugin settings page's form (pages/plugin-settings.ts) as it is typed and shown: rule

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { SigningSecretCipher } from '../../domain/plugins/signing-secret';
+import { SigningSecretCipher } from '../../domain/secrets/signing-secret';
 import type { AppContext } from '../../runtime/app-context';
 import { cookieOptions, readCookie } from '../cookies';
 import { sessionOf } from './session-guard';

@@ -1,8 +1,8 @@
 import type { ROLES, Scope } from '../../domain/accounts/scopes';
 import type { FormCounts } from '../../domain/forms/form-counts';
 import type { MailboxEntry } from '../../domain/mail/dev-mailbox';
-import type { ConfigField } from '../../domain/plugins/plugin-type';
-import type { RecoveryRow } from '../../domain/plugins/recovery';
+import type { ConfigField } from '../../plugins/plugin-type';
+import type { RecoveryRow } from '../../plugins/manage/recovery';
 import type { RecipientStatus } from '../../domain/recipients/recipient-states';
 import type { accountStats } from '../../domain/stats/account-stats';
 import type { Activity } from '../../domain/stats/activity-series';

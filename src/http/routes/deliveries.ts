@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { can } from '../../domain/accounts/principal';
 import { findAccountForm } from '../../domain/forms/forms';
-import { pluginConfigAccess, visibleAttempt } from '../../domain/plugins/plugin-config-visibility';
-import { findFormPlugin } from '../../domain/plugins/plugins';
+import { pluginConfigAccess, visibleAttempt } from '../../plugins/manage/plugin-config-visibility';
+import { findFormPlugin } from '../../plugins/manage/plugins';
 import { listAttempts } from '../../domain/deliveries/delivery-records';
 import { replaySubmission } from '../../domain/deliveries/replay-submission';
 import { envelope, listAnswer } from '../envelope';

@@ -1,10 +1,10 @@
 import type { Request } from 'express';
 import { can } from '../../domain/accounts/principal';
 import { findAccountForm } from '../../domain/forms/forms';
-import { createPlugin, PluginConfigRefusedError } from '../../domain/plugins/create-plugin';
-import { deletePlugin } from '../../domain/plugins/delete-plugin';
-import { findFormPlugin, listFormPlugins, rotateSigningSecret } from '../../domain/plugins/plugins';
-import { isConfigProblem, updatePlugin } from '../../domain/plugins/update-plugin';
+import { createPlugin, PluginConfigRefusedError } from '../../plugins/manage/create-plugin';
+import { deletePlugin } from '../../plugins/manage/delete-plugin';
+import { findFormPlugin, listFormPlugins, rotateSigningSecret } from '../../plugins/manage/plugins';
+import { isConfigProblem, updatePlugin } from '../../plugins/manage/update-plugin';
 import { pluginRecipientLookup } from '../../domain/recipients/recipient-states';
 import { envelope, listAnswer } from '../envelope';
 import { HttpError, notFound } from '../http-error';

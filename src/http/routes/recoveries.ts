@@ -1,4 +1,4 @@
-import { findRecovery, sinceProblem, startRecovery } from '../../domain/plugins/recovery';
+import { findRecovery, sinceProblem, startRecovery } from '../../plugins/manage/recovery';
 import { envelope } from '../envelope';
 import { HttpError, notFound, temporalUnavailable, validationFailed } from '../http-error';
 import { defineRoute } from '../routing/define-route';

@@ -3,14 +3,14 @@ import {
   CONDITION_OPS,
   MAX_CONDITION_RULES,
   MAX_ONE_OF_VALUES,
-} from '../../domain/plugins/conditions';
-import { MAX_INCLUDE_FIELDS } from '../../domain/plugins/include-fields';
-import { MAX_WEBHOOK_HEADERS } from '../../domain/plugins/webhook-headers';
+} from '../../plugins/manage/conditions';
+import { MAX_INCLUDE_FIELDS } from '../../plugins/manage/include-fields';
+import { MAX_WEBHOOK_HEADERS } from '../../plugins/webhook/webhook-headers';
 
 /*
  * The shapes of `conditions`, `include_fields` and a webhook's `config.headers` as the API
  * documents them. Only the shape is read here: the rules (ops, bounds, reserved header names)
- * are the domain's (src/domain/plugins/), whose problems answer 422 `invalid_config`.
+ * are the domain's (src/plugins/manage/), whose problems answer 422 `invalid_config`.
  */
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);

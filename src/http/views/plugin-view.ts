@@ -5,9 +5,9 @@ import { can, type Principal } from '../../domain/accounts/principal';
 import {
   pluginConfigAccess,
   visiblePluginConfig,
-} from '../../domain/plugins/plugin-config-visibility';
-import { DISABLED_BY_ACCOUNT } from '../../domain/plugins/plugins';
-import { CONDITION_OPS, type Conditions } from '../../domain/plugins/conditions';
+} from '../../plugins/manage/plugin-config-visibility';
+import { DISABLED_BY_ACCOUNT } from '../../plugins/manage/plugins';
+import { CONDITION_OPS, type Conditions } from '../../plugins/manage/conditions';
 import type { RecipientStatus } from '../../domain/recipients/recipient-states';
 import { envelopeSchema, listEnvelopeSchema } from '../envelope';
 import { link, linksSchema } from '../links';

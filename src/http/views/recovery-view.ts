@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RecoveryRow } from '../../domain/plugins/recovery';
+import type { RecoveryRow } from '../../plugins/manage/recovery';
 import { envelopeSchema } from '../envelope';
 import { link, linksSchema } from '../links';
 import type { PublicUrls } from '../../runtime/public-urls';

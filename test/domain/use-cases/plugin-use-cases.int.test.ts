@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LimitReachedError } from '../../../src/domain/budgets/limit-reached';
 import { findAccountForm } from '../../../src/domain/forms/forms';
-import { createPlugin, PluginConfigRefusedError } from '../../../src/domain/plugins/create-plugin';
-import { deletePlugin } from '../../../src/domain/plugins/delete-plugin';
-import { findFormPlugin } from '../../../src/domain/plugins/plugins';
+import { createPlugin, PluginConfigRefusedError } from '../../../src/plugins/manage/create-plugin';
+import { deletePlugin } from '../../../src/plugins/manage/delete-plugin';
+import { findFormPlugin } from '../../../src/plugins/manage/plugins';
 import { expectAnswer } from '../../support/api-client';
 import { useTestStack } from '../../support/fixture';
 import { auditEntries, dashboardOf, freshEm } from './use-case-stack';
 
-// src/domain/plugins/create-plugin.ts and delete-plugin.ts, called directly against the real
+// src/plugins/manage/create-plugin.ts and delete-plugin.ts, called directly against the real
 // database, and the deletion's audit entry through the API and the dashboard.
 
 const t = useTestStack({ form: { name: 'Plugins' } });

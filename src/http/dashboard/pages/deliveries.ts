@@ -5,7 +5,7 @@ import { replaySubmission } from '../../../domain/deliveries/replay-submission';
 import {
   pluginConfigAccess,
   visibleAttempt,
-} from '../../../domain/plugins/plugin-config-visibility';
+} from '../../../plugins/manage/plugin-config-visibility';
 import type { AppContext } from '../../../runtime/app-context';
 import { definePage } from '../define-page';
 import { setFlash } from '../flash';

@@ -9,7 +9,7 @@ import {
 } from '../../../domain/accounts/oidc-client';
 import { listUserAccounts } from '../../../domain/accounts/memberships';
 import { recordAuditEvent } from '../../../domain/audit/audit-log';
-import { SigningSecretCipher } from '../../../domain/plugins/signing-secret';
+import { SigningSecretCipher } from '../../../domain/secrets/signing-secret';
 import type { AppContext } from '../../../runtime/app-context';
 import { clearCookieOptions, cookieOptions, readCookie, setSessionCookie } from '../../cookies';
 import { clientAddress } from '../../ingest/client-address';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Form, Plugin } from '../../../domain/entities';
 import { findAccountForm } from '../../../domain/forms/forms';
-import { findFormPlugin } from '../../../domain/plugins/plugins';
+import { findFormPlugin } from '../../../plugins/manage/plugins';
 import { sendAppPage } from '../app-page';
 import { sessionOf } from '../session-guard';
 

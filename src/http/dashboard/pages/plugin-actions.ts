@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import type { Form, Plugin } from '../../../domain/entities';
-import { deletePlugin } from '../../../domain/plugins/delete-plugin';
-import { rotateSigningSecret, setPluginEnabled } from '../../../domain/plugins/plugins';
-import { pluginTypeOf } from '../../../domain/plugins/registry';
+import { deletePlugin } from '../../../plugins/manage/delete-plugin';
+import { rotateSigningSecret, setPluginEnabled } from '../../../plugins/manage/plugins';
+import { pluginTypeOf } from '../../../plugins/registry';
 import type { AppContext } from '../../../runtime/app-context';
 import { definePage } from '../define-page';
 import type { PageAudit } from '../page-audit';

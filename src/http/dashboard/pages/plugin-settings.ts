@@ -4,11 +4,11 @@ import {
   checkConditions,
   CONDITION_OPS,
   type Conditions,
-} from '../../../domain/plugins/conditions';
-import { PluginConfigRefusedError } from '../../../domain/plugins/create-plugin';
-import { dryRun, sampleSubmissions } from '../../../domain/plugins/dry-run';
-import { updatePlugin } from '../../../domain/plugins/update-plugin';
-import { pluginConfigAccess } from '../../../domain/plugins/plugin-config-visibility';
+} from '../../../plugins/manage/conditions';
+import { PluginConfigRefusedError } from '../../../plugins/manage/create-plugin';
+import { dryRun, sampleSubmissions } from '../../../plugins/manage/dry-run';
+import { updatePlugin } from '../../../plugins/manage/update-plugin';
+import { pluginConfigAccess } from '../../../plugins/manage/plugin-config-visibility';
 import { definePage, type Render } from '../define-page';
 import { setFlash } from '../flash';
 import { formRef, pluginRow, type PluginViewer } from '../page-views';

@@ -4,9 +4,9 @@ import {
   createPlugin,
   PluginConfigRefusedError,
   type PluginToCreate,
-} from '../../../domain/plugins/create-plugin';
-import type { PluginTypeDeclaration } from '../../../domain/plugins/plugin-type';
-import { pluginTypeOf } from '../../../domain/plugins/registry';
+} from '../../../plugins/manage/create-plugin';
+import type { PluginTypeDeclaration } from '../../../plugins/plugin-type';
+import { pluginTypeOf } from '../../../plugins/registry';
 import { definePage } from '../define-page';
 import { setFlash } from '../flash';
 import { pluginAuditAction } from '../plugin-change-names';

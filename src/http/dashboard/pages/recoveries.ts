@@ -5,7 +5,7 @@ import {
   recentRecoveries,
   sinceProblem,
   startRecovery,
-} from '../../../domain/plugins/recovery';
+} from '../../../plugins/manage/recovery';
 import { definePage, type Render } from '../define-page';
 import { formatTime } from '../format-time';
 import { formRef, pluginRow, type PluginViewer } from '../page-views';

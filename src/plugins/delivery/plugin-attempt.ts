@@ -1,0 +1,360 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../db/orm';
+import type { ProviderUrls } from '../../config/config';
+import type { ChatSource } from '../chat/chat-text';
+import { recordDeliveryHealth, type PluginHealthDeps } from '../manage/plugin-health';
+import { upsertAttempt } from '../../db/sql/delivery-attempts';
+import { recordDeliveryMetrics } from './delivery-metrics';
+import { selectDeliverableRow, type DeliverableRow } from '../../db/sql/workflow-step-reads';
+import type { SpecialFields } from '../../db/entities/submission';
+import type { WebhookSource } from '../webhook/webhook-body';
+import type { SendResult, OutboundSender } from '../../outbound/sender';
+import { openConfig } from '../manage/plugin-secrets';
+import { pluginTypeOf } from '../registry';
+import { pluginSecretValues } from '../manage/plugin-secret-values';
+import type { PluginConfig } from '../plugin-type';
+import { withoutSecrets } from './secret-free-result';
+import { pickFields } from '../manage/include-fields';
+import type { SigningSecretCipher } from '../../domain/secrets/signing-secret';
+import { MAX_RETRY_AFTER_MS } from '../../../workflows/delivery-kinds';
+import {
+  REDELIVERY,
+  type DeliveryOutcome,
+  type DeliveryInput,
+} from '../../../workflows/submission-contract';
+import {
+  DELIVERY_FAILED,
+  DELIVERY_SKIPPED,
+  PLUGIN_UNAVAILABLE,
+} from '../../../workflows/failure-types';
+import { attemptNumberOf } from './attempt-number';
+
+// What every delivery activity (webhook, Slack, Discord, e-mail plugin) does around its send:
+// load the plugin and the submission now, record the attempt, and tell Temporal what next.
+
+const HEARTBEAT_EVERY_MS = 1_000;
+
+/** What a third-party provider's activity needs: its API's base URL and the sealed tokens' key. */
+export type ProviderActivityDeps = PluginHealthDeps & {
+  orm: Orm;
+  sender: OutboundSender;
+  pluginSecrets: SigningSecretCipher;
+  providerUrls: ProviderUrls;
+};
+
+/** An attempt's result as recorded: the sender's, or the mailer's in the same shape. */
+export type AttemptResult = Omit<SendResult, 'failure'> & { failure: string | null };
+
+/** What an attempt reads of the submission beyond the webhook body: its form and special fields. */
+export type DeliverableSubmission = {
+  form: { id: string; accountId: string; name: string };
+  specialNormalized: SpecialFields | null;
+};
+
+/**
+ * The plugin, if it is still there, enabled and of the expected type, and the submission with
+ * its form (one statement, the attempt's only read of them); otherwise the delivery stops
+ * without retry (PLUGIN_UNAVAILABLE). The payload holds only the plugin's `include_fields`.
+ */
+export async function loadDeliverable(
+  em: EntityManager,
+  input: DeliveryInput,
+  pluginType: string,
+): Promise<{
+  plugin: DeliverableRow['plugin'];
+  source: WebhookSource;
+  submission: DeliverableSubmission;
+}> {
+  const found = await selectDeliverableRow(em, input.pluginId, input.submissionId);
+  const plugin = found?.plugin;
+  if (!plugin || plugin.deleted || !plugin.enabled || plugin.pluginType !== pluginType) {
+    throw ApplicationFailure.nonRetryable(
+      'the plugin was deleted or disabled; delivery stopped',
+      PLUGIN_UNAVAILABLE,
+    );
+  }
+  const row = found.submission;
+  if (!row) {
+    throw ApplicationFailure.nonRetryable('the submission no longer exists', PLUGIN_UNAVAILABLE);
+  }
+  const source: WebhookSource = {
+    submissionId: String(row.id),
+    createdAt: new Date(row.created_at),
+    formEndpointToken: row.endpoint_token,
+    formName: row.name,
+    sourceIp: row.source_ip,
+    userAgent: row.user_agent,
+    referrer: row.referrer,
+    // Only the fields the plugin is sent, before any type builds its body from them.
+    payload: pickFields(row.payload_json, plugin.includeFields),
+  };
+  const submission: DeliverableSubmission = {
+    form: { id: row.form_id, accountId: row.account_id, name: row.name },
+    specialNormalized: row.special_normalized as SpecialFields | null,
+  };
+  return { plugin, source, submission };
+}
+
+/** The plugin's config with its sealed tokens and keys opened, for this attempt only. */
+export function openedConfig(
+  plugin: DeliverableRow['plugin'],
+  cipher: SigningSecretCipher,
+): Record<string, unknown> {
+  const type = pluginTypeOf(plugin.pluginType);
+  return type ? openConfig(type, plugin.config, cipher) : plugin.config;
+}
+
+/**
+ * The secret values an attempt of `plugin` sends, from its opened config (its declaration
+ * names them: plugin-secret-values.ts), and any the attempt got on the way (`more`: an access
+ * token). recordAndSettle replaces each in what it records; a type's log line uses them too.
+ */
+export function attemptSecrets(
+  plugin: { pluginType: string },
+  opened: PluginConfig,
+  more: readonly string[] = [],
+): string[] {
+  const type = pluginTypeOf(plugin.pluginType);
+  return [...(type ? pluginSecretValues(type, opened) : []), ...more];
+}
+
+/** The result with every secret replaced (src/plugins/delivery/secret-free-result.ts). */
+export function scrubbedResult(result: AttemptResult, secrets: readonly string[]): AttemptResult {
+  return withoutSecrets(result, secrets);
+}
+
+/**
+ * One request through the guarded sender (POST unless the request says). Temporal delivers a cancellation (workflow cancelled,
+ * worker shutting down) only in answer to a heartbeat; the SDK throttles these, so beating
+ * often costs nothing. A local activity (a delivery's first attempt) gets its cancellation
+ * without them, and the worker logs every heartbeat it sends as failed.
+ */
+export async function sendWithHeartbeat(
+  sender: OutboundSender,
+  request: Parameters<OutboundSender['send']>[0],
+): Promise<SendResult> {
+  const context = Context.current();
+  if (context.info.isLocal) {
+    return sender.send({ ...request, signal: context.cancellationSignal });
+  }
+  context.heartbeat();
+  const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+  return sender
+    .send({ ...request, signal: context.cancellationSignal })
+    .finally(() => clearInterval(beat));
+}
+
+/**
+ * Records the attempt (the same delivery id for every retry), its error and answer without
+ * the plugin's secret values (`secrets`: attemptSecrets), then returns the outcome or throws: retryable unless this was the last attempt, a test, or a refusal that cannot
+ * change (`final`); a cancelled attempt is reported as cancelled. A `Retry-After` the
+ * receiver sent becomes the next retry's delay. A settled delivery (succeeded, or failed for
+ * good) counts towards the plugin's health (docs/endpoint-health.md).
+ */
+export async function recordAndSettle(
+  em: EntityManager,
+  input: DeliveryInput,
+  sent: AttemptResult,
+  options: {
+    /** The plugin's secret values (attemptSecrets): never recorded, thrown or counted. */
+    secrets: readonly string[];
+    health: PluginHealthDeps;
+    startedAt: Date;
+    /** The plugin's type and when the submission was stored, for the metrics. */
+    pluginType: string;
+    storedAt: Date;
+    permanent?: boolean;
+    failureType?: string;
+    /** The plugin as loadDeliverable read it: healthy and stamped within the last second. */
+    recentlyHealthy?: boolean;
+  },
+): Promise<DeliveryOutcome> {
+  const result = scrubbedResult(sent, options.secrets);
+  const context = Context.current();
+  const { info } = context;
+  const final =
+    result.ok ||
+    input.mode === 'test' ||
+    options.permanent === true ||
+    info.attempt >= input.maxAttempts;
+  await upsertAttempt(em, {
+    deliveryId: input.deliveryId,
+    submissionId: input.submissionId,
+    pluginId: input.pluginId,
+    attempt: attemptNumberOf(input.attemptOffset),
+    status: result.ok ? 'succeeded' : final ? 'failed' : 'pending_retry',
+    httpStatus: result.statusCode,
+    error: result.error,
+    durationMs: result.durationMs,
+    responseBody: result.responseBody,
+    isReplay: input.mode === REDELIVERY,
+    isTest: input.mode === 'test',
+    workflowId: info.workflowExecution?.workflowId ?? '',
+    workflowRunId: info.workflowExecution?.runId ?? '',
+    startedAt: options.startedAt,
+    finishedAt: new Date(),
+  });
+  // A cancelled attempt (workflow cancelled, worker stopping) says nothing of the receiver.
+  if (result.failure !== 'cancelled') recordDeliveryMetrics(input, result, { ...options, final });
+  if ((result.ok || final) && result.failure !== 'cancelled') {
+    await recordDeliveryHealth(em, options.health, {
+      pluginId: input.pluginId,
+      pluginType: options.pluginType,
+      ok: result.ok,
+      final,
+      mode: input.mode,
+      recentlyHealthy: options.recentlyHealthy,
+    });
+  }
+
+  // Recorded above like any failed attempt; Temporal is told it was cancelled, not failed.
+  if (result.failure === 'cancelled') {
+    const reason: unknown = context.cancellationSignal.reason;
+    throw reason instanceof Error ? reason : new CancelledFailure('delivery attempt cancelled');
+  }
+
+  const outcome: DeliveryOutcome = {
+    pluginId: input.pluginId,
+    deliveryId: input.deliveryId,
+    ok: result.ok,
+    statusCode: result.statusCode,
+    error: result.error,
+    durationMs: result.durationMs,
+    attempt: info.attempt, // this run's attempts, as the workflow's summary counts them
+  };
+  if (result.ok) return outcome;
+  const message = result.error ?? 'delivery failed';
+  const type = options.failureType ?? DELIVERY_FAILED;
+  if (final) throw ApplicationFailure.nonRetryable(message, type, outcome);
+  // A Retry-After within bounds sets the next retry; the outcome carries it too, since a
+  // local first attempt's failure reaches the workflow without nextRetryDelay.
+  const delay = result.retryAfterMs;
+  const honoured = delay != null && delay <= MAX_RETRY_AFTER_MS;
+  throw ApplicationFailure.create({
+    message,
+    type,
+    details: [honoured ? { ...outcome, retryAfterMs: delay } : outcome],
+    ...(honoured && { nextRetryDelay: delay }),
+  });
+}
+
+/**
+ * Records the attempt as `skipped` (nothing was sent, `reason` says why) and ends the delivery
+ * without retry. It says nothing of the receiver, so the plugin's health is left alone; a
+ * recovery (docs/recovery.md) can send it later.
+ */
+export async function recordSkippedAttempt(
+  em: EntityManager,
+  input: DeliveryInput,
+  reason: string,
+): Promise<never> {
+  const { info } = Context.current();
+  const now = new Date();
+  await upsertAttempt(em, {
+    deliveryId: input.deliveryId,
+    submissionId: input.submissionId,
+    pluginId: input.pluginId,
+    attempt: attemptNumberOf(input.attemptOffset),
+    status: 'skipped',
+    httpStatus: null,
+    error: reason,
+    durationMs: 0,
+    responseBody: null,
+    isReplay: input.mode === REDELIVERY,
+    isTest: input.mode === 'test',
+    workflowId: info.workflowExecution?.workflowId ?? '',
+    workflowRunId: info.workflowExecution?.runId ?? '',
+    startedAt: now,
+    finishedAt: now,
+  });
+  const outcome: DeliveryOutcome = {
+    pluginId: input.pluginId,
+    deliveryId: input.deliveryId,
+    ok: false,
+    statusCode: null,
+    error: `skipped: ${reason}`,
+    durationMs: 0,
+    attempt: info.attempt,
+  };
+  throw ApplicationFailure.nonRetryable(`skipped: ${reason}`, DELIVERY_SKIPPED, outcome);
+}
+
+/**
+ * One attempt of a chat plugin (Slack, Discord): the message built from the submission now,
+ * POSTed as JSON to the plugin's incoming-webhook URL through the guarded sender, recorded.
+ */
+export async function deliverChatMessage(
+  deps: PluginHealthDeps & { orm: Orm; sender: OutboundSender },
+  input: DeliveryInput,
+  pluginType: 'slack' | 'discord',
+  message: (source: ChatSource) => unknown,
+): Promise<DeliveryOutcome> {
+  const em = deps.orm.em.fork();
+  const { plugin, source } = await loadDeliverable(em, input, pluginType);
+  const startedAt = new Date();
+  const result = await sendWithHeartbeat(deps.sender, {
+    url: String(plugin.config.url),
+    body: JSON.stringify(message(source)),
+    headers: { 'content-type': 'application/json', 'user-agent': 'Formward-Webhooks/1' },
+  });
+  return logAndSettle(deps, em, input, {
+    plugin,
+    config: plugin.config,
+    source,
+    startedAt,
+    result,
+    permanent: result.failure === 'blocked_address',
+    delivered: 'message delivered',
+  });
+}
+
+/**
+ * The end of every provider attempt: one log line (`<type> <delivered>` or `<type> attempt
+ * failed`), then the attempt recorded and settled (recordAndSettle); neither holds a secret
+ * value of the plugin's opened `config` nor any of `secrets`.
+ */
+export function logAndSettle(
+  deps: PluginHealthDeps,
+  em: EntityManager,
+  input: DeliveryInput,
+  attempt: {
+    plugin: DeliverableRow['plugin'];
+    /** The config the attempt used, secrets opened (openedConfig). */
+    config: PluginConfig;
+    /** Secrets the attempt got beyond its config (an access token). */
+    secrets?: readonly string[];
+    source: WebhookSource;
+    startedAt: Date;
+    result: AttemptResult;
+    /** A refusal that cannot change by retrying. */
+    permanent: boolean;
+    /** What a success did, for the log: `row appended`. */
+    delivered: string;
+  },
+): Promise<DeliveryOutcome> {
+  const { plugin, source } = attempt;
+  const secrets = attemptSecrets(plugin, attempt.config, attempt.secrets);
+  const result = scrubbedResult(attempt.result, secrets);
+  deps.logger[result.ok ? 'info' : 'warn'](
+    {
+      pluginType: plugin.pluginType,
+      submissionId: input.submissionId,
+      pluginId: input.pluginId,
+      deliveryId: input.deliveryId,
+      statusCode: result.statusCode,
+      error: result.error,
+    },
+    `${plugin.pluginType} ${result.ok ? attempt.delivered : 'attempt failed'}`,
+  );
+  return recordAndSettle(em, input, result, {
+    secrets,
+    health: deps,
+    startedAt: attempt.startedAt,
+    permanent: attempt.permanent,
+    recentlyHealthy: plugin.recentlyHealthy,
+    pluginType: plugin.pluginType,
+    storedAt: source.createdAt,
+  });
+}

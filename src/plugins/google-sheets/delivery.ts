@@ -1,0 +1,139 @@
+import { Context } from '@temporalio/activity';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { tryLockSheetHeader } from '../../db/sql/plugin-locks';
+import { AccessTokenCache } from './google-access-tokens';
+import type { ServiceAccountKey } from './service-account-key';
+import { alignedRow, columnNames, missingColumns } from './sheet-rows';
+import { selectFormFieldNames } from '../../db/sql/form-field-names';
+import type { DeliveryActivityOf } from '../../../workflows/activity-contracts';
+import { GoogleSheetsClient, SheetsFailure } from './sheets-api';
+import {
+  loadDeliverable,
+  openedConfig,
+  logAndSettle,
+  type ProviderActivityDeps,
+  sendWithHeartbeat,
+  type AttemptResult,
+} from '../delivery/plugin-attempt';
+
+/** How long an attempt waits for another delivery to this plugin that is adding columns. */
+const HEADER_LOCK_WAIT_MS = 15_000;
+const HEADER_LOCK_POLL_MS = 100;
+
+/**
+ * Runs `step` holding the plugin's header lock (a PostgreSQL advisory lock, so every worker
+ * process agrees). Waiting holds no connection: each try is its own short transaction, and
+ * only the holder keeps one, for the few requests that add columns.
+ */
+async function withHeaderLock<T>(em: EntityManager, pluginId: string, step: () => Promise<T>) {
+  const context = Context.current();
+  const deadline = Date.now() + HEADER_LOCK_WAIT_MS;
+  for (;;) {
+    const outcome = await em
+      .fork()
+      .transactional(async (tx) =>
+        (await tryLockSheetHeader(tx, pluginId)) ? { value: await step() } : null,
+      );
+    if (outcome) return outcome.value;
+    if (Date.now() > deadline)
+      throw new SheetsFailure(
+        {
+          ok: false,
+          statusCode: null,
+          responseBody: null,
+          error: 'another delivery to this spreadsheet was adding columns for too long',
+          failure: 'network',
+          durationMs: HEADER_LOCK_WAIT_MS,
+        },
+        false,
+      );
+    if (!context.info.isLocal) context.heartbeat();
+    await context.sleep(HEADER_LOCK_POLL_MS);
+  }
+}
+
+/**
+ * The header as it must be for this submission: read, and when a field has no column yet,
+ * read again under the lock and the missing names written at its end. Columns are only ever
+ * added at the end, so a row aligned to the header read here stays aligned whatever
+ * deliveries add columns after it.
+ */
+async function headerFor(
+  em: EntityManager,
+  client: GoogleSheetsClient,
+  pluginId: string,
+  payload: Record<string, unknown>,
+  columns: readonly string[],
+): Promise<string[]> {
+  const header = await client.readHeader();
+  if (missingColumns(header, payload, columns).length === 0) return header;
+  return withHeaderLock(em, pluginId, async () => {
+    const current = await client.readHeader();
+    const missing = missingColumns(current, payload, columns);
+    if (missing.length === 0) return current;
+    await client.ensureColumns(current.length + missing.length);
+    await client.writeHeaderCells(current.length + 1, missing);
+    return [...current, ...missing];
+  });
+}
+
+/**
+ * One attempt of a Google Sheets plugin (docs/plugins.md): the submission as one row of its
+ * sheet, under a header of field names, with the policy of workflows/delivery-kinds.ts.
+ * Access tokens live in this worker's memory, per plugin and key.
+ */
+export function createGoogleSheetsActivities(
+  deps: ProviderActivityDeps,
+): DeliveryActivityOf<'deliverGoogleSheets'> {
+  const tokens = new AccessTokenCache();
+  return {
+    async deliverGoogleSheets(input) {
+      const em = deps.orm.em.fork();
+      const { plugin, source, submission } = await loadDeliverable(em, input, 'google_sheets');
+      const config = openedConfig(plugin, deps.pluginSecrets);
+      const keyText = String(config.service_account_key);
+      const client = new GoogleSheetsClient(
+        (request) => sendWithHeartbeat(deps.sender, request),
+        tokens,
+        deps.providerUrls,
+        {
+          pluginId: plugin.id,
+          key: JSON.parse(keyText) as ServiceAccountKey,
+          keyText,
+          spreadsheetId: String(config.spreadsheet_id),
+          sheetName: String(config.sheet_name),
+        },
+      );
+      const startedAt = new Date();
+      let result: AttemptResult;
+      let permanent = false;
+      try {
+        // Only known names get a column; a submitter's other names share `extra`.
+        const columns = columnNames(
+          await selectFormFieldNames(em, submission.form.id),
+          plugin.includeFields,
+        );
+        const header = await headerFor(em, client, plugin.id, source.payload, columns);
+        const row = alignedRow(
+          header,
+          { id: source.submissionId, receivedAt: source.createdAt, payload: source.payload },
+          columns,
+        );
+        result = await client.appendRow(row);
+      } catch (error) {
+        if (!(error instanceof SheetsFailure)) throw error;
+        ({ result, permanent } = error);
+      }
+      result = { ...result, durationMs: Date.now() - startedAt.getTime() };
+      return logAndSettle(deps, em, input, {
+        plugin,
+        config,
+        source,
+        startedAt,
+        result,
+        permanent,
+        delivered: 'row appended',
+      });
+    },
+  };
+}

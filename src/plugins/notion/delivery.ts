@@ -1,0 +1,111 @@
+import { readNotionAnswer } from './notion-answer';
+import { readNotionDatabase, type NotionDatabase } from './notion-database';
+import { notionPageBody } from './notion-page';
+import type { NotionConfig } from './declaration';
+import type { SendResult } from '../../outbound/sender';
+import { STORED_RESPONSE_BYTES } from '../../outbound/sender';
+import type { DeliveryActivityOf } from '../../../workflows/activity-contracts';
+import { NotionDatabaseCache } from './notion-database-cache';
+import {
+  loadDeliverable,
+  openedConfig,
+  logAndSettle,
+  type ProviderActivityDeps,
+  sendWithHeartbeat,
+} from '../delivery/plugin-attempt';
+import { recordedAnswer, type RecordedAnswer } from '../delivery/provider-answer';
+
+/** The API version every request names: the one whose databases hold their properties. */
+export const NOTION_VERSION = '2022-06-28';
+/** A database's description, select options included, can pass the stored 4 KB by far. */
+const DATABASE_READ_BYTES = 1024 * 1024;
+
+type NotionDeps = ProviderActivityDeps;
+
+/**
+ * The database's properties: this worker's copy, else read now (and kept); or the read's
+ * answer when it failed. A 200 that is no database with a title property (a proxy's page)
+ * is recorded as a failure to try again.
+ */
+async function databaseOf(
+  deps: NotionDeps,
+  databases: NotionDatabaseCache,
+  plugin: { pluginId: string; config: NotionConfig; headers: Record<string, string> },
+): Promise<{ database: NotionDatabase } | { failed: SendResult }> {
+  const known = databases.get(plugin.pluginId, plugin.config.database);
+  if (known) return { database: known };
+  const read = await sendWithHeartbeat(deps.sender, {
+    method: 'GET',
+    url: `${deps.providerUrls.notion}/v1/databases/${encodeURIComponent(plugin.config.database)}`,
+    body: '',
+    headers: plugin.headers,
+    maxResponseBytes: DATABASE_READ_BYTES,
+  });
+  const database = read.ok ? readNotionDatabase(read.responseBody) : null;
+  if (database) {
+    databases.set(plugin.pluginId, database);
+    return { database };
+  }
+  const stored = {
+    ...read,
+    responseBody: read.responseBody?.slice(0, STORED_RESPONSE_BYTES) ?? null,
+  };
+  if (!read.ok) return { failed: stored };
+  return {
+    failed: {
+      ...stored,
+      ok: false,
+      failure: 'network',
+      error: 'Notion answered the database read with no database',
+    },
+  };
+}
+
+/**
+ * One attempt of a Notion plugin (docs/plugins.md, "notion"): the database's properties
+ * (read at most once a minute per plugin), then the submission as one page,
+ * `POST {NOTION_API_URL}/v1/pages`, through the guarded sender. A 401, 403, 404 or 400 fails
+ * at once; a 429 waits its `Retry-After`.
+ */
+export function createNotionActivities(deps: NotionDeps): DeliveryActivityOf<'deliverNotion'> {
+  const databases = new NotionDatabaseCache();
+  return {
+    async deliverNotion(input) {
+      const em = deps.orm.em.fork();
+      const { plugin, source } = await loadDeliverable(em, input, 'notion');
+      const config = openedConfig(plugin, deps.pluginSecrets) as NotionConfig;
+      const headers = {
+        authorization: `Bearer ${config.token}`,
+        'notion-version': NOTION_VERSION,
+        'content-type': 'application/json',
+        'user-agent': 'Formward-Plugins/1',
+      };
+      const startedAt = new Date();
+      const read = (status: number, body: string | null) =>
+        readNotionAnswer(status, body, config.database);
+      const found = await databaseOf(deps, databases, { pluginId: plugin.id, config, headers });
+      let answer: RecordedAnswer;
+      if ('failed' in found) answer = recordedAnswer(found.failed, config.token, read);
+      else {
+        const sent = await sendWithHeartbeat(deps.sender, {
+          url: `${deps.providerUrls.notion}/v1/pages`,
+          body: JSON.stringify(notionPageBody(found.database, source)),
+          headers,
+        });
+        // A refused page may mean the database changed: read it again next time.
+        if (!sent.ok) databases.forget(plugin.id);
+        answer = recordedAnswer(sent, config.token, read);
+      }
+      const { result, permanent } = answer;
+      return logAndSettle(deps, em, input, {
+        plugin,
+        config,
+        source,
+        startedAt,
+        result,
+        permanent,
+        delivered: 'page created',
+      });
+    },
+  };
+}

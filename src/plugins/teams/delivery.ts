@@ -1,0 +1,73 @@
+import type { Orm } from '../../db/orm';
+import { teamsMessage } from './teams-card';
+import type { PluginHealthDeps } from '../manage/plugin-health';
+import type { SigningSecretCipher } from '../../domain/secrets/signing-secret';
+import type { SendResult, OutboundSender } from '../../outbound/sender';
+import type { DeliveryActivityOf } from '../../../workflows/activity-contracts';
+import {
+  loadDeliverable,
+  openedConfig,
+  logAndSettle,
+  sendWithHeartbeat,
+} from '../delivery/plugin-attempt';
+import { withoutSecrets } from '../delivery/secret-free-result';
+
+/** Answers a Teams workflow gives that no retry changes: a bad card, a bad `sig`, no such flow. */
+const PERMANENT_STATUS: Record<number, string> = {
+  400: 'the workflow refused the card (400)',
+  401: 'the workflow refused its signature (401): copy its URL again and add a new plugin',
+  403: 'the workflow refused the request (403): copy its URL again and add a new plugin',
+  404: 'no such workflow (404): it was deleted or turned off',
+};
+
+/** The secrets of a workflow URL: the URL itself and its `sig`. */
+function secretsOf(url: string): string[] {
+  try {
+    return [url, new URL(url).searchParams.get('sig') ?? ''];
+  } catch {
+    return [url];
+  }
+}
+
+/** The sender's result with a readable error for the answers that end the delivery. */
+function explained(result: SendResult): { result: SendResult; permanent: boolean } {
+  const reason = result.statusCode === null ? undefined : PERMANENT_STATUS[result.statusCode];
+  if (result.failure === 'blocked_address') return { result, permanent: true };
+  if (!reason) return { result, permanent: false };
+  return { result: { ...result, error: `Teams: ${reason}` }, permanent: true };
+}
+
+/**
+ * One attempt of a Microsoft Teams plugin (docs/plugins.md): the submission as an Adaptive
+ * Card, POSTed through the guarded sender to the workflow URL (opened from its seal for this
+ * attempt only), with the policy of workflows/delivery-kinds.ts. A workflow answers 202; a
+ * 429's `Retry-After` sets the next retry's delay; 400, 401, 403 and 404 end the delivery.
+ */
+export function createTeamsActivities(
+  deps: PluginHealthDeps & { orm: Orm; sender: OutboundSender; pluginSecrets: SigningSecretCipher },
+): DeliveryActivityOf<'deliverTeams'> {
+  return {
+    async deliverTeams(input) {
+      const em = deps.orm.em.fork();
+      const { plugin, source } = await loadDeliverable(em, input, 'teams');
+      const config = openedConfig(plugin, deps.pluginSecrets);
+      const url = String(config.url);
+      const startedAt = new Date();
+      const sent = await sendWithHeartbeat(deps.sender, {
+        url,
+        body: JSON.stringify(teamsMessage(source)),
+        headers: { 'content-type': 'application/json', 'user-agent': 'Formward-Webhooks/1' },
+      });
+      const { result, permanent } = explained(withoutSecrets(sent, secretsOf(url)));
+      return logAndSettle(deps, em, input, {
+        plugin,
+        config,
+        source,
+        startedAt,
+        result,
+        permanent,
+        delivered: 'message delivered',
+      });
+    },
+  };
+}
