@@ -161,7 +161,7 @@ export const MAX_RETRY_AFTER_MS = 15 * 60_000;
 /**
  * Airtable allows 5 requests a second per base and asks a client it answered 429 to wait
  * 30 seconds: retries start at the webhook's first interval (30 s by default), double, and a
- * 429 without `Retry-After` waits those 30 s (activities/airtable-delivery.ts). The attempt is
+ * 429 without `Retry-After` waits those 30 s (src/plugins/airtable/delivery.ts). The attempt is
  * one request, so it has the webhook's timeout.
  */
 export const AIRTABLE_MAX_ATTEMPTS = 5;

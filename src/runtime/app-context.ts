@@ -27,7 +27,7 @@ import {
   retentionScheduleReader,
   type RetentionScheduleReader,
 } from '../temporal/retention-schedule';
-import type { RecoveryStarter } from '../plugins/manage/recovery';
+import type { RecoveryStarter } from '../domain/deliveries/recovery-starter';
 import { OwnListeners } from '../outbound/own-listeners';
 import { ownServiceUrls } from '../outbound/own-origin';
 import { ReplayBudget } from '../domain/deliveries/replay-budget';

@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { RecoveryStarter } from '../plugins/manage/recovery';
+import type { RecoveryStarter } from '../domain/deliveries/recovery-starter';
 import type { DeliveryPolicy } from '../../workflows/delivery-kinds';
 import { recoveryWorkflowId, type RecoveryWorkflowInput } from '../../workflows/recovery-contract';
 import type { LazyTemporalClient } from './client';

@@ -9,9 +9,7 @@ import {
 } from '../../db/sql/account-deletion';
 import type { FileStore } from '../files/file-store';
 import { sweepDeletedObjects } from '../files/object-sweep';
-// The one import of src/domain from src/plugins: deleting an account cancels its plugins' recoveries.
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports
-import type { RecoveryStarter } from '../../plugins/manage/recovery';
+import type { RecoveryStarter } from '../deliveries/recovery-starter';
 
 export type AccountContents = AccountCounts;
 export { countAccountContents };

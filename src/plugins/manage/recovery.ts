@@ -1,3 +1,4 @@
+import type { RecoveryStarter } from '../../domain/deliveries/recovery-starter';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Plugin } from '../../db/entities';
 import {
@@ -29,19 +30,6 @@ export function sinceProblem(since: Date, now: Date): string | null {
     return `must be at most ${RECOVERY_MAX_AGE_DAYS} days ago`;
   return null;
 }
-
-/** Starts the workflow of a run (src/temporal/recovery-starter.ts implements it). */
-export type RecoveryStarter = {
-  start(run: {
-    recoveryId: string;
-    pluginId: string;
-    pluginType: string;
-  }): Promise<{ workflowId: string }>;
-  /** Whether the run's workflow still runs; null when Temporal cannot be asked. */
-  isRunning(workflowId: string): Promise<boolean | null>;
-  /** Ends a run's workflow (its account is deleted); one already gone is fine. */
-  terminate(workflowId: string, reason: string): Promise<void>;
-};
 
 /** A run still without a workflow this long after it was recorded never got one started. */
 export const RECOVERY_START_GRACE_MS = 2 * 60 * 1000;
