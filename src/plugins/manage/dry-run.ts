@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Form } from '../../db/entities';
 import { selectRecentSample } from '../../db/sql/recent-payloads';
+import { ByteLruCache } from '../../domain/cache/byte-lru-cache';
 import { conditionsMatch, type Conditions } from './conditions';
 
 /** How many of a form's latest submissions the dry run judges. */
@@ -9,9 +10,9 @@ export const DRY_RUN_SAMPLE = 100;
 export const DRY_RUN_MAX_PAYLOAD_BYTES = 64 * 1024;
 /** How long a form's sample is reused: the settings page reads its submissions once a minute. */
 export const DRY_RUN_CACHE_MS = 60_000;
-/** How many samples are kept, and how big one may be to be kept (its JSON, in characters). */
-const CACHED_SAMPLES = 200;
-const MAX_CACHED_SAMPLE_CHARS = 256 * 1024;
+/** The samples kept, in bytes of their JSON, and the largest one kept. */
+export const DRY_RUN_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+export const MAX_CACHED_SAMPLE_BYTES = 256 * 1024;
 const MAX_FIELD_NAMES = 200;
 
 /** What a form's recent submissions tell the settings page (docs/plugins.md, "Conditions"). */
@@ -25,15 +26,28 @@ export type SubmissionSample = {
 };
 
 type Read = { payloads: Record<string, unknown>[]; skipped: number; names: string[] };
-const samples = new Map<string, { read: Read; expires: number }>();
+
+/** Samples by form and names, a minute each, within DRY_RUN_CACHE_MAX_BYTES. */
+export function createSampleCache(now?: () => number): ByteLruCache<Read> {
+  return new ByteLruCache<Read>({
+    maxBytes: DRY_RUN_CACHE_MAX_BYTES,
+    ttlMs: DRY_RUN_CACHE_MS,
+    now,
+  });
+}
+
+const samples = createSampleCache();
+
+/** What a sample costs the cache: its JSON's bytes; past MAX_CACHED_SAMPLE_BYTES it is not kept. */
+export function sampleBytes(read: Read): number {
+  return Buffer.byteLength(JSON.stringify(read));
+}
 
 /** The sample read for `names`, or kept from a read of the last minute (per form and names). */
 async function cachedRead(em: EntityManager, formId: string, names: string[]): Promise<Read> {
   const key = JSON.stringify([formId, names]);
-  const now = Date.now();
   const kept = samples.get(key);
-  if (kept && kept.expires > now) return kept.read;
-  samples.delete(key);
+  if (kept) return kept;
   const found = await selectRecentSample(em, formId, {
     names,
     limit: DRY_RUN_SAMPLE,
@@ -41,11 +55,8 @@ async function cachedRead(em: EntityManager, formId: string, names: string[]): P
     maxNames: MAX_FIELD_NAMES,
   });
   const read = { payloads: found.picked, skipped: found.skipped, names: found.names };
-  if (JSON.stringify(found.picked).length > MAX_CACHED_SAMPLE_CHARS) return read;
-  for (const [old, entry] of samples) if (entry.expires <= now) samples.delete(old);
-  // Maps iterate in insertion order: the first key is the oldest.
-  if (samples.size >= CACHED_SAMPLES) samples.delete(samples.keys().next().value!);
-  samples.set(key, { read, expires: now + DRY_RUN_CACHE_MS });
+  const bytes = sampleBytes(read);
+  if (bytes <= MAX_CACHED_SAMPLE_BYTES) samples.set(key, read, bytes);
   return read;
 }
 
