@@ -2,11 +2,11 @@ import type { Request, Response } from 'express';
 import { sameOrigin } from '../../domain/forms/allowed-domains';
 import type { FormField, FormPage } from '../../domain/forms/form-fields';
 import type { IngestForm } from '../../domain/forms/form-cache';
-import { FieldValidationError, type HttpError } from '../http-error';
-import { captchaWidget } from '../views/captcha-widget';
-import type { PageProblem } from '../views/form-page/error-summary';
-import { formPage } from '../views/form-page/form-page';
-import type { PageChrome } from '../views/form-page/page-document';
+import { FieldValidationError, type HttpError } from '../kit/errors/http-error';
+import { captchaWidget } from './captcha-widget';
+import type { PageProblem } from './form-page/error-summary';
+import { formPage } from './form-page/form-page';
+import type { PageChrome } from './form-page/page-document';
 import { setFormPageHeaders } from './form-page-headers';
 import { parseFormBody } from './parse-form-body';
 
