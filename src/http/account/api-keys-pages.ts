@@ -17,7 +17,7 @@ import type { DashboardSession } from '../kit/session/session-guard';
 import type { KeyRow, Templates } from '../kit/chrome/template-data';
 
 const KEYS = { access: 'session', template: 'api-keys', title: 'API keys' } as const;
-/** Managing keys takes what an admin holds (password-reset.ts sends others elsewhere). */
+/** Managing keys takes what an admin holds (password-reset-pages.ts sends others elsewhere). */
 export const KEYS_NEED = 'can_create_forms' as const;
 
 /** What each scope lets a key do, in words. */

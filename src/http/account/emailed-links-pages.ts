@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { htmlPage } from '../kit/routing/page-operations';
 
-// What the pages behind links in mail share (recipients.ts, invitation-unsubscribe.ts).
+// What the pages behind links in mail share (src/http/plugins/recipients-pages.ts, invitation-unsubscribe-pages.ts).
 
 /** The query of an e-mailed link: its token. */
 export const emailedLinkQuery = z.object({

@@ -33,7 +33,7 @@ export type BuilderState = {
   notice: string | null;
 };
 
-/** The data of views/form-build.eta besides the section's. */
+/** The data of templates/form-build.eta besides the section's. */
 export type BuilderView = BuilderState & {
   fields: FormField[];
   types: { value: FieldType; label: string }[];

@@ -1,7 +1,7 @@
 import type { FormField } from '../../domain/forms/form-fields';
 
 /**
- * The field editor of the builder (views/form-field-editor.eta) as a person filled it in:
+ * The field editor of the builder (templates/form-field-editor.eta) as a person filled it in:
  * every input as typed, so a refused edit shows it again unchanged. Options and accepted
  * types are one a line; numbers are text until they are read.
  */

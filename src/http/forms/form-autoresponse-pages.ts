@@ -10,7 +10,7 @@ import { setFlash } from '../kit/session/flash';
 import { AUTORESPONSE_PAGE, showAutoresponse } from './form-sections-pages';
 
 /**
- * The autoresponse section of a form (`/app/forms/:id/autoresponse`, form-sections.ts) (docs/autoresponse.md): "Preview" shows what a
+ * The autoresponse section of a form (`/app/forms/:id/autoresponse`, form-sections-pages.ts) (docs/autoresponse.md): "Preview" shows what a
  * submitter would get with sample values and changes nothing; "Save" stores it as
  * `PATCH /api/forms/{id}` with `autoresponse` does (unticked: null, no autoresponse).
  */

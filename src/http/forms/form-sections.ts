@@ -1,6 +1,6 @@
 /**
  * The sections of a form's dashboard pages, in the order of their shared navigation
- * (views/form-sections.eta): each is its own page under `/app/forms/:id`, so a person reaches
+ * (templates/form-sections.eta): each is its own page under `/app/forms/:id`, so a person reaches
  * one without scrolling past the others and every section has a URL to share or bookmark.
  */
 export const FORM_SECTIONS = [

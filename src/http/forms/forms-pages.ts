@@ -40,8 +40,8 @@ const NEW_FORM = { access: 'session', template: 'form-new', title: 'New form' } 
 
 /**
  * `/app/forms`: the list with counts, a new form, each form's overview and the post of its
- * settings; the other sections of a form are in form-sections.ts and form-builder.ts, the
- * test run and deletion in form-actions.ts.
+ * settings; the other sections of a form are in form-sections-pages.ts and form-builder-pages.ts, the
+ * test run and deletion in form-actions-pages.ts.
  */
 export const formPages = [
   definePage({
@@ -109,7 +109,7 @@ export const formPages = [
     },
   ),
 
-  // The settings section's form (form-sections.ts shows it) posts here, as it always did.
+  // The settings section's form (form-sections-pages.ts shows it) posts here, as it always did.
   definePage({
     need: 'can_create_forms',
     ...SETTINGS_PAGE,

@@ -2,7 +2,7 @@ import type { FormPage } from '../../domain/forms/form-fields';
 import { formPageInput } from './form-page-schemas';
 import type { DraftErrors } from './field-drafts';
 
-/** The page settings of the builder as typed (views/form-page-settings.eta). */
+/** The page settings of the builder as typed (templates/form-page-settings.eta). */
 export type PageDraft = {
   title: string;
   description: string;

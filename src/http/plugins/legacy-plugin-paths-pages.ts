@@ -5,8 +5,8 @@ import { pluginPath, pluginsPath } from './plugin-paths';
 
 /*
  * The plugin pages' old addresses, `/app/forms/{id}/webhooks…`, from before every plugin type
- * shared one set of pages under `/plugins` (plugins.ts, plugin-actions.ts, recoveries.ts,
- * deliveries.ts): bookmarks, old e-mails and pages still open in a tab lead there, for good.
+ * shared one set of pages under `/plugins` (plugins-pages.ts, plugin-actions-pages.ts, recoveries-pages.ts,
+ * src/http/submissions/deliveries-pages.ts): bookmarks, old e-mails and pages still open in a tab lead there, for good.
  *
  * A GET answers 301 (moved permanently). A POST answers 308, not 301 or 303: browsers turn a
  * 301 or 303 after a POST into a GET without the body, which would drop the form's fields and
@@ -40,7 +40,7 @@ function redirect(
 ) {
   if (!validIds(input.params as Ids)) return input.next();
   const query = queryOf(input.req);
-  // The old webhook form posted no `type`: its new address names it (plugins.ts reads it).
+  // The old webhook form posted no `type`: its new address names it (plugins-pages.ts reads it).
   const joined = target.includes('?') && query ? `${target}&${query.slice(1)}` : target + query;
   input.res.redirect(status, joined);
 }

@@ -11,7 +11,7 @@ import type { PluginAddForm, Templates, TypedPluginDraft } from '../kit/chrome/t
 
 /*
  * The form's plugins page (`plugins.eta`): its data, built here for the page and for the add
- * post that shows it again with its errors (plugins.ts).
+ * post that shows it again with its errors (plugins-pages.ts).
  */
 
 /** A form has few plugins; one page shows them all. */

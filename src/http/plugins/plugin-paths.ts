@@ -1,7 +1,7 @@
 /*
  * Where a form's plugins live in the dashboard: one set of pages for every plugin type
  * (docs/dashboard.md). The pages, their templates' links and the old `/webhooks` addresses'
- * redirects (pages/legacy-plugin-paths.ts) all build their addresses here.
+ * redirects (plugins/legacy-plugin-paths-pages.ts) all build their addresses here.
  */
 
 /** The form's plugins page: every plugin, and the add form of every type. */

@@ -9,7 +9,7 @@ import { SECRET_MASK } from '../../plugins/manage/plugin-secrets';
 import { headersOf, MAX_WEBHOOK_HEADERS } from '../../plugins/webhook/webhook-headers';
 
 /*
- * The plugin settings page's form (pages/plugin-settings.ts) as it is typed and shown: rule
+ * The plugin settings page's form (plugins/plugin-settings-pages.ts) as it is typed and shown: rule
  * rows `rule_N_field` / `rule_N_op` / `rule_N_value` (a `one_of` value separated by commas),
  * `include` checkboxes and `include_extra` text, webhook header rows `header_N_name` /
  * `header_N_value` (a blank value keeps the stored one).

@@ -51,7 +51,7 @@ function toCreate(type: PluginTypeDeclaration, config: Record<string, unknown>, 
 /**
  * The type a post names: its `type` field, or `?type=` when it has none (a webhook form of a
  * page loaded before the types shared this address posts no type; the old address's redirect
- * names it, legacy-plugin-paths.ts).
+ * names it, legacy-plugin-paths-pages.ts).
  */
 function postedType(req: Request): string {
   const query = req.query.type;
@@ -79,7 +79,7 @@ const refusedCreate = (error: unknown) =>
  * `/app/forms/{id}/plugins`: a form's plugins of every type, with each type's add form (the
  * registry's declarations, docs/plugins.md). Adding checks the config as the API does (a URL
  * with checkWebhookUrl's rules); a type that signs shows its new signing secret once, the
- * others say so in a flash. A plugin's own actions are in plugin-actions.ts.
+ * others say so in a flash. A plugin's own actions are in plugin-actions-pages.ts.
  */
 export const pluginPages = [
   definePage({

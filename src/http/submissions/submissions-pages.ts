@@ -95,7 +95,7 @@ const LIST = {
 /**
  * `/app/submissions` (every form) and `/app/forms/{id}/submissions`: search, range, the spam
  * tab, and pages cut by the API's own list code (byte budget and cursor). `/app/submissions/{id}`:
- * one submission in full. The actions (submission-actions.ts) come first in the page list, so
+ * one submission in full. The actions (submission-actions-pages.ts) come first in the page list, so
  * `/app/submissions/erase` is not taken for an id.
  */
 export const submissionPages = [

@@ -55,7 +55,7 @@ export type ChartSeries = {
 /** One page of a delivery log (submission-deliveries, plugin-deliveries). */
 export type LogPage = { rows: AttemptRow[]; total: number; page: number; pages: number };
 
-/** One audit log entry as /app/audit lists it (pages/audit.ts). */
+/** One audit log entry as /app/audit lists it (account/audit-pages.ts). */
 export type AuditRowView = {
   time: Date;
   actor: string;
@@ -99,7 +99,7 @@ export type TypedPluginDraft = {
 /** One type's add form on the plugins page, from its declaration. */
 export type PluginAddForm = { type: string; label: string; noun: string; fields: ConfigField[] };
 
-/** One custom domain as /app/domains lists it (pages/domains.ts). */
+/** One custom domain as /app/domains lists it (domains/domains-pages.ts). */
 export type DomainRow = {
   domain: string;
   status: 'pending' | 'verified' | 'failing' | 'stopped';
@@ -292,7 +292,7 @@ export type Templates = {
   };
   plugins: {
     form: FormRef;
-    /** The form's section navigation (views/form-sections.eta). */
+    /** The form's section navigation (templates/form-sections.eta). */
     sections: FormSectionLink[];
     plugins: PluginRow[];
     recipientsOf: (plugin: PluginRow) => RecipientStatus[] | undefined;
@@ -338,7 +338,7 @@ export type Templates = {
   };
   'dev-mailbox': { entries: MailboxEntry[]; directory: string };
   'dev-mailbox-message': { subject: string; to: string; text: string; links: string[] };
-  // The signed-out pages (pages/sign-in.ts, sign-up.ts, password-reset.ts, recipients.ts).
+  // The signed-out pages (account/sign-in-pages.ts, sign-up-pages.ts, password-reset-pages.ts; plugins/recipients-pages.ts).
   home: Record<string, never>;
   /** `sso`: the label of the single sign-on button, when it is configured. */
   login: {

@@ -4,7 +4,7 @@ import escapeHtml from 'escape-html';
 import { isConnectionError, withoutStatementValues } from '../../../domain/database-errors';
 import { LimitReachedError } from '../../../domain/budgets/limit-reached';
 import { FieldValidationError, HttpError, limitReached } from '../errors/http-error';
-import { formPageAgain } from '../../ingest/form-page-answers';
+import { refusalPageOf } from '../errors/refusal-page';
 import type { PublicUrls } from '../../../runtime/public-urls';
 import { routeOf, UndeclaredAnswerError } from '../routing/register-routes';
 import { routeErrors } from '../routing/route-errors';
@@ -106,11 +106,12 @@ export function errorHandler(
     if (res.headersSent) return res.end();
     for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
     if (prefersHtml(req)) {
-      // A hosted page's refused post shows the page again (docs/form-pages.md).
+      // A route's own refusal page: a hosted page's refused post shows the page again
+      // (docs/form-pages.md).
       const page =
         httpError instanceof DatabaseUnavailableError && httpError.resend
           ? resendPage(req.originalUrl, httpError.resend)
-          : (formPageAgain(res, httpError) ?? errorPage(httpError, req.method));
+          : (refusalPageOf(res)?.(httpError) ?? errorPage(httpError, req.method));
       res.status(httpError.status).type('html').send(page);
       return;
     }

@@ -27,7 +27,7 @@ export type AuditDeclaration =
 export type AuditNote = {
   /**
    * The action, when the target decides it: one page serves every plugin type, and a
-   * webhook's changes keep their `webhook.*` names (dashboard/plugin-change-names.ts).
+   * webhook's changes keep their `webhook.*` names (plugins/plugin-change-names.ts).
    */
   action?: string;
   targetType?: string;

@@ -12,7 +12,7 @@ import type { TemplateName, Templates } from '../chrome/template-data';
 /*
  * One declaration per dashboard page, the way defineRoute declares an API operation: its
  * method and path, who may open it, what it reads, the template and title it renders, and
- * its handler. registerPages turns the list in pages/index.ts into Express routes, so that
+ * its handler. registerPages turns the list in src/http/routes.ts into Express routes, so that
  * file lists every page; the signed-out pages that are in the API reference say so in their
  * `document` (page-operations.ts).
  */

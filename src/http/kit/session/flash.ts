@@ -19,7 +19,7 @@ const MESSAGES = {
   form_created: { kind: 'ok', text: 'Form created. Paste the embed snippet into your page.' },
   form_updated: { kind: 'ok', text: 'Form saved.' },
   autoresponse_saved: { kind: 'ok', text: 'Autoresponse saved.' },
-  // The field builder (pages/form-builder.ts).
+  // The field builder (forms/form-builder-pages.ts).
   field_added: { kind: 'ok', text: 'Field added.' },
   field_saved: { kind: 'ok', text: 'Field saved.' },
   field_moved: { kind: 'ok', text: 'Field moved.' },
