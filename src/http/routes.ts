@@ -63,9 +63,9 @@ import { submissionPages } from './submissions/submissions-pages';
 /**
  * Every dashboard page (definePage), in matching order: a fixed path such as
  * `/app/forms/new` or `/app/submissions/erase` before `/app/forms/:id` or
- * `/app/submissions/:id`. dashboardRouter registers them from this list; add new pages here.
- * The signed-out pages come first; those with a `document` are also in the API reference
- * (OPERATIONS, src/http/routes.ts), in this order.
+ * `/app/submissions/:id`. app.ts hands this list to dashboardRouter, which registers it; add
+ * new pages here. The signed-out pages come first; those with a `document` are also in the
+ * API reference (OPERATIONS below), in this order.
  */
 export const PAGES: readonly AnyPage[] = [
   ...signInPages,

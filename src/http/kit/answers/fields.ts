@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /*
- * Field shapes shared by the response schemas of src/http/views. Answers are encoded through
- * those schemas, so these describe what is sent; clients must ignore fields they do not know.
+ * Field shapes shared by the response schemas of the areas' views (src/http/<area>/*-view.ts).
+ * Answers are encoded through those schemas, so these describe what is sent; clients must
+ * ignore fields they do not know.
  */
 
 export const dateTime = (description: string) =>
