@@ -20,7 +20,7 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
 COPY scripts ./scripts
-# The prose of /docs, read at run time (src/http/pages/api-guide.ts).
+# The prose of /docs, read at run time (src/http/docs/api-guide.ts).
 COPY docs/api ./docs/api
 USER node
 EXPOSE 3000

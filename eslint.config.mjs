@@ -22,6 +22,46 @@ const layerRule = (folders, message) => ({
   ],
 });
 
+/** The folders of src/http beside src/http/kit: its areas and the files that assemble them. */
+const HTTP_AREAS = [
+  'ingest',
+  'forms',
+  'submissions',
+  'plugins',
+  'domains',
+  'account',
+  'stats',
+  'docs',
+  'routes',
+  'app',
+  'health',
+  'http-server',
+];
+
+/**
+ * src/http/kit/ imports no area of src/http (an area is `../<area>` from kit/ itself,
+ * `../../<area>` from a folder of kit/; src/plugins, three levels up, is another thing), and
+ * like all of src/http not src/db.
+ */
+const kitRule = () => {
+  const areas = HTTP_AREAS.join('|');
+  const message = 'src/http/kit is shared by the areas of src/http: it must not import them';
+  return {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '^(\\.{1,2}/)+(src/)?(db)(/|$)',
+            message: 'src/http reaches the database through src/domain',
+          },
+          { regex: `^\\.\\./(\\.\\./)?(${areas})(/|$)`, message },
+        ],
+      },
+    ],
+  };
+};
+
 export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.tmp/**'] },
   js.configs.recommended,
@@ -48,6 +88,14 @@ export default defineConfig(
   {
     files: ['src/http/**/*.ts'],
     rules: layerRule(['db'], 'src/http reaches the database through src/domain'),
+  },
+  {
+    // src/http/kit is the machinery the areas share: the areas and src/http/routes.ts import
+    // it, never the reverse. template-data.ts is the one exception: it names the views each
+    // template takes (type imports, docs/architecture.md "The HTTP layer, by area").
+    files: ['src/http/kit/**/*.ts'],
+    ignores: ['src/http/kit/chrome/template-data.ts'],
+    rules: kitRule(),
   },
   {
     files: ['src/domain/**/*.ts'],

@@ -16,7 +16,7 @@ import { insertForm } from '../src/domain/forms/forms';
 import { exportFieldNames, exportSubmissions } from '../src/domain/submissions/submission-export';
 import type { SubmissionFilter } from '../src/domain/submissions/submission-queries';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
-import { csvStream, jsonStream } from '../src/http/dashboard/export-format';
+import { csvStream, jsonStream } from '../src/http/submissions/export-format';
 import { round } from './util';
 
 const ROWS = Number(process.env.EXPORT_ROWS ?? 100_000);

@@ -1,19 +1,19 @@
 import './express-augment';
 import express, { type Express } from 'express';
 import type { AppContext } from '../runtime/app-context';
-import { dashboardRouter } from './dashboard/router';
-import { authenticate } from './middleware/authenticate';
-import { entityManagerPerRequest } from './middleware/entity-manager';
-import { errorHandler, notFoundHandler } from './middleware/errors';
-import { hostRouting } from './middleware/host-routing';
-import { noStore } from './middleware/no-store';
-import { requestMetrics } from './middleware/request-metrics';
-import { securityHeaders } from './middleware/security-headers';
-import { ROUTES } from './routes';
-import { ingestPosts } from './routes/ingest';
-import { directDispatch } from './routing/direct-dispatch';
-import type { AnyRoute } from './routing/define-route';
-import { registerRoutes } from './routing/register-routes';
+import { dashboardRouter } from './kit/chrome/router';
+import { authenticate } from './kit/middleware/authenticate';
+import { entityManagerPerRequest } from './kit/middleware/entity-manager';
+import { errorHandler, notFoundHandler } from './kit/middleware/errors';
+import { hostRouting } from './kit/middleware/host-routing';
+import { noStore } from './kit/middleware/no-store';
+import { requestMetrics } from './kit/middleware/request-metrics';
+import { securityHeaders } from './kit/middleware/security-headers';
+import { PAGES, ROUTES } from './routes';
+import { ingestPosts } from './ingest/ingest-api';
+import { directDispatch } from './kit/routing/direct-dispatch';
+import type { AnyRoute } from './kit/routing/define-route';
+import { registerRoutes } from './kit/routing/register-routes';
 
 const isPublic = (route: AnyRoute) => route.access === 'public';
 
@@ -48,7 +48,7 @@ export function createApp(
   // The ingest posts skip the router's walk; the router keeps them for any other spelling.
   app.use(directDispatch(ingestPosts, routeCtx));
   registerRoutes(app, ROUTES.filter(isPublic), routeCtx);
-  app.use(dashboardRouter(ctx));
+  app.use(dashboardRouter(ctx, PAGES));
   // Everything under /api past the public routes answers for an account: never cached.
   app.use('/api', noStore, authenticate(ctx.urls, ctx.accounts.sessions));
   registerRoutes(

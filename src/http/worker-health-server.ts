@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { AppContext } from '../runtime/app-context';
 import type { RunningWorker } from '../runtime/worker-runner';
-import { entityManagerPerRequest } from './middleware/entity-manager';
-import { healthRouter } from './routes/health';
+import { entityManagerPerRequest } from './kit/middleware/entity-manager';
+import { healthRouter } from './health';
 
 /**
  * `formward worker` has no API; this answers `/healthz` and `/readyz` on PORT so an

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER_ROLES, roleAllows, type MemberRole } from '../../src/domain/accounts/member-roles';
 import { isScope } from '../../src/domain/accounts/scopes';
-import { PAGES } from '../../src/http/dashboard/pages';
-import { ROUTES } from '../../src/http/routes';
-import type { AnyRoute } from '../../src/http/routing/define-route';
-import type { AnyPage } from '../../src/http/dashboard/define-page';
+import { PAGES, ROUTES } from '../../src/http/routes';
+import type { AnyRoute } from '../../src/http/kit/routing/define-route';
+import type { AnyPage } from '../../src/http/kit/routing/define-page';
 import { ApiClient, expectError } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { submitJson } from '../support/ingest-requests';

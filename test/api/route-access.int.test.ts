@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES, isScope } from '../../src/domain/accounts/scopes';
-import { LOGIN_CSRF_COOKIE } from '../../src/http/cookies';
-import { PAGES } from '../../src/http/dashboard/pages';
-import { ROUTES } from '../../src/http/routes';
-import type { AnyRoute } from '../../src/http/routing/define-route';
+import { LOGIN_CSRF_COOKIE } from '../../src/http/kit/session/cookies';
+import { PAGES, ROUTES } from '../../src/http/routes';
+import type { AnyRoute } from '../../src/http/kit/routing/define-route';
 import { expectError, type ApiClient } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { submitJson } from '../support/ingest-requests';

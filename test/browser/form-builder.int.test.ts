@@ -10,7 +10,7 @@ import {
 } from '../support/dashboard-browser';
 import { useTestStack } from '../support/fixture';
 
-// The field builder of a form's dashboard page in a real Chromium (pages/form-builder.ts):
+// The field builder of a form's dashboard page in a real Chromium (forms/form-builder-pages.ts):
 // fields added, refused with the problem beside its input, moved and removed through htmx
 // swaps (no page load, the CSRF header sent); Edit and Cancel pushing their address and Back
 // restoring it; a server error left unswapped; the page's settings with the contrast

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatTime } from '../../src/http/dashboard/format-time';
+import { formatTime } from '../../src/http/kit/chrome/format-time';
 import { expectAnswer } from '../support/api-client';
 import {
   launchWatchedChromium,

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appErrorPage } from '../../src/http/dashboard/app-errors';
+import { appErrorPage } from '../../src/http/kit/chrome/app-errors';
 import { expectError, request } from '../support/api-client';
 import { newTenant, useTestStack } from '../support/fixture';
 import { openAppSession } from './dashboard-support';

@@ -4,12 +4,11 @@ import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AppContext } from '../../src/runtime/app-context';
-import { definePage } from '../../src/http/dashboard/define-page';
-import { PAGES } from '../../src/http/dashboard/pages';
-import { registerPages } from '../../src/http/dashboard/register-pages';
-import { OPERATIONS } from '../../src/http/routes';
+import { definePage } from '../../src/http/kit/routing/define-page';
+import { OPERATIONS, PAGES } from '../../src/http/routes';
+import { registerPages } from '../../src/http/kit/routing/register-pages';
 
-const VIEWS = path.join(__dirname, '../../src/http/dashboard/views');
+const VIEWS = path.join(__dirname, '../../src/http/kit/chrome/templates');
 
 describe('the page list', () => {
   it('declares each method and path once, every template exists, session pages are under /app', () => {

@@ -4,7 +4,7 @@ import { useTestStack } from '../support/fixture';
 import { postForm } from '../support/ingest-requests';
 import { type AppSession, openAppSession } from './dashboard-support';
 
-// The field builder of a form's dashboard page over plain HTTP (pages/form-builder.ts): add,
+// The field builder of a form's dashboard page over plain HTTP (forms/form-builder-pages.ts): add,
 // edit, move and remove fields, each checked as PATCH /api/forms/{id} checks the whole list
 // and recorded in the audit log; a refused list leaves the stored one as it was; the page
 // settings with the contrast check; the QR code of the page's link; viewers only look.

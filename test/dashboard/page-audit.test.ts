@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { definePage } from '../../src/http/dashboard/define-page';
-import { registerPages } from '../../src/http/dashboard/register-pages';
+import { definePage } from '../../src/http/kit/routing/define-page';
+import { registerPages } from '../../src/http/kit/routing/register-pages';
 import type { AppContext } from '../../src/runtime/app-context';
 
 // A page that streams must commit its audit entry first (docs/audit-log.md): a write before

@@ -6,7 +6,7 @@ import {
   takeCaptchaResponse,
 } from '../../src/domain/captcha/captcha-settings';
 import { SigningSecretCipher } from '../../src/domain/secrets/signing-secret';
-import { captchaWidget, captchaEmbedLines } from '../../src/http/views/captcha-widget';
+import { captchaWidget, captchaEmbedLines } from '../../src/http/ingest/captcha-widget';
 import { autocompleteScript } from '../../src/http/ingest/autocomplete-script';
 
 // A form's captcha settings (docs/captcha.md): sealing and keeping the secret, what is shown,

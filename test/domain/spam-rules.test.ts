@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embedHtml } from '../../src/http/views/embed-html';
+import { embedHtml } from '../../src/http/forms/embed-html';
 import {
   MAX_FILL_MS,
   MIN_FILL_MS,

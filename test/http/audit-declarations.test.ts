@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ACTION } from '../../src/domain/audit/audit-log';
-import { PAGES } from '../../src/http/dashboard/pages';
-import { ROUTES } from '../../src/http/routes';
-import type { AuditDeclaration } from '../../src/http/routing/audit-declaration';
+import { PAGES, ROUTES } from '../../src/http/routes';
+import type { AuditDeclaration } from '../../src/http/kit/routing/audit-declaration';
 
 // Every change is declared for the audit log (docs/audit-log.md): generated from the lists the
 // app registers, so a new operation or page that changes something cannot go unrecorded.

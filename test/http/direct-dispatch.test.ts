@@ -4,12 +4,12 @@ import express from 'express';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { HttpError } from '../../src/http/http-error';
-import { errorHandler, notFoundHandler } from '../../src/http/middleware/errors';
-import { defineRoute, type RouteContext } from '../../src/http/routing/define-route';
-import { directDispatch } from '../../src/http/routing/direct-dispatch';
+import { HttpError } from '../../src/http/kit/errors/http-error';
+import { errorHandler, notFoundHandler } from '../../src/http/kit/middleware/errors';
+import { defineRoute, type RouteContext } from '../../src/http/kit/routing/define-route';
+import { directDispatch } from '../../src/http/kit/routing/direct-dispatch';
 
-// src/http/routing/direct-dispatch.ts on its own: the routes are given to it only (not to the
+// src/http/kit/routing/direct-dispatch.ts on its own: the routes are given to it only (not to the
 // router), so a request answers 200 only if the direct path took it.
 
 const urls = { base: 'http://api.test', ingest: 'http://api.test' };

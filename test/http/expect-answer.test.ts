@@ -1,21 +1,21 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ROUTES } from '../../src/http/routes';
-import { apiRootRoutes } from '../../src/http/routes/api-root';
-import { deliveryRoutes } from '../../src/http/routes/deliveries';
-import { docsRoutes } from '../../src/http/routes/docs';
-import { formPageRoutes } from '../../src/http/routes/form-page';
-import { formRoutes } from '../../src/http/routes/forms';
-import { formSchemaRoutes } from '../../src/http/routes/form-schema';
-import { healthRoutes } from '../../src/http/routes/health';
-import { ingestRoutes } from '../../src/http/routes/ingest';
-import { captchaIngestRoutes } from '../../src/http/routes/captcha-ingest';
-import { pluginRoutes } from '../../src/http/routes/plugins';
-import { domainRoutes } from '../../src/http/routes/domains';
-import { publicRoutes } from '../../src/http/routes/public';
-import { recoveryRoutes } from '../../src/http/routes/recoveries';
-import { statsRoutes } from '../../src/http/routes/stats';
-import { auditLogRoutes } from '../../src/http/routes/audit-log';
-import { submissionRoutes } from '../../src/http/routes/submissions';
+import { apiRootRoutes } from '../../src/http/docs/api-root-api';
+import { deliveryRoutes } from '../../src/http/submissions/deliveries-api';
+import { docsRoutes } from '../../src/http/docs/docs-api';
+import { formPageRoutes } from '../../src/http/ingest/form-page-api';
+import { formRoutes } from '../../src/http/forms/forms-api';
+import { formSchemaRoutes } from '../../src/http/forms/form-schema-api';
+import { healthRoutes } from '../../src/http/health';
+import { ingestRoutes } from '../../src/http/ingest/ingest-api';
+import { captchaIngestRoutes } from '../../src/http/ingest/captcha-ingest-api';
+import { pluginRoutes } from '../../src/http/plugins/plugins-api';
+import { domainRoutes } from '../../src/http/domains/domains-api';
+import { publicRoutes } from '../../src/http/domains/public-api';
+import { recoveryRoutes } from '../../src/http/plugins/recoveries-api';
+import { statsRoutes } from '../../src/http/stats/stats-api';
+import { auditLogRoutes } from '../../src/http/account/audit-log-api';
+import { submissionRoutes } from '../../src/http/submissions/submissions-api';
 import type { Operation, OperationOf } from '../support/api-answers';
 import {
   expectAnswer,
@@ -79,7 +79,7 @@ export function declaredOperations(res: ApiResponse): void {
   expectAnswer(res, 'DELETE /api/forms/{id}', 200);
   // @ts-expect-error: GET /f/{endpoint_token}/thanks answers a page, not JSON
   expectAnswer(res, 'GET /f/{endpoint_token}/thanks', 200);
-  // @ts-expect-error: not an error code of src/http/error-codes.ts
+  // @ts-expect-error: not an error code of src/http/kit/errors/error-codes.ts
   expectError(res, 404, 'not_fund');
 }
 

@@ -4,10 +4,10 @@ import {
   MAX_OPTIONS_IN_ALL,
   MAX_PAGE_BYTES,
 } from '../../src/domain/forms/form-fields';
-import { readFieldDraft } from '../../src/http/dashboard/field-drafts';
-import { applyFieldEdit } from '../../src/http/dashboard/field-list-edits';
-import { formFieldList } from '../../src/http/schemas/form-fields';
-import { formPageInput } from '../../src/http/schemas/form-page';
+import { readFieldDraft } from '../../src/http/forms/field-drafts';
+import { applyFieldEdit } from '../../src/http/forms/field-list-edits';
+import { formFieldList } from '../../src/http/forms/form-fields-schemas';
+import { formPageInput } from '../../src/http/forms/form-page-schemas';
 import { fieldsOfSize } from '../support/sized-fields';
 
 // The form definition's byte budget as the shared schemas (API and builder) check it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameSitePath } from '../../src/http/dashboard/next-path';
+import { sameSitePath } from '../../src/http/account/next-path';
 
 const BASE = 'https://forms.example.com';
 

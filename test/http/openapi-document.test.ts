@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src/http/error-codes';
-import { buildOpenApiDocument } from '../../src/http/openapi/openapi-document';
-import { apiGuide } from '../../src/http/pages/api-guide';
-import { docsPage } from '../../src/http/pages/docs-page';
+import { ERROR_CODES } from '../../src/http/kit/errors/error-codes';
+import { buildOpenApiDocument } from '../../src/http/kit/openapi/openapi-document';
+import { apiGuide } from '../../src/http/docs/api-guide';
+import { docsPage } from '../../src/http/docs/docs-page';
 import { OPERATIONS } from '../../src/http/routes';
-import { routeErrors } from '../../src/http/routing/route-errors';
+import { routeErrors } from '../../src/http/kit/routing/route-errors';
 
 const urls = { base: 'http://api.test:3000', ingest: 'http://ingest.test:3001' };
 

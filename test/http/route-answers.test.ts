@@ -4,10 +4,10 @@ import express from 'express';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { HttpError, notFound } from '../../src/http/http-error';
-import { errorHandler } from '../../src/http/middleware/errors';
-import { defineRoute, type RouteContext } from '../../src/http/routing/define-route';
-import { registerRoutes } from '../../src/http/routing/register-routes';
+import { HttpError, notFound } from '../../src/http/kit/errors/http-error';
+import { errorHandler } from '../../src/http/kit/middleware/errors';
+import { defineRoute, type RouteContext } from '../../src/http/kit/routing/define-route';
+import { registerRoutes } from '../../src/http/kit/routing/register-routes';
 
 const urls = { base: 'http://api.test', ingest: 'http://api.test' };
 

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { describe, expect, it } from 'vitest';
-import { helmetOptions, securityHeaders } from '../../src/http/middleware/security-headers';
+import { helmetOptions, securityHeaders } from '../../src/http/kit/middleware/security-headers';
 
-// src/http/middleware/security-headers.ts sets helmet's headers from one list read at start:
+// src/http/kit/middleware/security-headers.ts sets helmet's headers from one list read at start:
 // an answer must carry exactly what helmet itself would have set, for either kind of URL.
 
 async function headersOf(middleware: RequestHandler): Promise<Record<string, string>> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testDeliveriesView } from '../../src/http/views/test-deliveries';
+import { testDeliveriesView } from '../../src/http/ingest/test-deliveries';
 
 const answer = {
   plugin_id: '7',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestStack } from '../support/fixture';
 
-// src/http/routing/direct-dispatch.ts: `POST /json/{token}` and `POST /f/{token}` skip the
+// src/http/kit/routing/direct-dispatch.ts: `POST /json/{token}` and `POST /f/{token}` skip the
 // router. A path spelled otherwise (`/JSON/…`: Express matches paths case-insensitively)
 // still goes through the router, so the two ways can be compared answer by answer.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ErrorCode } from '../../src/http/error-codes';
+import type { ErrorCode } from '../../src/http/kit/errors/error-codes';
 import { expectError, type FormView } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
 import { postForm, postJson, postMultipart, type Part } from '../support/ingest-requests';

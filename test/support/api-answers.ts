@@ -1,28 +1,28 @@
 import type { z } from 'zod';
-import type { errorSchema } from '../../src/http/error-codes';
-import type { apiRootRoutes } from '../../src/http/routes/api-root';
-import type { captchaIngestRoutes } from '../../src/http/routes/captcha-ingest';
-import type { deliveryRoutes } from '../../src/http/routes/deliveries';
-import type { docsRoutes } from '../../src/http/routes/docs';
-import type { formPageRoutes } from '../../src/http/routes/form-page';
-import type { domainRoutes } from '../../src/http/routes/domains';
-import type { formRoutes } from '../../src/http/routes/forms';
-import type { formSchemaRoutes } from '../../src/http/routes/form-schema';
-import type { healthRoutes } from '../../src/http/routes/health';
-import type { ingestRoutes } from '../../src/http/routes/ingest';
-import type { pluginRoutes } from '../../src/http/routes/plugins';
-import type { publicRoutes } from '../../src/http/routes/public';
-import type { recoveryRoutes } from '../../src/http/routes/recoveries';
-import type { statsRoutes } from '../../src/http/routes/stats';
-import type { auditLogRoutes } from '../../src/http/routes/audit-log';
-import type { submissionRoutes } from '../../src/http/routes/submissions';
-import type { createFormBody } from '../../src/http/schemas/forms';
+import type { errorSchema } from '../../src/http/kit/errors/error-codes';
+import type { apiRootRoutes } from '../../src/http/docs/api-root-api';
+import type { captchaIngestRoutes } from '../../src/http/ingest/captcha-ingest-api';
+import type { deliveryRoutes } from '../../src/http/submissions/deliveries-api';
+import type { docsRoutes } from '../../src/http/docs/docs-api';
+import type { formPageRoutes } from '../../src/http/ingest/form-page-api';
+import type { domainRoutes } from '../../src/http/domains/domains-api';
+import type { formRoutes } from '../../src/http/forms/forms-api';
+import type { formSchemaRoutes } from '../../src/http/forms/form-schema-api';
+import type { healthRoutes } from '../../src/http/health';
+import type { ingestRoutes } from '../../src/http/ingest/ingest-api';
+import type { pluginRoutes } from '../../src/http/plugins/plugins-api';
+import type { publicRoutes } from '../../src/http/domains/public-api';
+import type { recoveryRoutes } from '../../src/http/plugins/recoveries-api';
+import type { statsRoutes } from '../../src/http/stats/stats-api';
+import type { auditLogRoutes } from '../../src/http/account/audit-log-api';
+import type { submissionRoutes } from '../../src/http/submissions/submissions-api';
+import type { createFormBody } from '../../src/http/forms/forms-schemas';
 
 /*
  * The answers the test client reads, typed from the route declarations themselves: the
  * output of the JSON body schema a route declares for a status. A change of a schema shows
  * up here, and in the tests that read the field, at compile time. ROUTES in
- * src/http/routes/index.ts is typed as any route, so the groups are named one by one (the
+ * src/http/routes.ts is typed as any route, so the groups are named one by one (the
  * signed-out dashboard routes answer pages, not JSON, and are left out).
  */
 

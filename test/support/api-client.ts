@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ErrorCode } from '../../src/http/error-codes';
+import type { ErrorCode } from '../../src/http/kit/errors/error-codes';
 import type {
   AnswerBody,
   CreatedPlugin,

@@ -10,7 +10,7 @@ import { createAccount } from '../../src/domain/accounts/accounts';
 import type { MemberRole } from '../../src/domain/accounts/member-roles';
 import { openSession } from '../../src/domain/accounts/sessions';
 import { Membership } from '../../src/db/entities';
-import { sessionCookieName } from '../../src/http/cookies';
+import { sessionCookieName } from '../../src/http/kit/session/cookies';
 import { createApiKey } from '../../src/domain/accounts/api-keys';
 import { ROLES, type Scope } from '../../src/domain/accounts/scopes';
 import { createAppContext } from '../../src/runtime/app-context';

@@ -1,5 +1,5 @@
 import { RECAPTCHA_V3_ACTION, RESPONSE_FIELDS } from '../../domain/captcha/captcha-settings';
-import type { CaptchaWidget } from '../views/captcha-widget';
+import type { CaptchaWidget } from './captcha-widget';
 
 /**
  * The script behind a form's `autocomplete_script_url`. Added to a page with the embed

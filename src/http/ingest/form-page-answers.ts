@@ -2,11 +2,12 @@ import type { Request, Response } from 'express';
 import { sameOrigin } from '../../domain/forms/allowed-domains';
 import type { FormField, FormPage } from '../../domain/forms/form-fields';
 import type { IngestForm } from '../../domain/forms/form-cache';
-import { FieldValidationError, type HttpError } from '../http-error';
-import { captchaWidget } from '../views/captcha-widget';
-import type { PageProblem } from '../views/form-page/error-summary';
-import { formPage } from '../views/form-page/form-page';
-import type { PageChrome } from '../views/form-page/page-document';
+import { FieldValidationError, type HttpError } from '../kit/errors/http-error';
+import { answerRefusalsWith } from '../kit/errors/refusal-page';
+import { captchaWidget } from './captcha-widget';
+import type { PageProblem } from './form-page/error-summary';
+import { formPage } from './form-page/form-page';
+import type { PageChrome } from './form-page/page-document';
 import { setFormPageHeaders } from './form-page-headers';
 import { parseFormBody } from './parse-form-body';
 
@@ -66,8 +67,6 @@ export function renderFormPage(
   });
 }
 
-const PAGE_AGAIN = 'formPageAgain';
-
 /** A hosted page's post in progress: what was read of it, to show again if it is refused. */
 export type PageAgain = {
   form: ServedForm;
@@ -83,7 +82,8 @@ export type PageAgain = {
 
 /**
  * For a post to `/f/{token}` of a form with a page: from here on a refusal is answered to a
- * browser with the page again (errorHandler asks `formPageAgain`). Null for other forms.
+ * browser with the page again (errorHandler calls the refusal page set here:
+ * answerRefusalsWith). Null for other forms.
  */
 export function offerPageAgain(
   res: Response,
@@ -110,19 +110,16 @@ export function offerPageAgain(
       if (body) again.keep(body.fields, false);
     },
   };
-  res.locals[PAGE_AGAIN] = again;
+  answerRefusalsWith(res, (error) => formPageAgain(res, again, error));
   return again;
 }
 
 /**
  * The answer to a refused post of a hosted page, for a browser: the page again with the
  * refusal at the top, each field's message beside it and the values kept (escaped), with the
- * page's headers and `no-store` (it holds what the person typed). Null when the post was not
- * to a page.
+ * page's headers and `no-store` (it holds what the person typed).
  */
-export function formPageAgain(res: Response, error: HttpError): string | null {
-  const again = res.locals[PAGE_AGAIN] as PageAgain | undefined;
-  if (!again) return null;
+function formPageAgain(res: Response, again: PageAgain, error: HttpError): string {
   setFormPageHeaders(res, again.form);
   res.setHeader('Cache-Control', 'no-store');
   const problem: PageProblem = {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import { ByteLruCache } from '../../domain/cache/byte-lru-cache';
 import type { CachedForm } from '../../domain/forms/form-cache';
-import type { PageChrome } from '../views/form-page/page-document';
+import type { PageChrome } from './form-page/page-document';
 import { renderFormPage, type ServedForm } from './form-page-answers';
 
 /** A rendered page with a slot for each hidden field's value (which a GET takes from its query). */

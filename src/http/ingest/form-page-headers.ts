@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
 import type { StoredCaptcha } from '../../domain/captcha/captcha-settings';
-import { RECAPTCHA_V3_SCRIPT } from '../views/captcha-widget';
-import { FILL_STAMP_SCRIPT } from '../views/embed-html';
+import { RECAPTCHA_V3_SCRIPT } from './captcha-widget';
+import { FILL_STAMP_SCRIPT } from '../forms/embed-html';
 
 type Directive = 'script' | 'style' | 'frame' | 'connect' | 'worker';
 

@@ -1,5 +1,5 @@
 import type { SubmissionProblem } from '../../domain/submissions/prepare-submission';
-import { FieldValidationError, HttpError, validationFailed } from '../http-error';
+import { FieldValidationError, HttpError, validationFailed } from '../kit/errors/http-error';
 
 /**
  * The answer to a submission prepareSubmission refused: 413 for a limit, 422

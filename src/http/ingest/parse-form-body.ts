@@ -5,7 +5,7 @@ import busboy from 'busboy';
 import type { Request } from 'express';
 import { fieldsTooLargeMessage, INGEST_LIMITS } from '../../domain/submissions/limits';
 import type { UploadedFile } from '../../domain/submissions/store-submission';
-import { HttpError, validationFailed } from '../http-error';
+import { HttpError, validationFailed } from '../kit/errors/http-error';
 
 export type ParsedFormBody = {
   fields: Record<string, string | string[]>;

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import { HttpError } from '../http-error';
-import type { RouteContext } from '../routing/define-route';
+import { HttpError } from '../kit/errors/http-error';
+import type { RouteContext } from '../kit/routing/define-route';
 
 /**
  * Fixed one-minute windows per key, each allowing `perMinute` units (posts, or bytes). In

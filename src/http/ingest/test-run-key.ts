@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { can } from '../../domain/accounts/principal';
 import type { IngestForm } from '../../domain/forms/form-cache';
-import { HttpError } from '../http-error';
-import { bearerKeyPrincipal } from '../middleware/authenticate';
+import { HttpError } from '../kit/errors/http-error';
+import { bearerKeyPrincipal } from '../kit/middleware/authenticate';
 
 /**
  * `?test=true` runs real deliveries synchronously, so it needs the form account's key with

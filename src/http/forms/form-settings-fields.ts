@@ -1,0 +1,102 @@
+import type { z } from 'zod';
+import type { Form } from '../../domain/entities';
+import { formChanges } from './form-changes';
+import { createFormBody, updateFormBody } from './forms-schemas';
+import type { FormChanges } from '../../domain/forms/forms';
+
+/** The settings form's fields as typed (strings), to put back into the page after an error. */
+export type FormSettingsInput = {
+  name: string;
+  success_redirect_url: string;
+  is_active: boolean;
+  accept_files: boolean;
+  allowed_domains: string;
+  notification_email_addresses: string;
+  /** Days to keep submissions; empty: for ever (docs/retention.md). */
+  retention_days: string;
+  delete_after_delivery: boolean;
+};
+
+/** Field name -> the first problem with it, shown next to the field. */
+export type FieldErrors = Partial<Record<keyof FormSettingsInput, string>>;
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+/** One entry a line (commas and spaces separate too). */
+const entries = (value: string) => value.split(/[\s,]+/).filter((entry) => entry !== '');
+
+/** What a new form's page starts with: the API's defaults. */
+export const NEW_FORM_INPUT: FormSettingsInput = {
+  name: '',
+  success_redirect_url: '',
+  is_active: true,
+  accept_files: false,
+  allowed_domains: '',
+  notification_email_addresses: '',
+  retention_days: '',
+  delete_after_delivery: false,
+};
+
+export function formSettingsOf(form: Form): FormSettingsInput {
+  return {
+    name: form.name,
+    success_redirect_url: form.successRedirectUrl ?? '',
+    is_active: form.isActive,
+    accept_files: form.acceptFiles,
+    allowed_domains: form.allowedDomains.join('\n'),
+    notification_email_addresses: form.notificationEmailAddresses.join('\n'),
+    retention_days: form.retentionDays === null ? '' : String(form.retentionDays),
+    delete_after_delivery: form.deleteAfterDelivery,
+  };
+}
+
+/** Reads the posted settings (urlencoded; an unticked checkbox is absent: false). */
+export function readFormSettings(body: unknown): FormSettingsInput {
+  const fields = (body ?? {}) as Record<string, unknown>;
+  return {
+    name: text(fields.name),
+    success_redirect_url: text(fields.success_redirect_url).trim(),
+    is_active: fields.is_active !== undefined,
+    accept_files: fields.accept_files !== undefined,
+    allowed_domains: text(fields.allowed_domains),
+    notification_email_addresses: text(fields.notification_email_addresses),
+    retention_days: text(fields.retention_days).trim(),
+    delete_after_delivery: fields.delete_after_delivery !== undefined,
+  };
+}
+
+/**
+ * Validates the settings with the API's own schema (create or update), so the page and
+ * `POST /api/forms` / `PATCH /api/forms/{id}` accept and refuse exactly the same values.
+ */
+export function validateFormSettings(
+  input: FormSettingsInput,
+  mode: 'create' | 'update',
+): { ok: true; changes: FormChanges & { name: string } } | { ok: false; errors: FieldErrors } {
+  const body = {
+    name: input.name,
+    success_redirect_url: input.success_redirect_url === '' ? null : input.success_redirect_url,
+    is_active: input.is_active,
+    accept_files: input.accept_files,
+    allowed_domains: entries(input.allowed_domains),
+    notification_email_addresses: entries(input.notification_email_addresses),
+    // Empty keeps for ever; anything else must be a whole number the schema accepts.
+    retention_days: input.retention_days === '' ? null : Number(input.retention_days),
+    delete_after_delivery: input.delete_after_delivery,
+  };
+  const parsed = (mode === 'create' ? createFormBody : updateFormBody).safeParse(body);
+  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error, body) };
+  return { ok: true, changes: { ...formChanges(parsed.data), name: parsed.data.name! } };
+}
+
+function fieldErrors(error: z.ZodError, body: Record<string, unknown>): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const [field, index] = issue.path;
+    const key = String(field) as keyof FormSettingsInput;
+    const list = body[key];
+    // Name the entry of a list that is wrong, e.g. "not a host: must be a host name…".
+    const entry = typeof index === 'number' && Array.isArray(list) ? `${list[index]}: ` : '';
+    errors[key] ??= `${entry}${issue.message}`;
+  }
+  return errors;
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { linksSchema } from '../kit/answers/links';
+import { idString } from '../kit/answers/fields';
+
+export const deliveryResultSchema = z
+  .object({
+    plugin_id: z.string(),
+    plugin_type: z.string(),
+    ok: z.boolean(),
+    status_code: z.number().int().nullable().describe("the receiver's HTTP status"),
+    error: z.string().nullable(),
+    duration_ms: z.number().int().min(0).nullable(),
+    attempts: z.number().int().min(0).describe('attempts made (1 in a test run)'),
+    delivery_id: z.string().nullable().describe('the `webhook-id` the receiver saw'),
+  })
+  .describe('One plugin delivery of a `?test=true` run.')
+  .meta({ id: 'DeliveryResult' });
+
+/** The specification's IngestResult: what JSON ingest (and `/f/` asked for JSON) answers. */
+export const ingestResultSchema = z
+  .object({
+    ok: z.literal(true),
+    id: idString('the stored submission'),
+    test: z.literal(true).optional().describe('present on `?test=true` runs'),
+    deliveries: z
+      .array(deliveryResultSchema)
+      .optional()
+      .describe('only with `?test=true`: each delivery, run once and synchronously'),
+    links: linksSchema('rels `submission` and `form`'),
+  })
+  .meta({ id: 'IngestResult' });
+
+export type IngestResult = z.input<typeof ingestResultSchema>;

@@ -1,0 +1,69 @@
+import { LimitReachedError } from '../../../domain/budgets/limit-reached';
+import { resolveErrorRef, type ErrorRef } from './error-codes';
+import type { Link } from '../answers/links';
+
+/**
+ * An error answer of docs/api-conventions.md (Errors): a code of the error-code table (its
+ * status comes from there; `code@status` for one of its other statuses), human message,
+ * optional list, headers, and links besides `docs` (e.g. the run a `recovery_running` names).
+ */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(
+    ref: ErrorRef,
+    message: string,
+    readonly errors?: string[],
+    readonly headers: Record<string, string> = {},
+    readonly links: Link[] = [],
+  ) {
+    super(message);
+    ({ status: this.status, code: this.code } = resolveErrorRef(ref));
+  }
+
+  /**
+   * 500 `undeclared_answer`, the one code outside the table: under `strictAnswers` (tests) it
+   * replaces an answer a route does not declare, so the suite that reaches it fails and says why.
+   */
+  static undeclaredAnswer(message: string): HttpError {
+    const error = new HttpError('internal_error', message);
+    Object.assign(error, { code: 'undeclared_answer' });
+    return error;
+  }
+}
+
+/**
+ * 422 `validation_failed` of a submission checked against its form's fields: `errors` as
+ * everywhere, and the same by field name for pages and clients (docs/form-fields.md).
+ */
+export class FieldValidationError extends HttpError {
+  constructor(
+    errors: string[],
+    readonly fieldErrors: Record<string, string>,
+  ) {
+    super('validation_failed', 'the submission failed validation', errors);
+  }
+}
+
+export const notFound = (what = 'resource') => new HttpError('not_found', `${what} not found`);
+
+export const validationFailed = (errors: string[], message = 'the request failed validation') =>
+  new HttpError('validation_failed', message, errors);
+
+/** The delivery engine could not be reached to start a workflow (a replay, a recovery). */
+export const temporalUnavailable = () =>
+  new HttpError(
+    'unavailable',
+    'the delivery engine (Temporal) is unreachable; try again shortly',
+    undefined,
+    { 'Retry-After': '30' },
+  );
+
+/** 409 `limit_reached`: a budget against amplification is used up; the message names it. */
+export const limitReached = (error: LimitReachedError) =>
+  new HttpError('limit_reached', error.message);
+
+/** 429 `rate_limited`, asking to come back after `waitSeconds`. */
+export const rateLimited = (message: string, waitSeconds: number) =>
+  new HttpError('rate_limited', message, undefined, { 'Retry-After': String(waitSeconds) });
