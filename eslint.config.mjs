@@ -22,6 +22,55 @@ const layerRule = (folders, message) => ({
   ],
 });
 
+/** Every folder of ours that sends, stores or serves: what src/outbound and src/config are below. */
+const EVERY_LAYER = [
+  'domain',
+  'plugins',
+  'db',
+  'http',
+  'runtime',
+  'cli',
+  'temporal',
+  'pipeline',
+  'workflows',
+  'activities',
+];
+
+/** The plugin types' folders under src/plugins (their keys are in workflows/delivery-kinds.ts). */
+const PLUGIN_TYPE_FOLDERS = [
+  'webhook',
+  'email',
+  'slack',
+  'discord',
+  'teams',
+  'telegram',
+  'google-sheets',
+  'airtable',
+  'notion',
+];
+
+/**
+ * No code outside a type's own folder compares a plugin type's name: what a type can do is a
+ * hook or a fact of its declaration (src/plugins/plugin-type.ts). `email` is also a field
+ * type, so it is caught only where a plugin's type is compared.
+ */
+const noPluginTypeBranch = {
+  'no-restricted-syntax': [
+    'error',
+    ...['BinaryExpression[operator=/^[!=]==$/]', 'SwitchCase'].flatMap((at) => [
+      {
+        selector: `${at} > Literal[value=/^(webhook|slack|discord|teams|telegram|google_sheets|airtable|notion)$/]`,
+        message: 'a branch on a plugin type name: use a hook or fact of its declaration',
+      },
+    ]),
+    {
+      selector:
+        'BinaryExpression[operator=/^[!=]==$/]:has(MemberExpression[property.name=/^(pluginType|plugin_type)$/]) > Literal',
+      message: 'a branch on a plugin type name: use a hook or fact of its declaration',
+    },
+  ],
+};
+
 /** The folders of src/http beside src/http/kit: its areas and the files that assemble them. */
 const HTTP_AREAS = [
   'ingest',
@@ -90,6 +139,11 @@ export default defineConfig(
     rules: layerRule(['db'], 'src/http reaches the database through src/domain'),
   },
   {
+    files: ['src/**/*.ts', 'activities/**/*.ts'],
+    ignores: [...PLUGIN_TYPE_FOLDERS.map((folder) => `src/plugins/${folder}/**`), '**/*.test.ts'],
+    rules: noPluginTypeBranch,
+  },
+  {
     // src/http/kit is the machinery the areas share: the areas and src/http/routes.ts import
     // it, never the reverse. template-data.ts is the one exception: it names the views each
     // template takes (type imports, docs/architecture.md "The HTTP layer, by area").
@@ -144,18 +198,7 @@ export default defineConfig(
   {
     files: ['src/outbound/**/*.ts'],
     rules: layerRule(
-      [
-        'domain',
-        'plugins',
-        'db',
-        'http',
-        'runtime',
-        'cli',
-        'temporal',
-        'pipeline',
-        'workflows',
-        'activities',
-      ],
+      EVERY_LAYER,
       'src/outbound (every outbound HTTP request) is below everything that sends: it imports none of them',
     ),
   },
@@ -169,18 +212,7 @@ export default defineConfig(
   {
     files: ['src/config/**/*.ts'],
     rules: layerRule(
-      [
-        'domain',
-        'plugins',
-        'db',
-        'http',
-        'runtime',
-        'cli',
-        'temporal',
-        'pipeline',
-        'workflows',
-        'activities',
-      ],
+      EVERY_LAYER,
       'src/config is read by every layer: it imports none of them (workflow code keeps its own copy of a default)',
     ),
   },

@@ -7,21 +7,13 @@ import type { AddressKeys } from '../src/domain/mail/address-keys';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import type { SigningSecretCipher } from '../src/domain/secrets/signing-secret';
 import type { OutboundSender } from '../src/outbound/sender';
-import { createAirtableActivities } from '../src/plugins/airtable/delivery';
+import { pluginDeliveryActivities } from '../src/plugins/deliveries';
 import { createAutoresponseActivities } from './autoresponse';
 import { createDeliveryPlanActivities } from './delivery-plan';
-import { createDiscordActivities } from '../src/plugins/discord/delivery';
-import { createEmailPluginActivities } from '../src/plugins/email/delivery';
-import { createGoogleSheetsActivities } from '../src/plugins/google-sheets/delivery';
 import { createNotificationActivities } from './notification-email';
-import { createNotionActivities } from '../src/plugins/notion/delivery';
-import { createSlackActivities } from '../src/plugins/slack/delivery';
-import { createTeamsActivities } from '../src/plugins/teams/delivery';
-import { createTelegramActivities } from '../src/plugins/telegram/delivery';
 import { createRecoveryActivities } from './recovery';
 import { createRetentionActivities } from './retention';
 import { createSpamActivities } from './spam';
-import { createWebhookActivities } from '../src/plugins/webhook/delivery';
 
 export type ActivityDeps = {
   orm: Orm;
@@ -59,16 +51,8 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createSpamActivities(deps.orm),
     ...createDeliveryPlanActivities(deps.orm),
-    ...createWebhookActivities(deps),
     ...createNotificationActivities(deps),
-    ...createSlackActivities(deps),
-    ...createDiscordActivities(deps),
-    ...createTeamsActivities(deps),
-    ...createTelegramActivities(deps),
-    ...createEmailPluginActivities(deps),
-    ...createGoogleSheetsActivities(deps),
-    ...createAirtableActivities(deps),
-    ...createNotionActivities(deps),
+    ...pluginDeliveryActivities(deps),
     ...createAutoresponseActivities(deps),
     ...createRecoveryActivities(deps.orm),
     ...createRetentionActivities(deps),

@@ -34,17 +34,11 @@ export type DeliveryPlanActivities = {
 
 /**
  * One attempt of a plugin's delivery, one activity per type (delivery-kinds.ts names them;
- * activities/*-delivery.ts implement them).
+ * src/plugins/deliveries.ts assembles them from each type's folder).
  */
 export type PluginDeliveryActivities = Record<
   DeliveryActivityName,
   (input: DeliveryInput) => Promise<DeliveryOutcome>
->;
-
-/** The one activity of a type, as its file implements it: `DeliveryActivityOf<'deliverSlack'>`. */
-export type DeliveryActivityOf<Name extends DeliveryActivityName> = Pick<
-  PluginDeliveryActivities,
-  Name
 >;
 
 /** The form's notification e-mail (activities/notification-email.ts). */

@@ -13,8 +13,8 @@ import { webhookType } from './webhook/declaration';
 
 /**
  * Every plugin type, in the order the dashboard offers them. Adding a type: its folder
- * (<type>/declaration.ts, <type>/delivery.ts), one line here, one line in activities/index.ts and
- * its kind in workflows/delivery-kinds.ts (CONTRIBUTING.md, "Adding a plugin type").
+ * (<type>/declaration.ts, <type>/delivery.ts), one line here and its kind in
+ * workflows/delivery-kinds.ts (CONTRIBUTING.md, "Adding a plugin type").
  */
 export const PLUGIN_TYPES: Record<PluginTypeKey, PluginTypeDeclaration> = {
   webhook: webhookType,

@@ -4,7 +4,8 @@ import { CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { createWebhookActivities } from '../../src/plugins/webhook/delivery';
+import { deliverWith } from '../../src/plugins/deliveries';
+import { webhookType } from '../../src/plugins/webhook/declaration';
 import { parseAllowList } from '../../src/outbound/address-policy';
 import { createOutboundSender } from '../../src/outbound/sender';
 import { useTestStack } from '../support/fixture';
@@ -122,7 +123,7 @@ describe('a delivery to a receiver that never finishes', () => {
     const plugin = await t.api.addWebhook(form.id, hook.url);
     const submissionId = await submitJson(form, { email: 'ada@example.com' });
     const deliveryId = `msg_cancel_${Date.now()}`;
-    const activities = createWebhookActivities({
+    const deliverWebhook = deliverWith(webhookType, {
       orm: t.stack.ctx.orm,
       sender,
       logger: pino({ level: 'silent' }),
@@ -131,11 +132,14 @@ describe('a delivery to a receiver that never finishes', () => {
       mailer: t.stack.ctx.accounts.mailing.mailer,
       baseUrl: t.stack.url,
       pluginHealth: t.stack.config.pluginHealth,
+      unsubscribeTokens: t.stack.ctx.unsubscribeTokens,
+      mailPerHour: t.stack.config.accountMailPerHour,
+      providerUrls: t.stack.config.providerUrls,
     });
     const env = new MockActivityEnvironment({ attempt: 1 });
     setTimeout(() => env.cancel('CANCELLED'), 300);
     const started = Date.now();
-    const outcome = env.run(activities.deliverWebhook, {
+    const outcome = env.run(deliverWebhook, {
       submissionId,
       pluginId: String(plugin.id),
       deliveryId,

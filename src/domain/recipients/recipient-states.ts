@@ -39,30 +39,3 @@ export async function splitDeliverable(
     held: rows.filter((row) => !row.confirmed).map((row) => row.address),
   };
 }
-
-/** An e-mail plugin's recipients, as its config keeps them. */
-function emailRecipientsOf(plugin: { pluginType: string; config: Record<string, unknown> }) {
-  const list = plugin.config.recipients;
-  return plugin.pluginType === 'email' && Array.isArray(list)
-    ? list.filter((item): item is string => typeof item === 'string')
-    : null;
-}
-
-/** Where each e-mail plugin's recipients stand (undefined for other types), in one query. */
-export async function pluginRecipientLookup<
-  P extends { pluginType: string; config: Record<string, unknown> },
->(
-  em: EntityManager,
-  accountId: string,
-  plugins: readonly P[],
-): Promise<(plugin: P) => RecipientStatus[] | undefined> {
-  const lookup = await recipientLookup(
-    em,
-    accountId,
-    plugins.flatMap((plugin) => emailRecipientsOf(plugin) ?? []),
-  );
-  return (plugin) => {
-    const list = emailRecipientsOf(plugin);
-    return list ? lookup(list) : undefined;
-  };
-}

@@ -9,7 +9,7 @@ import { clientAddress } from '../kit/middleware/client-address';
 import { rateLimitSubject } from '../ingest/rate-limit-key';
 import { link } from '../kit/answers/links';
 import { defineRoute, type RouteContext } from '../kit/routing/define-route';
-import { TtlCache } from '../kit/ttl-cache';
+import { TtlCache } from './ttl-cache';
 import { verifyDomainQuery } from './public-schemas';
 import { domainVerificationSchema, spamMetricsSchema } from './public-view';
 

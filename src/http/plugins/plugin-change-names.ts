@@ -1,4 +1,5 @@
 import type { FlashCode } from '../kit/session/flash';
+import { pluginTypeOf } from '../../plugins/registry';
 
 /*
  * What the audit log and the flash call a change of a plugin. Webhooks keep the names they had
@@ -10,7 +11,7 @@ import type { FlashCode } from '../kit/session/flash';
 
 export type PluginChange = 'created' | 'enabled' | 'disabled' | 'deleted' | 'secret_rotated';
 
-const nounOf = (pluginType: string) => (pluginType === 'webhook' ? 'webhook' : 'plugin');
+const nounOf = (pluginType: string) => pluginTypeOf(pluginType)?.changeNoun ?? 'plugin';
 
 /** The audit action: `webhook.enabled` for a webhook, `plugin.enabled` for a Slack plugin. */
 export const pluginAuditAction = (pluginType: string, change: PluginChange) =>

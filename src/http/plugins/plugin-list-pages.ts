@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { Form } from '../../domain/entities';
 import { listFormPlugins } from '../../plugins/manage/plugins';
-import { pluginRecipientLookup } from '../../domain/recipients/recipient-states';
+import { pluginRecipientLookup } from '../../plugins/manage/plugin-recipients';
 import { SIGNATURE_HEADERS } from '../../plugins/webhook/signatures';
 import { formSectionLinks } from '../forms/form-sections';
 import { formatTime } from '../kit/chrome/format-time';

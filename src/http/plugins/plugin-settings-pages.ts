@@ -16,6 +16,10 @@ import {
   type PluginSettingsInput,
 } from './plugin-settings-fields';
 import { ownedPlugin } from '../forms/owned';
+import { pluginTypeOf } from '../../plugins/registry';
+
+/** Whether the plugin's type sends headers of its own (a webhook's). */
+const hasHeaders = (plugin: Plugin) => Boolean(pluginTypeOf(plugin.pluginType)?.changeHeaders);
 
 const PAGE = {
   access: 'session',
@@ -55,7 +59,7 @@ async function show(
       plugin: pluginRow(plugin, viewer),
       action: settingsPath(form, plugin),
       // Header names and values are for those who manage plugins only (docs/teams.md).
-      isWebhook: plugin.pluginType === 'webhook' && seesSecrets(viewer),
+      hasHeaders: hasHeaders(plugin) && seesSecrets(viewer),
       ops: CONDITION_OPS,
       fieldNames,
       input,
@@ -93,7 +97,7 @@ export const pluginSettingsPages = [
     const owned = await ownedPlugin(req, res, params);
     if (!owned) return;
     const input = readSettingsInput(req);
-    const settings = settingsOf(input, owned.plugin.pluginType === 'webhook');
+    const settings = settingsOf(input, hasHeaders(owned.plugin));
     const typed = checkConditions(settings.conditions);
     const refuse = (errors: string[]) =>
       show(req, session, render, owned, {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLUGIN_TYPE_KEYS } from '../../../workflows/delivery-kinds';
+import { PLUGIN_TYPE_LIST, pluginTypeOf } from '../../plugins/registry';
 import type { Plugin } from '../../domain/entities';
 import { can, type Principal } from '../../domain/accounts/principal';
 import {
@@ -16,7 +17,12 @@ import { dateTime, idString } from '../kit/answers/fields';
 
 const quoted = (keys: readonly string[]) => keys.map((key) => `\`${key}\``).join(', ');
 const TYPE_KEYS = quoted(PLUGIN_TYPE_KEYS);
-const DASHBOARD_TYPE_KEYS = quoted(PLUGIN_TYPE_KEYS.filter((key) => key !== 'webhook'));
+const API_TYPE_KEYS = quoted(
+  PLUGIN_TYPE_LIST.filter((type) => type.createdThrough === 'api').map((type) => type.key),
+);
+const DASHBOARD_TYPE_KEYS = quoted(
+  PLUGIN_TYPE_LIST.filter((type) => type.createdThrough === 'dashboard').map((type) => type.key),
+);
 
 export const pluginSchema = z
   .object({
@@ -25,7 +31,7 @@ export const pluginSchema = z
     plugin_type: z
       .string()
       .describe(
-        `\`webhook\` (created through the API), or ${DASHBOARD_TYPE_KEYS} (configured in the dashboard; docs/plugins.md)`,
+        `${API_TYPE_KEYS} (created through the API), or ${DASHBOARD_TYPE_KEYS} (configured in the dashboard; docs/plugins.md)`,
       ),
     name: z.string(),
     enabled: z.boolean(),
@@ -124,7 +130,7 @@ export function pluginView(
   if (can(principal, 'can_create_forms')) {
     links.push(link('update', self, 'PATCH'));
     links.push(link('delete', self, 'DELETE'));
-    if (plugin.pluginType === 'webhook')
+    if (pluginTypeOf(plugin.pluginType)?.signs)
       links.push(link('rotate_secret', `${self}/rotate_secret`, 'POST'));
   }
   return {

@@ -5,7 +5,8 @@ import { createPlugin, PluginConfigRefusedError } from '../../plugins/manage/cre
 import { deletePlugin } from '../../plugins/manage/delete-plugin';
 import { findFormPlugin, listFormPlugins, rotateSigningSecret } from '../../plugins/manage/plugins';
 import { isConfigProblem, updatePlugin } from '../../plugins/manage/update-plugin';
-import { pluginRecipientLookup } from '../../domain/recipients/recipient-states';
+import { pluginRecipientLookup } from '../../plugins/manage/plugin-recipients';
+import { pluginTypeOf } from '../../plugins/registry';
 import { envelope, listAnswer } from '../kit/answers/envelope';
 import { HttpError, notFound } from '../kit/errors/http-error';
 import { link } from '../kit/answers/links';
@@ -91,7 +92,8 @@ export const pluginRoutes = [
     errors: ['not_found', 'invalid_config', 'unsupported_plugin', 'limit_reached'],
   }).handle(async ({ req, params, body, principal, audit }, ctx) => {
     const form = await formOf(req, params.form_id);
-    if (body.plugin_type !== 'webhook') {
+    const type = pluginTypeOf(body.plugin_type);
+    if (type?.createdThrough !== 'api') {
       throw new HttpError(
         'unsupported_plugin',
         `plugin_type "${body.plugin_type}" cannot be created through the API; only webhook can (configure others in the dashboard)`,
@@ -104,16 +106,17 @@ export const pluginRoutes = [
       ]);
     }
     const created = await createPlugin(req.em, ctx, form, {
-      type: 'webhook',
-      url: config.data.url,
-      headers: config.data.headers,
+      type: type.key,
+      config: config.data,
       conditions: body.conditions,
       includeFields: body.include_fields,
       name: body.name,
       enabled: body.enabled,
     }).catch(refused('the webhook is not allowed'));
     const { plugin, signingSecret } = created;
-    const view = pluginView(plugin, ctx.urls, principal, { signingSecret });
+    const view = pluginView(plugin, ctx.urls, principal, {
+      signingSecret: signingSecret ?? undefined,
+    });
     Object.assign(audit, created.audit);
     return {
       status: 201,
@@ -209,7 +212,7 @@ export const pluginRoutes = [
     errors: ['not_found', 'unsupported_plugin'],
   }).handle(async ({ req, params, principal }, ctx) => {
     const plugin = await pluginOf(req, params);
-    if (plugin.pluginType !== 'webhook')
+    if (!pluginTypeOf(plugin.pluginType)?.signs)
       throw new HttpError('unsupported_plugin', 'only webhook plugins have a signing secret');
     const signingSecret = await rotateSigningSecret(req.em, ctx.signingSecrets, plugin);
     const view = pluginView(plugin, ctx.urls, principal, { signingSecret });

@@ -38,13 +38,9 @@ function rawConfig(type: PluginTypeDeclaration, values: Record<string, string>) 
   return config;
 }
 
-/** What createPlugin takes: a webhook by its URL (the API's shape), any other type by config. */
+/** What createPlugin takes: the type and its config as the add form gave it. */
 function toCreate(type: PluginTypeDeclaration, config: Record<string, unknown>, name: string) {
-  const named = name || undefined;
-  const input: PluginToCreate =
-    type.key === 'webhook'
-      ? { type: 'webhook', url: String(config.url ?? ''), name: named }
-      : { type: type.key, config, name: named };
+  const input: PluginToCreate = { type: type.key, config, name: name || undefined };
   return input;
 }
 

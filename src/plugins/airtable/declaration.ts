@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { schemaCheck, type PluginTypeDeclaration } from '../plugin-type';
+import { definePluginType, schemaCheck } from '../plugin-type';
+import { airtableDelivery } from './delivery';
 
 /*
  * Airtable: one record per submission in a table of a base (docs/plugins.md, "airtable"),
@@ -81,8 +82,11 @@ export const airtableConfig = z
   });
 export type AirtableConfig = z.output<typeof airtableConfig>;
 
+/** A stored config (the token opened): what airtableConfig gave. */
+const storedAirtableConfig = z.object({ token: z.string(), base: z.string(), table: z.string() });
+
 /** One record per submission in an Airtable table (src/plugins/airtable/delivery.ts). */
-export const airtableType: PluginTypeDeclaration = {
+export const airtableType = definePluginType<AirtableConfig>({
   key: 'airtable',
   label: 'Airtable',
   noun: 'an Airtable table',
@@ -113,11 +117,13 @@ export const airtableType: PluginTypeDeclaration = {
       hint: 'The table needs a column for each field it is sent, plus “Submission ID” and “Received at”.',
     },
   ],
+  config: storedAirtableConfig,
   check: schemaCheck(airtableConfig),
   sealed: ['token'],
   // A base and table id grant nothing without the token.
   redacted: { keep: ['base', 'table'], origin: [] },
-  defaultName: (config) => `Airtable table ${String(config.table)}`,
+  defaultName: (config) => `Airtable table ${config.table}`,
   summary: (visible) =>
     visible.base ? `Airtable base ${String(visible.base)}, table ${String(visible.table)}` : '',
-};
+  delivery: airtableDelivery,
+});

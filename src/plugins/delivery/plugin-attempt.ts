@@ -1,23 +1,18 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Orm } from '../../db/orm';
-import type { ProviderUrls } from '../../config/config';
-import type { ChatSource } from '../chat/chat-text';
 import { recordDeliveryHealth, type PluginHealthDeps } from '../manage/plugin-health';
 import { upsertAttempt } from '../../db/sql/delivery-attempts';
 import { recordDeliveryMetrics } from './delivery-metrics';
 import { selectDeliverableRow, type DeliverableRow } from '../../db/sql/workflow-step-reads';
-import type { SpecialFields } from '../../db/entities/submission';
 import type { WebhookSource } from '../webhook/webhook-body';
+import type { SpecialFields } from '../../db/entities/submission';
 import type { SendResult, OutboundSender } from '../../outbound/sender';
-import { openConfig } from '../manage/plugin-secrets';
-import { pluginTypeOf } from '../registry';
 import { pluginSecretValues } from '../manage/plugin-secret-values';
-import type { PluginConfig } from '../plugin-type';
+import type { PluginConfig, PluginTypeDeclaration } from '../plugin-type';
+import type { AttemptResult, DeliverableSubmission } from './attempt';
 import { withoutSecrets } from './secret-free-result';
 import { pickFields } from '../manage/include-fields';
-import type { SigningSecretCipher } from '../../domain/secrets/signing-secret';
 import { MAX_RETRY_AFTER_MS } from '../../../workflows/delivery-kinds';
 import {
   REDELIVERY,
@@ -31,27 +26,10 @@ import {
 } from '../../../workflows/failure-types';
 import { attemptNumberOf } from './attempt-number';
 
-// What every delivery activity (webhook, Slack, Discord, e-mail plugin) does around its send:
-// load the plugin and the submission now, record the attempt, and tell Temporal what next.
+// What every delivery attempt does around its send (src/plugins/deliveries.ts runs them in
+// order): load the plugin and the submission now, record the attempt, tell Temporal what next.
 
 const HEARTBEAT_EVERY_MS = 1_000;
-
-/** What a third-party provider's activity needs: its API's base URL and the sealed tokens' key. */
-export type ProviderActivityDeps = PluginHealthDeps & {
-  orm: Orm;
-  sender: OutboundSender;
-  pluginSecrets: SigningSecretCipher;
-  providerUrls: ProviderUrls;
-};
-
-/** An attempt's result as recorded: the sender's, or the mailer's in the same shape. */
-export type AttemptResult = Omit<SendResult, 'failure'> & { failure: string | null };
-
-/** What an attempt reads of the submission beyond the webhook body: its form and special fields. */
-export type DeliverableSubmission = {
-  form: { id: string; accountId: string; name: string };
-  specialNormalized: SpecialFields | null;
-};
 
 /**
  * The plugin, if it is still there, enabled and of the expected type, and the submission with
@@ -97,27 +75,17 @@ export async function loadDeliverable(
   return { plugin, source, submission };
 }
 
-/** The plugin's config with its sealed tokens and keys opened, for this attempt only. */
-export function openedConfig(
-  plugin: DeliverableRow['plugin'],
-  cipher: SigningSecretCipher,
-): Record<string, unknown> {
-  const type = pluginTypeOf(plugin.pluginType);
-  return type ? openConfig(type, plugin.config, cipher) : plugin.config;
-}
-
 /**
- * The secret values an attempt of `plugin` sends, from its opened config (its declaration
+ * The secret values an attempt of a plugin of `type` sends, from its opened config (its declaration
  * names them: plugin-secret-values.ts), and any the attempt got on the way (`more`: an access
  * token). recordAndSettle replaces each in what it records; a type's log line uses them too.
  */
 export function attemptSecrets(
-  plugin: { pluginType: string },
+  type: PluginTypeDeclaration,
   opened: PluginConfig,
   more: readonly string[] = [],
 ): string[] {
-  const type = pluginTypeOf(plugin.pluginType);
-  return [...(type ? pluginSecretValues(type, opened) : []), ...more];
+  return [...pluginSecretValues(type, opened), ...more];
 }
 
 /** The result with every secret replaced (src/plugins/delivery/secret-free-result.ts). */
@@ -279,82 +247,4 @@ export async function recordSkippedAttempt(
     attempt: info.attempt,
   };
   throw ApplicationFailure.nonRetryable(`skipped: ${reason}`, DELIVERY_SKIPPED, outcome);
-}
-
-/**
- * One attempt of a chat plugin (Slack, Discord): the message built from the submission now,
- * POSTed as JSON to the plugin's incoming-webhook URL through the guarded sender, recorded.
- */
-export async function deliverChatMessage(
-  deps: PluginHealthDeps & { orm: Orm; sender: OutboundSender },
-  input: DeliveryInput,
-  pluginType: 'slack' | 'discord',
-  message: (source: ChatSource) => unknown,
-): Promise<DeliveryOutcome> {
-  const em = deps.orm.em.fork();
-  const { plugin, source } = await loadDeliverable(em, input, pluginType);
-  const startedAt = new Date();
-  const result = await sendWithHeartbeat(deps.sender, {
-    url: String(plugin.config.url),
-    body: JSON.stringify(message(source)),
-    headers: { 'content-type': 'application/json', 'user-agent': 'Formward-Webhooks/1' },
-  });
-  return logAndSettle(deps, em, input, {
-    plugin,
-    config: plugin.config,
-    source,
-    startedAt,
-    result,
-    permanent: result.failure === 'blocked_address',
-    delivered: 'message delivered',
-  });
-}
-
-/**
- * The end of every provider attempt: one log line (`<type> <delivered>` or `<type> attempt
- * failed`), then the attempt recorded and settled (recordAndSettle); neither holds a secret
- * value of the plugin's opened `config` nor any of `secrets`.
- */
-export function logAndSettle(
-  deps: PluginHealthDeps,
-  em: EntityManager,
-  input: DeliveryInput,
-  attempt: {
-    plugin: DeliverableRow['plugin'];
-    /** The config the attempt used, secrets opened (openedConfig). */
-    config: PluginConfig;
-    /** Secrets the attempt got beyond its config (an access token). */
-    secrets?: readonly string[];
-    source: WebhookSource;
-    startedAt: Date;
-    result: AttemptResult;
-    /** A refusal that cannot change by retrying. */
-    permanent: boolean;
-    /** What a success did, for the log: `row appended`. */
-    delivered: string;
-  },
-): Promise<DeliveryOutcome> {
-  const { plugin, source } = attempt;
-  const secrets = attemptSecrets(plugin, attempt.config, attempt.secrets);
-  const result = scrubbedResult(attempt.result, secrets);
-  deps.logger[result.ok ? 'info' : 'warn'](
-    {
-      pluginType: plugin.pluginType,
-      submissionId: input.submissionId,
-      pluginId: input.pluginId,
-      deliveryId: input.deliveryId,
-      statusCode: result.statusCode,
-      error: result.error,
-    },
-    `${plugin.pluginType} ${result.ok ? attempt.delivered : 'attempt failed'}`,
-  );
-  return recordAndSettle(em, input, result, {
-    secrets,
-    health: deps,
-    startedAt: attempt.startedAt,
-    permanent: attempt.permanent,
-    recentlyHealthy: plugin.recentlyHealthy,
-    pluginType: plugin.pluginType,
-    storedAt: source.createdAt,
-  });
 }

@@ -1,6 +1,6 @@
 import type { SendResult } from '../../outbound/sender';
 import type { AnswerReading } from './answer-reading';
-import type { AttemptResult } from './plugin-attempt';
+import type { AttemptResult } from './attempt';
 import { withoutSecrets } from './secret-free-result';
 
 /** The attempt's result as recorded, and whether it ends the delivery. */

@@ -1,4 +1,11 @@
 import { chatType } from '../chat/chat-type';
+import { discordMessage } from './discord-message';
 
-/** The submission as an embed, mentions off (src/plugins/discord/discord-message.ts). */
-export const discordType = chatType('discord', 'Discord', 'https://discord.com/api/webhooks/…');
+/** The submission as an embed, mentions off (discord-message.ts); Discord answers 204. */
+export const discordType = chatType({
+  key: 'discord',
+  label: 'Discord',
+  urlLabel: 'Discord webhook',
+  placeholder: 'https://discord.com/api/webhooks/…',
+  message: discordMessage,
+});

@@ -1,8 +1,9 @@
-import { emailPluginConfig, MAX_EMAIL_RECIPIENTS } from '../manage/plugin-configs';
-import { schemaCheck, type PluginTypeDeclaration } from '../plugin-type';
+import { emailPluginConfig, MAX_EMAIL_RECIPIENTS, type EmailPluginConfig } from './email-config';
+import { definePluginType, schemaCheck } from '../plugin-type';
+import { emailDelivery } from './delivery';
 
 /** A mail to up to ten confirmed addresses, the subject a template (docs/plugins.md). */
-export const emailType: PluginTypeDeclaration = {
+export const emailType = definePluginType<EmailPluginConfig>({
   key: 'email',
   label: 'E-mail',
   noun: 'an e-mail plugin',
@@ -23,13 +24,18 @@ export const emailType: PluginTypeDeclaration = {
       placeholder: 'New submission to {form}',
     },
   ],
+  config: emailPluginConfig,
   check: schemaCheck(emailPluginConfig),
   sealed: [],
   // An address grants nothing (and viewers read submitters' addresses anyway).
   redacted: { keep: ['recipients', 'subject'], origin: [] },
   defaultName: (config) => {
-    const [first, ...rest] = config.recipients as string[];
+    const [first, ...rest] = config.recipients;
     return `E-mail to ${first}${rest.length > 0 ? ` and ${rest.length} more` : ''}`;
   },
-  summary: (visible) => (visible.recipients as string[] | undefined)?.join(', ') ?? '',
-};
+  summary: (visible) =>
+    Array.isArray(visible.recipients) ? visible.recipients.map(String).join(', ') : '',
+  // Each address confirms before it is mailed (src/domain/recipients/confirmations.ts).
+  recipients: (config) => config.recipients,
+  delivery: emailDelivery,
+});

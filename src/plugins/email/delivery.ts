@@ -1,23 +1,13 @@
-import type { Orm } from '../../db/orm';
-import type { PluginHealthDeps } from '../manage/plugin-health';
 import { isPermanentSmtpRejection } from '../../domain/mail/smtp-failure';
 import { buildSubmissionEmail } from '../../domain/mail/submission-email';
-import { emailPluginConfig, renderSubject } from '../manage/plugin-configs';
+import { renderSubject, type EmailPluginConfig } from './email-config';
 import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../../domain/recipients/mail-budget';
 import { sendCopies } from '../../domain/recipients/recipient-copies';
 import { splitDeliverable } from '../../domain/recipients/recipient-states';
-import type { UnsubscribeTokens } from '../../domain/recipients/unsubscribe-tokens';
 import { SMTP_REJECTED_FAILURE } from '../../../workflows/failure-types';
 import { uploadedFiles } from '../../domain/mail/uploaded-files';
-import {
-  loadDeliverable,
-  attemptSecrets,
-  recordAndSettle,
-  recordSkippedAttempt,
-  type AttemptResult,
-} from '../delivery/plugin-attempt';
-import type { DeliveryActivityOf } from '../../../workflows/activity-contracts';
-import { attemptNumberOf } from '../delivery/attempt-number';
+import { recordSkippedAttempt } from '../delivery/plugin-attempt';
+import type { AttemptResult, DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
 
 /**
  * One attempt of an e-mail plugin (docs/plugins.md): the notification e-mail of
@@ -27,98 +17,75 @@ import { attemptNumberOf } from '../delivery/attempt-number';
  * Message-ID is the delivery id's, so a retry is recognisably the same message. An SMTP 5xx
  * refusal of every copy is final. No recipient left, or no budget: a `skipped` record.
  */
-export function createEmailPluginActivities(
-  deps: PluginHealthDeps & { orm: Orm; unsubscribeTokens: UnsubscribeTokens; mailPerHour: number },
-): DeliveryActivityOf<'deliverEmailPlugin'> {
-  return {
-    async deliverEmailPlugin(input) {
-      const em = deps.orm.em.fork();
-      // One read of the plugin, the submission and its form, as every delivery attempt.
-      const { plugin, source, submission: stored } = await loadDeliverable(em, input, 'email');
-      const config = emailPluginConfig.parse(plugin.config);
-      const { form } = stored;
-      const submission = {
-        id: source.submissionId,
-        createdAt: source.createdAt,
-        payloadJson: source.payload,
-        specialNormalized: stored.specialNormalized,
-      };
-      const { deliverable, held } = await splitDeliverable(em, form.accountId, config.recipients);
-      if (deliverable.length === 0) {
-        return recordSkippedAttempt(em, input, `no confirmed recipients (${held.join(', ')})`);
-      }
-      const budget = { ...deps, perHour: deps.mailPerHour };
-      if (!(await spendMailBudget(em, budget, form.accountId, deliverable.length))) {
-        return recordSkippedAttempt(em, input, MAIL_BUDGET_EXHAUSTED);
-      }
-      const mail = buildSubmissionEmail({
-        form,
-        submission,
-        files: await uploadedFiles(em, submission.id),
-        recipients: deliverable,
-        baseUrl: deps.baseUrl,
-        senderDomain: deps.mailer.senderDomain,
-      });
-      mail.subject = renderSubject(config.subject, {
-        formName: source.formName,
-        submissionId: source.submissionId,
-        payload: source.payload,
-      });
-      mail.messageId = `<${input.deliveryId}@${deps.mailer.senderDomain}>`;
+export const emailDelivery =
+  (deps: PluginDeliveryDeps): DeliverAttempt<EmailPluginConfig> =>
+  async ({ input, em, config, source, submission: stored }) => {
+    const { form } = stored;
+    const submission = {
+      id: source.submissionId,
+      createdAt: source.createdAt,
+      payloadJson: source.payload,
+      specialNormalized: stored.specialNormalized,
+    };
+    const { deliverable, held } = await splitDeliverable(em, form.accountId, config.recipients);
+    if (deliverable.length === 0) {
+      return recordSkippedAttempt(em, input, `no confirmed recipients (${held.join(', ')})`);
+    }
+    const budget = { ...deps, perHour: deps.mailPerHour };
+    if (!(await spendMailBudget(em, budget, form.accountId, deliverable.length))) {
+      return recordSkippedAttempt(em, input, MAIL_BUDGET_EXHAUSTED);
+    }
+    const mail = buildSubmissionEmail({
+      form,
+      submission,
+      files: await uploadedFiles(em, submission.id),
+      recipients: deliverable,
+      baseUrl: deps.baseUrl,
+      senderDomain: deps.mailer.senderDomain,
+    });
+    mail.subject = renderSubject(config.subject, {
+      formName: source.formName,
+      submissionId: source.submissionId,
+      payload: source.payload,
+    });
+    mail.messageId = `<${input.deliveryId}@${deps.mailer.senderDomain}>`;
 
-      const startedAt = new Date();
-      const started = performance.now();
-      let result: AttemptResult;
-      let permanent = false;
-      try {
-        const receipt = await sendCopies(
-          { ...deps, tokens: deps.unsubscribeTokens },
-          mail,
-          form.accountId,
-        );
-        if (receipt.accepted.length === 0 && receipt.firstRefusal) throw receipt.firstRefusal;
-        result = {
-          ok: true,
-          statusCode: null,
-          responseBody: `accepted: ${receipt.accepted.join(', ') || '(none)'}${
-            receipt.rejected.length > 0 ? `; refused: ${receipt.rejected.join(', ')}` : ''
-          }${held.length > 0 ? `; not confirmed: ${held.join(', ')}` : ''}`.slice(0, 4096),
-          error: null,
-          failure: null,
-          durationMs: Math.round(performance.now() - started),
-        };
-      } catch (error) {
-        permanent = isPermanentSmtpRejection(error);
-        const message = (error as Error).message ?? String(error);
-        result = {
-          ok: false,
-          statusCode: null,
-          responseBody: null,
-          error: permanent ? `SMTP server refused the message: ${message}` : message,
-          failure: 'smtp',
-          durationMs: Math.round(performance.now() - started),
-        };
-      }
-      deps.logger[result.ok ? 'info' : 'warn'](
-        {
-          submissionId: input.submissionId,
-          pluginId: input.pluginId,
-          deliveryId: input.deliveryId,
-          attempt: attemptNumberOf(input.attemptOffset),
-          error: result.error,
-        },
-        result.ok ? 'e-mail plugin delivered' : 'e-mail plugin attempt failed',
+    const started = performance.now();
+    let result: AttemptResult;
+    let permanent = false;
+    try {
+      const receipt = await sendCopies(
+        { ...deps, tokens: deps.unsubscribeTokens },
+        mail,
+        form.accountId,
       );
-      return recordAndSettle(em, input, result, {
-        secrets: attemptSecrets(plugin, plugin.config),
-        health: deps,
-        startedAt,
-        permanent,
-        recentlyHealthy: plugin.recentlyHealthy,
-        pluginType: plugin.pluginType,
-        storedAt: source.createdAt,
-        ...(permanent ? { failureType: SMTP_REJECTED_FAILURE } : {}),
-      });
-    },
+      if (receipt.accepted.length === 0 && receipt.firstRefusal) throw receipt.firstRefusal;
+      result = {
+        ok: true,
+        statusCode: null,
+        responseBody: `accepted: ${receipt.accepted.join(', ') || '(none)'}${
+          receipt.rejected.length > 0 ? `; refused: ${receipt.rejected.join(', ')}` : ''
+        }${held.length > 0 ? `; not confirmed: ${held.join(', ')}` : ''}`.slice(0, 4096),
+        error: null,
+        failure: null,
+        durationMs: Math.round(performance.now() - started),
+      };
+    } catch (error) {
+      permanent = isPermanentSmtpRejection(error);
+      const message = (error as Error).message ?? String(error);
+      result = {
+        ok: false,
+        statusCode: null,
+        responseBody: null,
+        error: permanent ? `SMTP server refused the message: ${message}` : message,
+        failure: 'smtp',
+        durationMs: Math.round(performance.now() - started),
+      };
+    }
+    return {
+      result,
+      permanent,
+      delivered: 'delivered',
+      ...(permanent ? { failureType: SMTP_REJECTED_FAILURE } : {}),
+    };
   };
-}

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MAX_SHEET_NAME_CHARS, sheetNameProblem, spreadsheetIdOf } from './a1-notation';
 import { parseServiceAccountKey } from './service-account-key';
-import { schemaCheck, type PluginTypeDeclaration } from '../plugin-type';
+import { definePluginType, schemaCheck } from '../plugin-type';
+import { googleSheetsDelivery } from './delivery';
 
 export const DEFAULT_SHEET_NAME = 'Sheet1';
 
@@ -49,8 +50,16 @@ export const googleSheetsConfig = z
     ...rest,
   }));
 
+/** A stored config (the key opened): what googleSheetsConfig gave. */
+const storedSheetsConfig = z.object({
+  service_account_key: z.string(),
+  client_email: z.string(),
+  spreadsheet_id: z.string(),
+  sheet_name: z.string(),
+});
+
 /** One row per submission in a sheet the service account may edit (docs/plugins.md). */
-export const googleSheetsType: PluginTypeDeclaration = {
+export const googleSheetsType = definePluginType<z.output<typeof storedSheetsConfig>>({
   key: 'google_sheets',
   label: 'Google Sheets',
   noun: 'a Google Sheets spreadsheet',
@@ -80,13 +89,15 @@ export const googleSheetsType: PluginTypeDeclaration = {
       placeholder: DEFAULT_SHEET_NAME,
     },
   ],
+  config: storedSheetsConfig,
   check: schemaCheck(googleSheetsConfig),
   sealed: ['service_account_key'],
   // The address to share with and where rows go grant nothing without the key.
   redacted: { keep: ['client_email', 'spreadsheet_id', 'sheet_name'], origin: [] },
-  defaultName: (config) => `Google Sheets ${String(config.spreadsheet_id).slice(0, 12)}…`,
+  defaultName: (config) => `Google Sheets ${config.spreadsheet_id.slice(0, 12)}…`,
   summary: (visible) =>
     `sheet ${JSON.stringify(visible.sheet_name ?? DEFAULT_SHEET_NAME)} of spreadsheet ${String(
       visible.spreadsheet_id ?? '(hidden)',
     )}, as ${String(visible.client_email ?? '(hidden)')}`,
-};
+  delivery: googleSheetsDelivery,
+});

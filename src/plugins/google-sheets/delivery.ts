@@ -5,16 +5,9 @@ import { AccessTokenCache } from './google-access-tokens';
 import type { ServiceAccountKey } from './service-account-key';
 import { alignedRow, columnNames, missingColumns } from './sheet-rows';
 import { selectFormFieldNames } from '../../db/sql/form-field-names';
-import type { DeliveryActivityOf } from '../../../workflows/activity-contracts';
 import { GoogleSheetsClient, SheetsFailure } from './sheets-api';
-import {
-  loadDeliverable,
-  openedConfig,
-  logAndSettle,
-  type ProviderActivityDeps,
-  sendWithHeartbeat,
-  type AttemptResult,
-} from '../delivery/plugin-attempt';
+import type { AttemptResult, DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
+import { sendWithHeartbeat } from '../delivery/plugin-attempt';
 
 /** How long an attempt waits for another delivery to this plugin that is adding columns. */
 const HEADER_LOCK_WAIT_MS = 15_000;
@@ -77,63 +70,51 @@ async function headerFor(
   });
 }
 
+/** What an attempt reads of the stored config (declaration.ts), the key opened. */
+type SheetTarget = { service_account_key: string; spreadsheet_id: string; sheet_name: string };
+
 /**
  * One attempt of a Google Sheets plugin (docs/plugins.md): the submission as one row of its
  * sheet, under a header of field names, with the policy of workflows/delivery-kinds.ts.
  * Access tokens live in this worker's memory, per plugin and key.
  */
-export function createGoogleSheetsActivities(
-  deps: ProviderActivityDeps,
-): DeliveryActivityOf<'deliverGoogleSheets'> {
+export function googleSheetsDelivery(deps: PluginDeliveryDeps): DeliverAttempt<SheetTarget> {
   const tokens = new AccessTokenCache();
-  return {
-    async deliverGoogleSheets(input) {
-      const em = deps.orm.em.fork();
-      const { plugin, source, submission } = await loadDeliverable(em, input, 'google_sheets');
-      const config = openedConfig(plugin, deps.pluginSecrets);
-      const keyText = String(config.service_account_key);
-      const client = new GoogleSheetsClient(
-        (request) => sendWithHeartbeat(deps.sender, request),
-        tokens,
-        deps.providerUrls,
-        {
-          pluginId: plugin.id,
-          key: JSON.parse(keyText) as ServiceAccountKey,
-          keyText,
-          spreadsheetId: String(config.spreadsheet_id),
-          sheetName: String(config.sheet_name),
-        },
+  return async ({ em, plugin, config, source, submission }) => {
+    const keyText = config.service_account_key;
+    const client = new GoogleSheetsClient(
+      (request) => sendWithHeartbeat(deps.sender, request),
+      tokens,
+      deps.providerUrls,
+      {
+        pluginId: plugin.id,
+        key: JSON.parse(keyText) as ServiceAccountKey,
+        keyText,
+        spreadsheetId: config.spreadsheet_id,
+        sheetName: config.sheet_name,
+      },
+    );
+    const startedAt = Date.now();
+    let result: AttemptResult;
+    let permanent = false;
+    try {
+      // Only known names get a column; a submitter's other names share `extra`.
+      const columns = columnNames(
+        await selectFormFieldNames(em, submission.form.id),
+        plugin.includeFields,
       );
-      const startedAt = new Date();
-      let result: AttemptResult;
-      let permanent = false;
-      try {
-        // Only known names get a column; a submitter's other names share `extra`.
-        const columns = columnNames(
-          await selectFormFieldNames(em, submission.form.id),
-          plugin.includeFields,
-        );
-        const header = await headerFor(em, client, plugin.id, source.payload, columns);
-        const row = alignedRow(
-          header,
-          { id: source.submissionId, receivedAt: source.createdAt, payload: source.payload },
-          columns,
-        );
-        result = await client.appendRow(row);
-      } catch (error) {
-        if (!(error instanceof SheetsFailure)) throw error;
-        ({ result, permanent } = error);
-      }
-      result = { ...result, durationMs: Date.now() - startedAt.getTime() };
-      return logAndSettle(deps, em, input, {
-        plugin,
-        config,
-        source,
-        startedAt,
-        result,
-        permanent,
-        delivered: 'row appended',
-      });
-    },
+      const header = await headerFor(em, client, plugin.id, source.payload, columns);
+      const row = alignedRow(
+        header,
+        { id: source.submissionId, receivedAt: source.createdAt, payload: source.payload },
+        columns,
+      );
+      result = await client.appendRow(row);
+    } catch (error) {
+      if (!(error instanceof SheetsFailure)) throw error;
+      ({ result, permanent } = error);
+    }
+    result = { ...result, durationMs: Date.now() - startedAt };
+    return { result, permanent, delivered: 'row appended' };
   };
 }

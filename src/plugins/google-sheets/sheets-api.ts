@@ -4,7 +4,7 @@ import { AccessTokenCache, requestAccessToken, type TokenAnswer } from './google
 import type { ServiceAccountKey } from './service-account-key';
 import { headerCellRange, headerRowRange, sheetRange } from './a1-notation';
 import type { CellValue } from './sheet-rows';
-import type { AttemptResult } from '../delivery/plugin-attempt';
+import type { AttemptResult } from '../delivery/attempt';
 
 /*
  * The Google requests of one Sheets delivery attempt (docs/plugins.md), each through the

@@ -6,11 +6,10 @@ import { requestConfirmations } from '../../domain/recipients/confirmations';
 import type { PluginTypeKey } from '../../../workflows/delivery-kinds';
 import { sealConfig } from './plugin-secrets';
 import { PLUGIN_TYPES } from '../registry';
-import { createTypedPlugin, createWebhookPlugin } from './plugins';
-import type { SigningSecretCipher } from '../../domain/secrets/signing-secret';
-import { checkWebhookUrl, urlCheckOptions, type UrlPolicySource } from './url-policy';
+import { createTypedPlugin } from './plugins';
+import { newSigningSecret, type SigningSecretCipher } from '../../domain/secrets/signing-secret';
+import { urlCheckOptions, type UrlPolicySource } from './url-policy';
 import { checkPluginRouting, type RoutingInput } from './plugin-routing';
-import { checkWebhookHeaders } from '../webhook/webhook-headers';
 
 /** What creating a plugin needs (the app context has it all). */
 export type CreatePluginDeps = UrlPolicySource & {
@@ -33,17 +32,13 @@ export class PluginConfigRefusedError extends Error {
   }
 }
 
-/** `headers` unchecked as given (webhook-headers.ts); `conditions`, `includeFields` likewise. */
-export type WebhookToCreate = {
-  type: 'webhook';
-  url: string;
-  headers?: unknown;
+/** A plugin to add: its config as given (checked here), `conditions`, `includeFields` likewise. */
+export type PluginToCreate = {
+  type: PluginTypeKey;
+  config: unknown;
   name?: string;
   enabled?: boolean;
 } & RoutingInput;
-export type PluginToCreate =
-  | WebhookToCreate
-  | ({ type: Exclude<PluginTypeKey, 'webhook'>; config: unknown; name?: string } & RoutingInput);
 
 export type CreatedPlugin = {
   plugin: Plugin;
@@ -63,55 +58,18 @@ export async function createPlugin(
   em: EntityManager,
   deps: CreatePluginDeps,
   form: Form,
-  input: WebhookToCreate,
-): Promise<CreatedPlugin & { signingSecret: string }>;
-export async function createPlugin(
-  em: EntityManager,
-  deps: CreatePluginDeps,
-  form: Form,
-  input: PluginToCreate,
-): Promise<CreatedPlugin>;
-export async function createPlugin(
-  em: EntityManager,
-  deps: CreatePluginDeps,
-  form: Form,
   input: PluginToCreate,
 ): Promise<CreatedPlugin> {
-  const maxPlugins = deps.config.budgets.pluginsPerForm;
-  const routed = checkPluginRouting(input);
-  if (input.type === 'webhook') {
-    const checked = await checkWebhookUrl(input.url, deps);
-    const headers = checkWebhookHeaders(input.headers);
-    const problems = [
-      ...(checked.ok ? [] : checked.errors),
-      ...(headers.ok ? [] : headers.errors),
-      ...(routed.ok ? [] : routed.errors),
-    ];
-    if (!checked.ok || !headers.ok || !routed.ok) throw new PluginConfigRefusedError(problems);
-    const config = headers.headers.length > 0 ? { headers: headers.headers } : {};
-    const created = await createWebhookPlugin(
-      em,
-      deps.signingSecrets,
-      {
-        formId: form.id,
-        url: checked.url,
-        config: sealConfig(PLUGIN_TYPES.webhook, config, deps.pluginSecrets),
-        name: input.name,
-        enabled: input.enabled,
-        ...routed.routing,
-      },
-      maxPlugins,
-    );
-    const summary = `webhook to ${new URL(checked.url).host} on form ${form.id}`;
-    return { ...created, audit: { targetId: created.plugin.id, summary } };
-  }
   const type = PLUGIN_TYPES[input.type];
+  const routed = checkPluginRouting(input);
   const checked = await type.check(input.config, urlCheckOptions(deps));
   if (!checked.ok || !routed.ok)
     throw new PluginConfigRefusedError([
       ...(checked.ok ? [] : checked.errors),
       ...(routed.ok ? [] : routed.errors),
     ]);
+  // A type that signs its deliveries gets its secret now, shown this once.
+  const signingSecret = type.signs ? newSigningSecret() : null;
   const plugin = await createTypedPlugin(
     em,
     {
@@ -119,18 +77,21 @@ export async function createPlugin(
       type: input.type,
       config: sealConfig(type, checked.config, deps.pluginSecrets),
       name: input.name || type.defaultName(checked.config),
+      enabled: input.enabled,
+      signingSecret: signingSecret && deps.signingSecrets.seal(signingSecret),
       ...routed.routing,
     },
-    maxPlugins,
+    deps.config.budgets.pluginsPerForm,
   );
-  if (input.type === 'email') {
+  const addresses = type.recipients(checked.config);
+  if (addresses) {
     await requestConfirmations(em, deps.accounts.mailing, {
       accountId: form.accountId,
       formName: form.name,
-      addresses: checked.config.recipients as string[],
+      addresses,
       mailPerHour: deps.config.accountMailPerHour,
     });
   }
-  const summary = `${input.type} plugin on form ${form.id}`;
-  return { plugin, signingSecret: null, audit: { targetId: plugin.id, summary } };
+  const summary = `${type.createdSummary(checked.config)} on form ${form.id}`;
+  return { plugin, signingSecret, audit: { targetId: plugin.id, summary } };
 }

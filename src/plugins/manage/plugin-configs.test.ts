@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllowList } from '../../outbound/address-policy';
-import { DEFAULT_EMAIL_SUBJECT, renderSubject } from './plugin-configs';
+import { DEFAULT_EMAIL_SUBJECT, renderSubject } from '../email/email-config';
 import { checkPluginConfig } from '../registry';
 
 const urls = {

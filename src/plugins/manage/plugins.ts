@@ -5,7 +5,7 @@ import { pluginLimitReached, withinBudget } from '../../domain/budgets/limit-rea
 import type { PluginTypeKey } from '../../../workflows/delivery-kinds';
 import type { Conditions } from './conditions';
 import { PLUGIN_TYPES } from '../registry';
-import { newSigningSecret, SigningSecretCipher } from '../../domain/secrets/signing-secret';
+import { newSigningSecret, type SigningSecretCipher } from '../../domain/secrets/signing-secret';
 
 /** One page of a form's plugins, oldest first, and how many there are in all. */
 export async function listFormPlugins(
@@ -58,38 +58,8 @@ function insertWithinBudget(
 export type PluginRouting = { conditions: Conditions | null; includeFields: string[] | null };
 
 /**
- * Creates a webhook; its signing secret is stored sealed and returned once, in the clear.
- * `config` is `{url}` with any checked headers, their values already sealed.
- */
-export async function createWebhookPlugin(
-  em: EntityManager,
-  cipher: SigningSecretCipher,
-  input: {
-    formId: string;
-    url: string;
-    config?: Record<string, unknown>;
-    name?: string;
-    enabled?: boolean;
-  } & Partial<PluginRouting>,
-  maxPlugins: number,
-): Promise<{ plugin: Plugin; signingSecret: string }> {
-  const signingSecret = newSigningSecret();
-  const plugin = await insertWithinBudget(em, maxPlugins, {
-    formId: input.formId,
-    pluginType: 'webhook',
-    name: input.name ?? `Webhook to ${new URL(input.url).host}`,
-    enabled: input.enabled ?? true,
-    config: { ...input.config, url: input.url },
-    signingSecret: cipher.seal(signingSecret),
-    conditions: input.conditions ?? null,
-    includeFields: input.includeFields ?? null,
-  });
-  return { plugin, signingSecret };
-}
-
-/**
- * Creates a plugin of a dashboard type (docs/plugins.md) from a config its declaration
- * accepted, secrets already sealed. These types have no signing secret.
+ * Creates a plugin (docs/plugins.md) from a config its declaration accepted, secrets already
+ * sealed, and the signing secret (sealed) of a type that signs.
  */
 export async function createTypedPlugin(
   em: EntityManager,
@@ -98,6 +68,8 @@ export async function createTypedPlugin(
     type: PluginTypeKey;
     config: Record<string, unknown>;
     name?: string;
+    enabled?: boolean;
+    signingSecret?: string | null;
   } & Partial<PluginRouting>,
   maxPlugins: number,
 ): Promise<Plugin> {
@@ -105,9 +77,9 @@ export async function createTypedPlugin(
     formId: input.formId,
     pluginType: input.type,
     name: input.name || PLUGIN_TYPES[input.type].defaultName(input.config),
-    enabled: true,
+    enabled: input.enabled ?? true,
     config: { ...input.config },
-    signingSecret: null,
+    signingSecret: input.signingSecret ?? null,
     conditions: input.conditions ?? null,
     includeFields: input.includeFields ?? null,
   });

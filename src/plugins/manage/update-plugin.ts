@@ -6,9 +6,9 @@ import { PluginConfigRefusedError } from './create-plugin';
 import { checkPluginRouting } from './plugin-routing';
 import { openConfig, sealConfig } from './plugin-secrets';
 import { setPluginEnabled } from './plugins';
-import { PLUGIN_TYPES } from '../registry';
+import { pluginTypeOf } from '../registry';
+import type { PluginConfig } from '../plugin-type';
 import type { SigningSecretCipher } from '../../domain/secrets/signing-secret';
-import { checkWebhookHeaders, headersOf, type WebhookHeader } from '../webhook/webhook-headers';
 
 /**
  * What an update may change; an absent key is left as it is. `headers` (webhooks only)
@@ -41,15 +41,17 @@ export async function updatePlugin(
 ): Promise<{ audit: UseCaseAudit }> {
   const routed = checkPluginRouting(update);
   const problems = routed.ok ? [] : [...routed.errors];
-  let headers: WebhookHeader[] | null = null;
+  let config: PluginConfig | null = null;
   if (update.headers !== undefined) {
-    if (plugin.pluginType !== 'webhook') {
+    const type = pluginTypeOf(plugin.pluginType);
+    if (!type?.changeHeaders) {
       problems.push(`headers: only webhooks have headers, not ${plugin.pluginType} plugins`);
     } else {
-      const stored = headersOf(openConfig(PLUGIN_TYPES.webhook, plugin.config, deps.pluginSecrets));
-      const checked = checkWebhookHeaders(update.headers, stored);
-      if (checked.ok) headers = isDeepStrictEqual(checked.headers, stored) ? null : checked.headers;
-      else problems.push(...checked.errors);
+      const opened = openConfig(type, plugin.config, deps.pluginSecrets);
+      const changed = type.changeHeaders(opened, update.headers);
+      if (changed.ok)
+        config = changed.config && sealConfig(type, changed.config, deps.pluginSecrets);
+      else problems.push(...changed.errors);
     }
   }
   if (!routed.ok || problems.length > 0) throw new PluginConfigRefusedError(problems);
@@ -67,10 +69,8 @@ export async function updatePlugin(
     plugin.includeFields = includeFields;
     changed.push('include_fields');
   }
-  if (headers) {
-    const { headers: _old, ...rest } = plugin.config;
-    const config = headers.length > 0 ? { ...rest, headers } : rest;
-    plugin.config = sealConfig(PLUGIN_TYPES.webhook, config, deps.pluginSecrets);
+  if (config) {
+    plugin.config = config;
     changed.push('headers');
   }
   if (changed.length > 0) await em.flush();

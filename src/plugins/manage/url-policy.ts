@@ -1,10 +1,7 @@
 import type { AllowList } from '../../outbound/address-policy';
 import type { UrlCheckOptions } from './plugin-configs';
-import {
-  validateWebhookUrl,
-  type HostLookup,
-  type WebhookUrlCheck,
-} from '../../outbound/destination-url';
+import type { ConfigCheck } from '../plugin-type';
+import { validateWebhookUrl, type HostLookup } from '../../outbound/destination-url';
 
 /** What the URL policy is made of: the SSRF allow-list, the resolver and this service's URLs. */
 export type UrlPolicySource = {
@@ -27,7 +24,26 @@ export function urlCheckOptions(source: UrlPolicySource): UrlCheckOptions {
   };
 }
 
-/** A webhook URL checked as every creation path checks it (validateWebhookUrl). */
-export function checkWebhookUrl(url: unknown, source: UrlPolicySource): Promise<WebhookUrlCheck> {
-  return validateWebhookUrl(url, urlCheckOptions(source));
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** The host a URL (or a redacted `https://host`) points at, for names and summaries. */
+export function hostOf(url: unknown): string {
+  try {
+    return new URL(String(url)).host;
+  } catch {
+    return '(hidden)';
+  }
+}
+
+/** `{url}` checked as every webhook URL is: https, public addresses, no loop to this service. */
+export async function checkUrlConfig(
+  raw: unknown,
+  urls: UrlCheckOptions,
+): Promise<ConfigCheck<{ url: string }>> {
+  const url = isRecord(raw) ? raw.url : undefined;
+  if (typeof url !== 'string' || url.trim() === '')
+    return { ok: false, errors: ['url: is required (an https:// URL)'] };
+  const checked = await validateWebhookUrl(url.trim(), urls);
+  return checked.ok ? { ok: true, config: { url: checked.url } } : checked;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { schemaCheck, type PluginTypeDeclaration } from '../plugin-type';
+import { definePluginType, schemaCheck } from '../plugin-type';
+import { notionDelivery } from './delivery';
 
 /*
  * Notion: one page per submission in a database shared with an internal integration
@@ -62,7 +63,7 @@ export const notionConfig = z.object({
 export type NotionConfig = z.output<typeof notionConfig>;
 
 /** One page per submission in a Notion database (src/plugins/notion/delivery.ts). */
-export const notionType: PluginTypeDeclaration = {
+export const notionType = definePluginType<NotionConfig>({
   key: 'notion',
   label: 'Notion',
   noun: 'a Notion database',
@@ -86,10 +87,12 @@ export const notionType: PluginTypeDeclaration = {
       hint: 'Share the database with the integration (••• → Connections). Fields named like a property fill it; the others go into the page.',
     },
   ],
+  config: z.object({ token: z.string(), database: z.string() }),
   check: schemaCheck(notionConfig),
   sealed: ['token'],
   // A database id grants nothing without the token.
   redacted: { keep: ['database'], origin: [] },
-  defaultName: (config) => `Notion database ${String(config.database).slice(0, 8)}`,
+  defaultName: (config) => `Notion database ${config.database.slice(0, 8)}`,
   summary: (visible) => (visible.database ? `Notion database ${String(visible.database)}` : ''),
-};
+  delivery: notionDelivery,
+});

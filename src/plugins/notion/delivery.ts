@@ -1,26 +1,20 @@
 import { readNotionAnswer } from './notion-answer';
 import { readNotionDatabase, type NotionDatabase } from './notion-database';
 import { notionPageBody } from './notion-page';
-import type { NotionConfig } from './declaration';
 import type { SendResult } from '../../outbound/sender';
 import { STORED_RESPONSE_BYTES } from '../../outbound/sender';
-import type { DeliveryActivityOf } from '../../../workflows/activity-contracts';
 import { NotionDatabaseCache } from './notion-database-cache';
-import {
-  loadDeliverable,
-  openedConfig,
-  logAndSettle,
-  type ProviderActivityDeps,
-  sendWithHeartbeat,
-} from '../delivery/plugin-attempt';
-import { recordedAnswer, type RecordedAnswer } from '../delivery/provider-answer';
+import type { DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
+import { sendWithHeartbeat } from '../delivery/plugin-attempt';
+import { recordedAnswer } from '../delivery/provider-answer';
+
+/** What an attempt reads of the stored config (declaration.ts). */
+type NotionConfig = { token: string; database: string };
 
 /** The API version every request names: the one whose databases hold their properties. */
 export const NOTION_VERSION = '2022-06-28';
 /** A database's description, select options included, can pass the stored 4 KB by far. */
 const DATABASE_READ_BYTES = 1024 * 1024;
-
-type NotionDeps = ProviderActivityDeps;
 
 /**
  * The database's properties: this worker's copy, else read now (and kept); or the read's
@@ -28,7 +22,7 @@ type NotionDeps = ProviderActivityDeps;
  * is recorded as a failure to try again.
  */
 async function databaseOf(
-  deps: NotionDeps,
+  deps: PluginDeliveryDeps,
   databases: NotionDatabaseCache,
   plugin: { pluginId: string; config: NotionConfig; headers: Record<string, string> },
 ): Promise<{ database: NotionDatabase } | { failed: SendResult }> {
@@ -67,45 +61,27 @@ async function databaseOf(
  * `POST {NOTION_API_URL}/v1/pages`, through the guarded sender. A 401, 403, 404 or 400 fails
  * at once; a 429 waits its `Retry-After`.
  */
-export function createNotionActivities(deps: NotionDeps): DeliveryActivityOf<'deliverNotion'> {
+export function notionDelivery(deps: PluginDeliveryDeps): DeliverAttempt<NotionConfig> {
   const databases = new NotionDatabaseCache();
-  return {
-    async deliverNotion(input) {
-      const em = deps.orm.em.fork();
-      const { plugin, source } = await loadDeliverable(em, input, 'notion');
-      const config = openedConfig(plugin, deps.pluginSecrets) as NotionConfig;
-      const headers = {
-        authorization: `Bearer ${config.token}`,
-        'notion-version': NOTION_VERSION,
-        'content-type': 'application/json',
-        'user-agent': 'Formward-Plugins/1',
-      };
-      const startedAt = new Date();
-      const read = (status: number, body: string | null) =>
-        readNotionAnswer(status, body, config.database);
-      const found = await databaseOf(deps, databases, { pluginId: plugin.id, config, headers });
-      let answer: RecordedAnswer;
-      if ('failed' in found) answer = recordedAnswer(found.failed, config.token, read);
-      else {
-        const sent = await sendWithHeartbeat(deps.sender, {
-          url: `${deps.providerUrls.notion}/v1/pages`,
-          body: JSON.stringify(notionPageBody(found.database, source)),
-          headers,
-        });
-        // A refused page may mean the database changed: read it again next time.
-        if (!sent.ok) databases.forget(plugin.id);
-        answer = recordedAnswer(sent, config.token, read);
-      }
-      const { result, permanent } = answer;
-      return logAndSettle(deps, em, input, {
-        plugin,
-        config,
-        source,
-        startedAt,
-        result,
-        permanent,
-        delivered: 'page created',
-      });
-    },
+  return async ({ plugin, config, source }) => {
+    const headers = {
+      authorization: `Bearer ${config.token}`,
+      'notion-version': NOTION_VERSION,
+      'content-type': 'application/json',
+      'user-agent': 'Formward-Plugins/1',
+    };
+    const read = (status: number, body: string | null) =>
+      readNotionAnswer(status, body, config.database);
+    const found = await databaseOf(deps, databases, { pluginId: plugin.id, config, headers });
+    if ('failed' in found)
+      return { ...recordedAnswer(found.failed, config.token, read), delivered: 'page created' };
+    const sent = await sendWithHeartbeat(deps.sender, {
+      url: `${deps.providerUrls.notion}/v1/pages`,
+      body: JSON.stringify(notionPageBody(found.database, source)),
+      headers,
+    });
+    // A refused page may mean the database changed: read it again next time.
+    if (!sent.ok) databases.forget(plugin.id);
+    return { ...recordedAnswer(sent, config.token, read), delivered: 'page created' };
   };
 }

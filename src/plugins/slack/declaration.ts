@@ -1,4 +1,11 @@
 import { chatType } from '../chat/chat-type';
+import { slackMessage } from './slack-message';
 
-/** The submission as Block Kit (src/plugins/slack/slack-message.ts). */
-export const slackType = chatType('slack', 'Slack', 'https://hooks.slack.com/services/…');
+/** The submission as Block Kit (src/plugins/slack/slack-message.ts); Slack answers 200 `ok`. */
+export const slackType = chatType({
+  key: 'slack',
+  label: 'Slack',
+  urlLabel: 'Slack incoming-webhook',
+  placeholder: 'https://hooks.slack.com/services/…',
+  message: slackMessage,
+});

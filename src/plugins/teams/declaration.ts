@@ -1,5 +1,10 @@
-import type { PluginTypeDeclaration } from '../plugin-type';
-import { checkUrlConfig, hostOf } from '../webhook/declaration';
+import { z } from 'zod';
+import { definePluginType } from '../plugin-type';
+import { checkUrlConfig, hostOf } from '../manage/url-policy';
+import { teamsDelivery } from './delivery';
+
+/** A stored config (the URL opened): the workflow URL and its host. */
+const teamsConfig = z.object({ url: z.string(), host: z.string() });
 
 /**
  * Microsoft Teams: the URL of a Teams workflow ("When a Teams webhook request is received",
@@ -7,7 +12,7 @@ import { checkUrlConfig, hostOf } from '../webhook/declaration';
  * is sealed and never shown again, and its host is kept beside it, in the clear, so pages and
  * answers can say where the plugin delivers.
  */
-export const teamsType: PluginTypeDeclaration = {
+export const teamsType = definePluginType<z.output<typeof teamsConfig>>({
   key: 'teams',
   label: 'Microsoft Teams',
   noun: 'a Microsoft Teams channel',
@@ -24,10 +29,11 @@ export const teamsType: PluginTypeDeclaration = {
       hint: 'In Teams: the channel’s Workflows, “Post to a channel when a webhook request is received”; copy the URL it gives. It is shown only once, here.',
     },
   ],
+  config: teamsConfig,
   async check(raw, urls) {
     const checked = await checkUrlConfig(raw, urls);
     if (!checked.ok) return checked;
-    const url = String(checked.config.url);
+    const { url } = checked.config;
     return { ok: true, config: { url, host: new URL(url).host } };
   },
   sealed: ['url'],
@@ -35,4 +41,5 @@ export const teamsType: PluginTypeDeclaration = {
   defaultName: (config) => `Teams workflow at ${hostOf(config.url)}`,
   summary: (visible) =>
     typeof visible.host === 'string' ? `https://${visible.host}/…` : '(hidden)',
-};
+  delivery: teamsDelivery,
+});

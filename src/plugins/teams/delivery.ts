@@ -1,15 +1,7 @@
-import type { Orm } from '../../db/orm';
 import { teamsMessage } from './teams-card';
-import type { PluginHealthDeps } from '../manage/plugin-health';
-import type { SigningSecretCipher } from '../../domain/secrets/signing-secret';
-import type { SendResult, OutboundSender } from '../../outbound/sender';
-import type { DeliveryActivityOf } from '../../../workflows/activity-contracts';
-import {
-  loadDeliverable,
-  openedConfig,
-  logAndSettle,
-  sendWithHeartbeat,
-} from '../delivery/plugin-attempt';
+import type { SendResult } from '../../outbound/sender';
+import type { DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
+import { sendWithHeartbeat } from '../delivery/plugin-attempt';
 import { withoutSecrets } from '../delivery/secret-free-result';
 
 /** Answers a Teams workflow gives that no retry changes: a bad card, a bad `sig`, no such flow. */
@@ -43,31 +35,16 @@ function explained(result: SendResult): { result: SendResult; permanent: boolean
  * attempt only), with the policy of workflows/delivery-kinds.ts. A workflow answers 202; a
  * 429's `Retry-After` sets the next retry's delay; 400, 401, 403 and 404 end the delivery.
  */
-export function createTeamsActivities(
-  deps: PluginHealthDeps & { orm: Orm; sender: OutboundSender; pluginSecrets: SigningSecretCipher },
-): DeliveryActivityOf<'deliverTeams'> {
-  return {
-    async deliverTeams(input) {
-      const em = deps.orm.em.fork();
-      const { plugin, source } = await loadDeliverable(em, input, 'teams');
-      const config = openedConfig(plugin, deps.pluginSecrets);
-      const url = String(config.url);
-      const startedAt = new Date();
-      const sent = await sendWithHeartbeat(deps.sender, {
-        url,
-        body: JSON.stringify(teamsMessage(source)),
-        headers: { 'content-type': 'application/json', 'user-agent': 'Formward-Webhooks/1' },
-      });
-      const { result, permanent } = explained(withoutSecrets(sent, secretsOf(url)));
-      return logAndSettle(deps, em, input, {
-        plugin,
-        config,
-        source,
-        startedAt,
-        result,
-        permanent,
-        delivered: 'message delivered',
-      });
-    },
+export const teamsDelivery =
+  (deps: PluginDeliveryDeps): DeliverAttempt<{ url: string }> =>
+  async ({ config, source }) => {
+    const sent = await sendWithHeartbeat(deps.sender, {
+      url: config.url,
+      body: JSON.stringify(teamsMessage(source)),
+      headers: { 'content-type': 'application/json', 'user-agent': 'Formward-Webhooks/1' },
+    });
+    return {
+      ...explained(withoutSecrets(sent, secretsOf(config.url))),
+      delivered: 'message delivered',
+    };
   };
-}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { schemaCheck, type PluginTypeDeclaration } from '../plugin-type';
+import { definePluginType, schemaCheck } from '../plugin-type';
+import { telegramDelivery } from './delivery';
 
 /** A bot token as BotFather gives it: the bot's id, a colon, 35 characters. */
 export const TELEGRAM_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{35}$/;
@@ -25,7 +26,7 @@ export const telegramConfig = z.object({
  * Telegram: a bot posts one message per submission to a chat (core.telegram.org/bots/api).
  * The token is sealed and never shown again; the chat id grants nothing without it.
  */
-export const telegramType: PluginTypeDeclaration = {
+export const telegramType = definePluginType<z.output<typeof telegramConfig>>({
   key: 'telegram',
   label: 'Telegram',
   noun: 'a Telegram chat',
@@ -49,9 +50,11 @@ export const telegramType: PluginTypeDeclaration = {
       hint: 'Add the bot to the group or channel first (as an administrator in a channel).',
     },
   ],
+  config: z.object({ token: z.string(), chat_id: z.string() }),
   check: schemaCheck(telegramConfig),
   sealed: ['token'],
   redacted: { keep: ['chat_id'], origin: [] },
-  defaultName: (config) => `Telegram chat ${String(config.chat_id)}`,
+  defaultName: (config) => `Telegram chat ${config.chat_id}`,
   summary: (visible) => `Telegram chat ${String(visible.chat_id ?? '(hidden)')}`,
-};
+  delivery: telegramDelivery,
+});

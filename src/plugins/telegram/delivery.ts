@@ -1,13 +1,7 @@
 import { readTelegramAnswer } from './telegram-answer';
 import { telegramMessage } from './telegram-message';
-import type { DeliveryActivityOf } from '../../../workflows/activity-contracts';
-import {
-  loadDeliverable,
-  openedConfig,
-  logAndSettle,
-  type ProviderActivityDeps,
-  sendWithHeartbeat,
-} from '../delivery/plugin-attempt';
+import type { DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
+import { sendWithHeartbeat } from '../delivery/plugin-attempt';
 import { withoutSecrets } from '../delivery/secret-free-result';
 
 /**
@@ -17,32 +11,15 @@ import { withoutSecrets } from '../delivery/secret-free-result';
  * this attempt only, and scrubbed from whatever is recorded, logged or thrown (traces keep
  * only a request's origin, src/tracing/span-redaction.ts).
  */
-export function createTelegramActivities(
-  deps: ProviderActivityDeps,
-): DeliveryActivityOf<'deliverTelegram'> {
-  return {
-    async deliverTelegram(input) {
-      const em = deps.orm.em.fork();
-      const { plugin, source } = await loadDeliverable(em, input, 'telegram');
-      const config = openedConfig(plugin, deps.pluginSecrets);
-      const token = String(config.token);
-      const url = `${deps.providerUrls.telegram}/bot${token}/sendMessage`;
-      const startedAt = new Date();
-      const sent = await sendWithHeartbeat(deps.sender, {
-        url,
-        body: JSON.stringify(telegramMessage(String(config.chat_id), source)),
-        headers: { 'content-type': 'application/json', 'user-agent': 'Formward-Webhooks/1' },
-      });
-      const { result, permanent } = readTelegramAnswer(withoutSecrets(sent, [url, token]));
-      return logAndSettle(deps, em, input, {
-        plugin,
-        config,
-        source,
-        startedAt,
-        result,
-        permanent,
-        delivered: 'message delivered',
-      });
-    },
+export const telegramDelivery =
+  (deps: PluginDeliveryDeps): DeliverAttempt<{ token: string; chat_id: string }> =>
+  async ({ config, source }) => {
+    const url = `${deps.providerUrls.telegram}/bot${config.token}/sendMessage`;
+    const sent = await sendWithHeartbeat(deps.sender, {
+      url,
+      body: JSON.stringify(telegramMessage(config.chat_id, source)),
+      headers: { 'content-type': 'application/json', 'user-agent': 'Formward-Webhooks/1' },
+    });
+    const answer = readTelegramAnswer(withoutSecrets(sent, [url, config.token]));
+    return { ...answer, delivered: 'message delivered' };
   };
-}

@@ -1,46 +1,56 @@
-import { validateWebhookUrl } from '../../outbound/destination-url';
-import type { ConfigCheck, PluginConfig, PluginTypeDeclaration } from '../plugin-type';
+import { isDeepStrictEqual } from 'node:util';
+import { z } from 'zod';
+import type { UrlCheckOptions } from '../manage/plugin-configs';
+import { checkUrlConfig, hostOf } from '../manage/url-policy';
+import { definePluginType, type ConfigCheck } from '../plugin-type';
+import { webhookDelivery } from './delivery';
 import { checkWebhookHeaders } from './webhook-headers';
 
-/** The host a URL (or a redacted `https://host`) points at, for names and summaries. */
-export function hostOf(url: unknown): string {
-  try {
-    return new URL(String(url)).host;
-  } catch {
-    return '(hidden)';
-  }
-}
-
-/** `{url}` checked as every webhook URL is: https, public addresses, no loop to this service. */
-export async function checkUrlConfig(raw: unknown, urls: Parameters<typeof validateWebhookUrl>[1]) {
-  const url = (raw as PluginConfig | null)?.url;
-  if (typeof url !== 'string' || url.trim() === '')
-    return { ok: false as const, errors: ['url: is required (an https:// URL)'] };
-  const checked = await validateWebhookUrl(url.trim(), urls);
-  return checked.ok ? { ok: true as const, config: { url: checked.url } } : checked;
-}
+/** A stored config (header values opened): the URL and the headers it sends, if any. */
+const webhookConfig = z.object({
+  url: z.string(),
+  headers: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
+});
+type WebhookConfig = z.output<typeof webhookConfig>;
 
 /** `{url, headers?}`: the URL as checkUrlConfig checks it, the headers (webhook-headers.ts). */
 async function checkWebhookConfig(
   raw: unknown,
-  urls: Parameters<typeof validateWebhookUrl>[1],
-): Promise<ConfigCheck> {
-  const headers = checkWebhookHeaders((raw as PluginConfig | null)?.headers);
+  urls: UrlCheckOptions,
+): Promise<ConfigCheck<WebhookConfig>> {
+  const given = typeof raw === 'object' && raw !== null ? (raw as { headers?: unknown }) : {};
+  const headers = checkWebhookHeaders(given.headers);
   const url = await checkUrlConfig(raw, urls);
   const errors = [...(url.ok ? [] : url.errors), ...(headers.ok ? [] : headers.errors)];
   if (!url.ok || !headers.ok) return { ok: false, errors };
-  const config: PluginConfig = { ...url.config };
-  if (headers.headers.length > 0) config.headers = headers.headers;
-  return { ok: true, config };
+  return {
+    ok: true,
+    config: headers.headers.length > 0 ? { ...url.config, headers: headers.headers } : url.config,
+  };
+}
+
+/**
+ * A new set of headers (an update's `headers`, docs/plugins.md "Webhook headers"): an entry
+ * given without a value keeps the value stored under that name; null when nothing changed.
+ */
+function changeHeaders(stored: WebhookConfig, given: unknown) {
+  const kept = stored.headers ?? [];
+  const checked = checkWebhookHeaders(given, kept);
+  if (!checked.ok) return checked;
+  if (isDeepStrictEqual(checked.headers, kept)) return { ok: true as const, config: null };
+  const { headers: _old, ...rest } = stored;
+  const config = checked.headers.length > 0 ? { ...rest, headers: checked.headers } : rest;
+  return { ok: true as const, config };
 }
 
 /** A signed JSON POST to the customer's own receiver (docs/webhooks.md). */
-export const webhookType: PluginTypeDeclaration = {
+export const webhookType = definePluginType<WebhookConfig>({
   key: 'webhook',
   label: 'Webhook',
   noun: 'a webhook',
   createdThrough: 'api',
   signs: true,
+  changeNoun: 'webhook',
   fields: [
     {
       name: 'url',
@@ -50,6 +60,7 @@ export const webhookType: PluginTypeDeclaration = {
       placeholder: 'https://example.com/hooks/formward',
     },
   ],
+  config: webhookConfig,
   check: checkWebhookConfig,
   sealed: [],
   // Header values (an `Authorization`, an API key) are secrets: sealed, masked, never shown
@@ -58,4 +69,7 @@ export const webhookType: PluginTypeDeclaration = {
   redacted: { keep: [], origin: ['url'] },
   defaultName: (config) => `Webhook to ${hostOf(config.url)}`,
   summary: (visible) => String(visible.url ?? '(hidden)'),
-};
+  createdSummary: (config) => `webhook to ${hostOf(config.url)}`,
+  changeHeaders,
+  delivery: webhookDelivery,
+});

@@ -35,7 +35,7 @@ describe('createPlugin', () => {
     const form = await formOf();
     const created = await createPlugin(freshEm(t), t.stack.ctx, form, {
       type: 'webhook',
-      url: HOOK,
+      config: { url: HOOK },
     });
     const row = await pluginRow(created.plugin.id);
     expect(row).toMatchObject({ plugin_type: 'webhook', config: { url: HOOK }, enabled: true });
@@ -84,7 +84,7 @@ describe('createPlugin', () => {
       config: { ...config, budgets: { ...config.budgets, pluginsPerForm: before.length } },
     };
     await expect(
-      createPlugin(freshEm(t), full, form, { type: 'webhook', url: HOOK }),
+      createPlugin(freshEm(t), full, form, { type: 'webhook', config: { url: HOOK } }),
     ).rejects.toBeInstanceOf(LimitReachedError);
     expect(await t.stack.sql('select id from plugins where form_id = ?', [form.id])).toEqual(
       before,
@@ -97,7 +97,7 @@ describe('deletePlugin', () => {
     const em = freshEm(t);
     const { plugin } = await createPlugin(em, t.stack.ctx, await formOf(), {
       type: 'webhook',
-      url: HOOK,
+      config: { url: HOOK },
     });
     const { audit } = await deletePlugin(em, plugin);
     const row = await pluginRow(plugin.id);

@@ -306,7 +306,8 @@ export type Templates = {
     form: FormRef;
     plugin: PluginRow;
     action: string;
-    isWebhook: boolean;
+    /** The type sends headers of its own (webhooks), and the viewer may see them. */
+    hasHeaders: boolean;
     ops: readonly string[];
     /** The form's field list and the names its recent submissions used. */
     fieldNames: string[];
