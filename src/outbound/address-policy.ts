@@ -210,6 +210,14 @@ export function isAddressAllowed(ip: string, allowList: AllowList): boolean {
   return !classify(address).blocked || isExempted(address, allowList);
 }
 
+/** 127.0.0.0/8 or ::1, also in IPv4-mapped form: this machine itself. */
+export function isLoopbackAddress(ip: string): boolean {
+  const address = parseAddress(ip);
+  if (!address) return false;
+  const inner = address.family === 6 ? (otherForm(address) ?? address) : address;
+  return inner.family === 4 ? inner.bytes[0] === 127 : sameAddress('::1', ip);
+}
+
 /** Whether two address texts name one host (an IPv4 address and its IPv4-mapped form do). */
 export function sameAddress(a: string, b: string): boolean {
   const x = parseAddress(a);

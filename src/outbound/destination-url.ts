@@ -17,7 +17,8 @@ const INTERNAL_SUFFIXES = ['.localhost', '.localdomain', '.local', '.internal', 
 // Resolver answers meaning "this name has no address", as opposed to "could not ask".
 const NOT_FOUND_CODES = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME', 'EAI_NONAME', 'EAI_NODATA']);
 
-const systemLookup: HostLookup = async (hostname) =>
+/** The system's resolver (dns.lookup), every address of the name. */
+export const systemLookup: HostLookup = async (hostname) =>
   (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Checks the parts of the URL that need no DNS; returns the host to resolve, if any. */

@@ -1,7 +1,12 @@
 import { Agent, errors as undiciErrors, request } from 'undici';
 import type { AllowList } from './address-policy';
 import { BlockedAddressError } from './destination-url';
-import { ConnectTimeoutError, guardedConnector, type Dial } from './guarded-connector';
+import {
+  ConnectTimeoutError,
+  guardedConnector,
+  type Dial,
+  type DestinationPolicy,
+} from './guarded-connector';
 import type { OwnListeners } from './own-listeners';
 
 /** The receiver's answer is stored up to this many bytes (the specification's 4 KB). */
@@ -54,7 +59,7 @@ export type OutboundSender = {
   close(): Promise<void>;
 };
 
-async function readCapped(
+export async function readCapped(
   body: AsyncIterable<Buffer> & { destroy(): void },
   cap: number,
 ): Promise<Buffer> {
@@ -71,7 +76,8 @@ async function readCapped(
   return Buffer.concat(chunks).subarray(0, cap);
 }
 
-function classify(
+/** What went wrong with a request that got no answer, in words safe to log and show. */
+export function classifyFailure(
   error: unknown,
   signals: { deadline: AbortSignal; deadlineMs: number; cancel?: AbortSignal },
 ): { failure: FailureKind; message: string } {
@@ -100,26 +106,25 @@ function classify(
   };
 }
 
-/**
- * Sends every outbound request: plugins' deliveries (docs/webhook-delivery.md) and CAPTCHA
- * verification. POST (or the method asked) over HTTPS through the guarded connector,
- * connect and read timeouts, and an overall deadline of both together: undici's header and body
- * timeouts restart on every byte (and every `1xx`), so they alone let a trickling receiver hold
- * an attempt for hours. Redirects not followed (a 3xx is a failure), the answer kept
- * up to 4 KB. Never throws: every outcome is a SendResult.
- */
-export function createOutboundSender(options: {
+/** How a sender (or fetch adapter, outbound-fetch.ts) reaches its destinations. */
+export type OutboundOptions = {
   connectTimeoutMs: number;
   readTimeoutMs: number;
-  allowList: AllowList;
+  /** `public` unless said (guarded-connector.ts: who chose the destination). */
+  destinations?: DestinationPolicy;
+  /** WEBHOOK_ALLOW_PRIVATE, for `public` destinations. */
+  allowList?: AllowList;
   lookupHost: (host: string) => Promise<string[]>;
   /** This service's own addresses, refused at connect time (a delivery loop). */
   ownListeners?: OwnListeners;
   dial?: Dial;
   /** The whole request's limit when not the connect and read timeouts together. */
   deadlineMs?: number;
-}): OutboundSender {
-  const agent = new Agent({
+};
+
+/** The undici agent every outbound request goes through: the guarded connector, HTTP/1.1. */
+export function createGuardedAgent(options: OutboundOptions): Agent {
+  return new Agent({
     connect: guardedConnector(options),
     // HTTP/1.1 only, as the connector offers (undici 8 would otherwise take h2 when offered).
     allowH2: false,
@@ -127,7 +132,24 @@ export function createOutboundSender(options: {
     bodyTimeout: options.readTimeoutMs,
     keepAliveTimeout: 4_000,
   });
-  const deadlineMs = options.deadlineMs ?? options.connectTimeoutMs + options.readTimeoutMs;
+}
+
+/** The whole request's limit: `deadlineMs`, else the connect and read timeouts together. */
+export const deadlineOf = (options: OutboundOptions): number =>
+  options.deadlineMs ?? options.connectTimeoutMs + options.readTimeoutMs;
+
+/**
+ * Sends every outbound request: plugins' deliveries (docs/webhook-delivery.md) and CAPTCHA
+ * verification (single sign-on uses the same agent through outbound-fetch.ts).
+ * POST (or the method asked) over HTTPS through the guarded connector,
+ * connect and read timeouts, and an overall deadline of both together: undici's header and body
+ * timeouts restart on every byte (and every `1xx`), so they alone let a trickling receiver hold
+ * an attempt for hours. Redirects not followed (a 3xx is a failure), the answer kept
+ * up to 4 KB. Never throws: every outcome is a SendResult.
+ */
+export function createOutboundSender(options: OutboundOptions): OutboundSender {
+  const agent = createGuardedAgent(options);
+  const deadlineMs = deadlineOf(options);
   return {
     async send({ url, method = 'POST', body, headers, signal: cancel, maxResponseBytes }) {
       const started = performance.now();
@@ -163,7 +185,7 @@ export function createOutboundSender(options: {
               : null,
         };
       } catch (error) {
-        const { failure, message } = classify(error, { deadline, deadlineMs, cancel });
+        const { failure, message } = classifyFailure(error, { deadline, deadlineMs, cancel });
         return {
           ok: false,
           statusCode: null,

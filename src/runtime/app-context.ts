@@ -201,6 +201,7 @@ export async function createAppContext(
       await captcha.close();
       await temporal.close();
       accounts.mailing.mailer.close();
+      await accounts.oidc?.close();
       await orm.close();
     },
   };

@@ -63,12 +63,25 @@ export async function signInAtProvider(
   next?: string,
 ): Promise<string> {
   const start = `${stackUrl}/login/oidc${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}`;
-  let res = await browse(jar, start);
+  const res = await browse(jar, start);
   expect(res.status, await res.clone().text()).toBe(303);
-  let url = new URL(res.headers.get('location')!, start).href;
+  return passProviderForms(jar, new URL(res.headers.get('location')!, start).href, stackUrl, login);
+}
+
+/**
+ * From the provider's authorization URL: signs in at its forms as `login`, consents, and
+ * answers the URL under `returnTo` the provider sends the browser back to, not followed.
+ */
+export async function passProviderForms(
+  jar: CookieJar,
+  authorizationUrl: string,
+  returnTo: string,
+  login: string,
+): Promise<string> {
+  let url = authorizationUrl;
   for (let step = 0; step < 12; step++) {
-    if (url.startsWith(`${stackUrl}/`)) return url;
-    res = await browse(jar, url);
+    if (url.startsWith(`${returnTo}/`)) return url;
+    let res = await browse(jar, url);
     if (res.status >= 300 && res.status < 400) {
       url = new URL(res.headers.get('location')!, url).href;
       continue;

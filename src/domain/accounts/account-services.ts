@@ -6,7 +6,7 @@ import { createMailer } from '../mail/mailer';
 import { UnsubscribeTokens } from '../recipients/unsubscribe-tokens';
 import { AccountRateLimits } from './account-rate-limits';
 import { INVITATION_UNSUBSCRIBE_PURPOSE } from './invitation-opt-outs';
-import { OidcClient } from './oidc-client';
+import { createProviderFetch, OidcClient } from './oidc-client';
 import { setHashConcurrency } from './passwords';
 import type { AccountMailing } from './registration';
 import type { SessionPolicy } from './sessions';
@@ -45,7 +45,11 @@ export function createAccountServices(input: {
     limits: new AccountRateLimits(input.pool),
     sessions: { idleTimeoutMs: input.config.sessionIdleTimeoutMs },
     oidc: input.config.oidc
-      ? new OidcClient(input.config.oidc, () => `${input.baseUrl()}/login/oidc/callback`)
+      ? new OidcClient(
+          input.config.oidc,
+          () => `${input.baseUrl()}/login/oidc/callback`,
+          createProviderFetch(),
+        )
       : null,
   };
 }

@@ -1,5 +1,7 @@
 import type * as Client from 'openid-client' with { 'resolution-mode': 'import' };
 import { isLoopbackIssuer, type OidcSettings } from '../../config/oidc';
+import { systemLookup } from '../../outbound/destination-url';
+import { createOutboundFetch, type OutboundFetch } from '../../outbound/outbound-fetch';
 
 /** What a started sign-in keeps until the provider sends the browser back (sealed, in a cookie). */
 export type PendingSignIn = { state: string; nonce: string; verifier: string };
@@ -20,6 +22,34 @@ const openidClient = () => import('openid-client');
 /** How long a failed discovery is remembered before the next sign-in asks again. */
 const DISCOVERY_RETRY_MS = 10_000;
 
+/** Each request to the provider (discovery, token, keys, UserInfo): openid-client's timeout. */
+const PROVIDER_TIMEOUT_SECONDS = 10;
+
+/**
+ * The largest answer read from the provider. Discovery documents and key sets are a few KB
+ * (Google's, Entra ID's and Keycloak's under 10 KB); this leaves room and bounds the memory
+ * a misbehaving provider can take.
+ */
+export const PROVIDER_ANSWER_BYTES = 1024 * 1024;
+
+/**
+ * The provider's HTTP through the outbound machinery (src/outbound/outbound-fetch.ts): its
+ * timeouts, the answer capped, no redirect followed. The issuer is the operator's choice
+ * (OIDC_ISSUER), often on the private network: an `operator` destination, resolved by the
+ * system's resolver as before (DNS_SERVERS is for tenants' names).
+ */
+export function createProviderFetch(): { fetch: OutboundFetch; close(): Promise<void> } {
+  const timeoutMs = PROVIDER_TIMEOUT_SECONDS * 1000;
+  return createOutboundFetch({
+    destinations: 'operator',
+    connectTimeoutMs: timeoutMs,
+    readTimeoutMs: timeoutMs,
+    deadlineMs: timeoutMs,
+    lookupHost: systemLookup,
+    maxResponseBytes: PROVIDER_ANSWER_BYTES,
+  });
+}
+
 /**
  * The OpenID Connect relying party (openid-client): the authorization code flow with PKCE
  * (S256), `state` and `nonce`. The provider's metadata is discovered at the first sign-in and
@@ -34,6 +64,8 @@ export class OidcClient {
     readonly settings: OidcSettings,
     /** `${BASE_URL}/login/oidc/callback`, read late (the server may move to its real port). */
     private readonly redirectUri: () => string,
+    /** Every request to the provider goes through it (createProviderFetch). */
+    private readonly http: { fetch: OutboundFetch; close(): Promise<void> },
   ) {}
 
   get name(): string {
@@ -104,6 +136,11 @@ export class OidcClient {
     return { issuer: config.serverMetadata().issuer, subject: String(claims.sub), email };
   }
 
+  /** Closes the connections kept to the provider. */
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
   private async configuration(): Promise<Client.Configuration> {
     const client = await openidClient();
     if (this.discovered && (this.failedAt === 0 || Date.now() - this.failedAt < DISCOVERY_RETRY_MS))
@@ -111,7 +148,9 @@ export class OidcClient {
     const { issuer, clientId, clientSecret } = this.settings;
     this.failedAt = 0;
     this.discovered = client.discovery(new URL(issuer), clientId, clientSecret, undefined, {
-      timeout: 10,
+      timeout: PROVIDER_TIMEOUT_SECONDS,
+      // Discovery, and (kept on the Configuration) the token request, the keys and UserInfo.
+      [client.customFetch]: this.http.fetch,
       // Plain http only for a provider on this machine (config/oidc.ts refuses any other).
       execute: isLoopbackIssuer(issuer) ? [client.allowInsecureRequests] : [],
     });
