@@ -8,7 +8,6 @@ import { sendCopies } from '../../domain/recipients/recipient-copies';
 import { splitDeliverable } from '../../domain/recipients/recipient-states';
 import type { UnsubscribeTokens } from '../../domain/recipients/unsubscribe-tokens';
 import { SMTP_REJECTED_FAILURE } from '../../../workflows/failure-types';
-import { uploadedFiles } from '../../domain/mail/uploaded-files';
 import {
   loadDeliverable,
   attemptSecrets,
@@ -33,8 +32,13 @@ export function createEmailPluginActivities(
   return {
     async deliverEmailPlugin(input) {
       const em = deps.orm.em.fork();
-      // One read of the plugin, the submission and its form, as every delivery attempt.
-      const { plugin, source, submission: stored } = await loadDeliverable(em, input, 'email');
+      // One read of the plugin, the submission, its form and its uploads.
+      const {
+        plugin,
+        source,
+        submission: stored,
+        files,
+      } = await loadDeliverable(em, input, 'email', { files: true });
       const config = emailPluginConfig.parse(plugin.config);
       const { form } = stored;
       const submission = {
@@ -54,7 +58,7 @@ export function createEmailPluginActivities(
       const mail = buildSubmissionEmail({
         form,
         submission,
-        files: await uploadedFiles(em, submission.id),
+        files,
         recipients: deliverable,
         baseUrl: deps.baseUrl,
         senderDomain: deps.mailer.senderDomain,

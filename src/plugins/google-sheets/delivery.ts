@@ -4,7 +4,6 @@ import { tryLockSheetHeader } from '../../db/sql/plugin-locks';
 import { AccessTokenCache } from './google-access-tokens';
 import type { ServiceAccountKey } from './service-account-key';
 import { alignedRow, columnNames, missingColumns } from './sheet-rows';
-import { selectFormFieldNames } from '../../db/sql/form-field-names';
 import type { DeliveryActivityOf } from '../../../workflows/activity-contracts';
 import { GoogleSheetsClient, SheetsFailure } from './sheets-api';
 import {
@@ -89,7 +88,10 @@ export function createGoogleSheetsActivities(
   return {
     async deliverGoogleSheets(input) {
       const em = deps.orm.em.fork();
-      const { plugin, source, submission } = await loadDeliverable(em, input, 'google_sheets');
+      // One read of the plugin, the submission and its form's field names.
+      const { plugin, source, formFieldNames } = await loadDeliverable(em, input, 'google_sheets', {
+        formFieldNames: true,
+      });
       const config = openedConfig(plugin, deps.pluginSecrets);
       const keyText = String(config.service_account_key);
       const client = new GoogleSheetsClient(
@@ -109,10 +111,7 @@ export function createGoogleSheetsActivities(
       let permanent = false;
       try {
         // Only known names get a column; a submitter's other names share `extra`.
-        const columns = columnNames(
-          await selectFormFieldNames(em, submission.form.id),
-          plugin.includeFields,
-        );
+        const columns = columnNames(formFieldNames ?? null, plugin.includeFields);
         const header = await headerFor(em, client, plugin.id, source.payload, columns);
         const row = alignedRow(
           header,
