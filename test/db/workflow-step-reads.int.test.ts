@@ -153,7 +153,13 @@ describe('the reads of the workflow steps', () => {
     try {
       const read = await selectDeliverableRow(db.orm.em.fork(), plugin, submissionId, extras);
       const files = [
-        { id: String(file!.id), fieldName: 'cv', filename: 'cv.txt', contentType: 'text/plain', size: 2 },
+        {
+          id: String(file!.id),
+          fieldName: 'cv',
+          filename: 'cv.txt',
+          contentType: 'text/plain',
+          size: 2,
+        },
       ];
       expect(read).toMatchObject({ files, formFieldNames: ['a', 'b'] });
       expect((await selectNotificationRow(db.orm.em.fork(), submissionId))?.files).toEqual(files);

@@ -245,7 +245,7 @@ describe('notification e-mail over SMTP', () => {
     );
     const id = ingestResultOf(res).id;
     // An ORM of its own, so only this activity's statements are counted, not the stack's.
-    const orm = await createOrm(t.stack.config.databaseUrl, { poolMax: 1 });
+    const orm = await createOrm(t.stack.databaseUrl, { poolMax: 1 });
     cleanups.push(() => orm.close());
     const reads: string[] = [];
     await aroundStatements(orm, (statement, send) => {

@@ -296,7 +296,12 @@ type AutoresponseSettings = { subject: string; body: string; reply_to: string | 
 /** What the notification e-mail reads: the submission, its form and its uploads. */
 export type NotificationRow = {
   submission: MailedSubmission;
-  form: { id: string; accountId: string; name: string; notificationEmailAddresses: string[] } | null;
+  form: {
+    id: string;
+    accountId: string;
+    name: string;
+    notificationEmailAddresses: string[];
+  } | null;
   files: StoredFileRow[];
 };
 
@@ -338,12 +343,15 @@ export async function selectAutoresponseRow(
   if (!row) return null;
   return {
     submission: mailedSubmission(row),
-    form: row.form_id === null ? null : {
-      id: row.form_id,
-      accountId: row.account_id,
-      name: row.name,
-      autoresponse: row.autoresponse,
-    },
+    form:
+      row.form_id === null
+        ? null
+        : {
+            id: row.form_id,
+            accountId: row.account_id,
+            name: row.name,
+            autoresponse: row.autoresponse,
+          },
   };
 }
 
@@ -363,12 +371,15 @@ export async function selectNotificationRow(
   if (!row) return null;
   return {
     submission: mailedSubmission(row),
-    form: row.form_id === null ? null : {
-      id: row.form_id,
-      accountId: row.account_id,
-      name: row.name,
-      notificationEmailAddresses: row.notification_email_addresses,
-    },
+    form:
+      row.form_id === null
+        ? null
+        : {
+            id: row.form_id,
+            accountId: row.account_id,
+            name: row.name,
+            notificationEmailAddresses: row.notification_email_addresses,
+          },
     files: row.files,
   };
 }
