@@ -2,8 +2,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { Form, Submission } from '../src/db/entities';
 import type { Orm } from '../src/db/orm';
+import { selectAutoresponseRow } from '../src/db/sql/workflow-step-reads';
 import type { DeliveryStatus } from '../src/db/entities/delivery-attempt';
 import {
   claimAutoresponseWithinCaps,
@@ -97,10 +97,11 @@ export function createAutoresponseActivities(deps: AutoresponseDeps): Autorespon
         deliveryId: input.deliveryId,
         skipped,
       });
-      const submission = await em.findOne(Submission, { id: input.submissionId });
-      if (!submission) return notSent('submission_missing');
+      // One statement: the submission and its form (src/db/sql/workflow-step-reads.ts).
+      const read = await selectAutoresponseRow(em, input.submissionId);
+      if (!read) return notSent('submission_missing');
+      const { submission, form } = read;
       if (submission.isSpam) return notSent('spam');
-      const form = await em.findOne(Form, { id: submission.formId });
       if (!form?.autoresponse) return notSent('not_configured');
       const address = submission.specialNormalized?.email?.trim().toLowerCase() ?? '';
       if (!emailSchema.safeParse(address).success) return notSent('no_email');

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Logger } from 'pino';
-import { Form, Submission } from '../src/db/entities';
 import type { Orm } from '../src/db/orm';
+import { selectNotificationRow } from '../src/db/sql/workflow-step-reads';
 import type { Mailer } from '../src/domain/mail/mailer';
 import { isPermanentSmtpRejection } from '../src/domain/mail/smtp-failure';
 import { buildSubmissionEmail, notificationRecipients } from '../src/domain/mail/submission-email';
@@ -9,7 +9,6 @@ import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../src/domain/recipients
 import { sendCopies } from '../src/domain/recipients/recipient-copies';
 import { splitDeliverable } from '../src/domain/recipients/recipient-states';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
-import { uploadedFiles } from '../src/domain/mail/uploaded-files';
 import { type NotificationResult } from '../workflows/submission-contract';
 import { SMTP_REJECTED_FAILURE } from '../workflows/failure-types';
 import type { NotificationActivities } from '../workflows/activity-contracts';
@@ -44,10 +43,11 @@ export function createNotificationActivities(deps: NotificationDeps): Notificati
   return {
     async sendNotificationEmail(submissionId) {
       const em = deps.orm.em.fork();
-      const submission = await em.findOne(Submission, { id: submissionId });
-      if (!submission) return skip('submission_missing');
+      // One statement: the submission, its form and its uploads (workflow-step-reads.ts).
+      const read = await selectNotificationRow(em, submissionId);
+      if (!read) return skip('submission_missing');
+      const { submission, form, files } = read;
       if (submission.isSpam) return skip('spam');
-      const form = await em.findOne(Form, { id: submission.formId });
       if (!form) return skip('form_missing');
       const addresses = notificationRecipients(form.notificationEmailAddresses);
       if (addresses.length === 0) return skip('no_recipients');
@@ -63,7 +63,6 @@ export function createNotificationActivities(deps: NotificationDeps): Notificati
         return skip(MAIL_BUDGET_EXHAUSTED);
       }
 
-      const files = await uploadedFiles(em, submission.id);
       const mail = buildSubmissionEmail({
         form,
         submission,

@@ -39,21 +39,22 @@ export function deliverWith(
       attempt: attemptNumberOf(input.attemptOffset),
     });
     const em = deps.orm.em.fork();
-    const { plugin, source, submission } = await loadDeliverable(em, input, type.key).catch(
+    const loaded = await loadDeliverable(em, input, type.key, type.reads).catch(
       (error: unknown) => {
         log.info('plugin deleted or disabled: delivery stopped');
         throw error;
       },
     );
+    const { plugin, source, submission, files } = loaded;
+    const formFieldNames = loaded.formFieldNames ?? null;
     const config = openConfig(type, plugin.config, deps.pluginSecrets);
     const startedAt = new Date();
-    const done = await send({ input, em, plugin, config, source, submission }).catch(
-      (error: unknown) => {
-        if (!(error instanceof UnreadableConfigError)) throw error;
-        log.warn({ error: error.message }, 'plugin settings unreadable: delivery stopped');
-        throw ApplicationFailure.nonRetryable(error.message, PLUGIN_UNAVAILABLE);
-      },
-    );
+    const attempt = { input, em, plugin, config, source, submission, files, formFieldNames };
+    const done = await send(attempt).catch((error: unknown) => {
+      if (!(error instanceof UnreadableConfigError)) throw error;
+      log.warn({ error: error.message }, 'plugin settings unreadable: delivery stopped');
+      throw ApplicationFailure.nonRetryable(error.message, PLUGIN_UNAVAILABLE);
+    });
     const secrets = attemptSecrets(type, config, done.secrets);
     const result = scrubbedResult(done.result, secrets);
     log[result.ok ? 'info' : 'warn'](

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { PluginTypeKey } from '../../workflows/delivery-kinds';
 import type { UrlCheckOptions } from './manage/plugin-configs';
 import type { DeliverAttempt, PluginDeliveryDeps } from './delivery/attempt';
+import type { DeliverableExtras } from '../db/sql/workflow-step-reads';
 
 /*
  * What one plugin type is, declared once (<type>/declaration.ts, listed in registry.ts): the config it
@@ -68,6 +69,11 @@ type PluginTypeFacts = {
   redacted: { keep: readonly string[]; origin: readonly string[] };
   /** Where it delivers, in a few words, from the config a reader may see: `hooks.slack.com`. */
   summary(visible: PluginConfig): string;
+  /**
+   * What an attempt reads besides the plugin and the submission, in the same statement
+   * (src/db/sql/workflow-step-reads.ts): the uploads, the form's field names. Absent: nothing.
+   */
+  reads?: DeliverableExtras;
 };
 
 /** A change of a type's headers: the config with the new set, or null when nothing changed. */

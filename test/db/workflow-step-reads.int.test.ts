@@ -1,11 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { selectDeliverableRow, selectDeliveryPlanRow } from '../../src/db/sql/workflow-step-reads';
+import {
+  selectAutoresponseRow,
+  selectDeliverableRow,
+  selectDeliveryPlanRow,
+  selectNotificationRow,
+} from '../../src/db/sql/workflow-step-reads';
 import { useScratchDatabase } from '../support/scratch-database';
 
 // src/db/sql/workflow-step-reads.ts: what a workflow step reads, in one statement each.
 describe('the reads of the workflow steps', () => {
   const db = useScratchDatabase();
   const { sql } = db;
+  let accountId: string;
   let formId: string;
   let submissionId: string;
 
@@ -28,6 +34,7 @@ describe('the reads of the workflow steps', () => {
        values (?, 'Reads', 'areads0000000001', '{me@example.com}') returning id`,
       [account!.id],
     );
+    accountId = String(account!.id);
     formId = String(form!.id);
     const [submission] = await sql<{ id: string }>(
       `insert into submissions (form_id, account_id, payload_json, source_ip)
@@ -119,5 +126,78 @@ describe('the reads of the workflow steps', () => {
       (await selectDeliverableRow(db.orm.em.fork(), stamped, '999999'))?.submission,
     ).toBeNull();
     expect(await selectDeliverableRow(db.orm.em.fork(), '999999', submissionId)).toBeNull();
+  });
+
+  it("reads what a type asks besides in the same statement: the uploads, the form's field names", async () => {
+    const plugin = await addPlugin(`'email', 'e', true, '{}', null, null, 0, null, null, null`);
+    const plain = await selectDeliverableRow(db.orm.em.fork(), plugin, submissionId);
+    expect(plain?.files).toBeNull();
+    expect(plain).not.toHaveProperty('formFieldNames');
+
+    const extras = { files: true, formFieldNames: true };
+    const none = await selectDeliverableRow(db.orm.em.fork(), plugin, submissionId, extras);
+    expect(none).toMatchObject({ files: [], formFieldNames: null }); // free-form, no uploads
+    const [file] = await sql<{ id: string }>(
+      `insert into submission_files (submission_id, form_id, account_id, field_name, filename,
+         content_type, size, content)
+       values (?, ?, ?, 'cv', 'cv.txt', 'text/plain', 2, 'hi') returning id`,
+      [submissionId, formId, accountId],
+    );
+    await sql(`update forms set fields = ?::jsonb where id = ?`, [
+      JSON.stringify([
+        { name: 'a', label: 'A', type: 'text' },
+        { name: 'b', label: 'B', type: 'text' },
+      ]),
+      formId,
+    ]);
+    try {
+      const read = await selectDeliverableRow(db.orm.em.fork(), plugin, submissionId, extras);
+      const files = [
+        {
+          id: String(file!.id),
+          fieldName: 'cv',
+          filename: 'cv.txt',
+          contentType: 'text/plain',
+          size: 2,
+        },
+      ];
+      expect(read).toMatchObject({ files, formFieldNames: ['a', 'b'] });
+      expect((await selectNotificationRow(db.orm.em.fork(), submissionId))?.files).toEqual(files);
+    } finally {
+      await sql('delete from submission_files where submission_id = ?', [submissionId]);
+      await sql('update forms set fields = null where id = ?', [formId]);
+    }
+  });
+
+  it('reads the submission and its form for the autoresponse and the notification e-mail', async () => {
+    const submission = {
+      id: submissionId,
+      createdAt: expect.any(Date),
+      isSpam: false,
+      sourceIp: '192.0.2.1',
+      payloadJson: { a: 1 },
+      specialNormalized: null,
+    };
+    const form = { id: formId, accountId, name: 'Reads' };
+    expect(await selectNotificationRow(db.orm.em.fork(), submissionId)).toEqual({
+      submission,
+      form: { ...form, notificationEmailAddresses: ['me@example.com'] },
+      files: [],
+    });
+    expect(await selectAutoresponseRow(db.orm.em.fork(), submissionId)).toEqual({
+      submission,
+      form: { ...form, autoresponse: null },
+    });
+    const autoresponse = { subject: 'Thanks', body: 'Hello', reply_to: null };
+    await sql('update forms set autoresponse = ?::jsonb where id = ?', [
+      JSON.stringify(autoresponse),
+      formId,
+    ]);
+    expect((await selectAutoresponseRow(db.orm.em.fork(), submissionId))?.form).toMatchObject({
+      autoresponse,
+    });
+    await sql('update forms set autoresponse = null where id = ?', [formId]);
+    expect(await selectAutoresponseRow(db.orm.em.fork(), '999999')).toBeNull();
+    expect(await selectNotificationRow(db.orm.em.fork(), '999999')).toBeNull();
   });
 });

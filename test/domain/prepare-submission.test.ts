@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/domain/submissions/json-depth';
 import { fieldsTooLargeMessage, INGEST_LIMITS } from '../../src/domain/submissions/limits';
 import {
+  checkSubmission,
   prepareSubmission,
-  type SubmissionToPrepare,
+  type CaptchaVerdict,
+  type SubmissionToCheck,
 } from '../../src/domain/submissions/prepare-submission';
 import type { UploadedFile } from '../../src/domain/submissions/store-submission';
 import { TEST_SUBMISSION_FIELDS } from '../../src/domain/submissions/test-submission';
@@ -14,8 +16,8 @@ const FORM = { id: 'form-1', accountId: 'account-1' };
 
 const input = (
   fields: Record<string, unknown>,
-  more: Partial<SubmissionToPrepare> = {},
-): SubmissionToPrepare => ({
+  more: Partial<SubmissionToCheck> = {},
+): SubmissionToCheck => ({
   form: FORM,
   fields,
   files: [],
@@ -24,14 +26,19 @@ const input = (
   ...more,
 });
 
-const prepared = (fields: Record<string, unknown>, more: Partial<SubmissionToPrepare> = {}) => {
-  const result = prepareSubmission(input(fields, more));
+/** The submission to store: checked, then prepared with the CAPTCHA's verdict. */
+const prepared = (
+  fields: Record<string, unknown>,
+  more: Partial<SubmissionToCheck> = {},
+  captcha: CaptchaVerdict = 'none',
+) => {
+  const result = checkSubmission(input(fields, more));
   if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.problem)}`);
-  return result.submission;
+  return prepareSubmission({ ...result.submission, captcha });
 };
 
-const problem = (fields: Record<string, unknown>, more: Partial<SubmissionToPrepare> = {}) => {
-  const result = prepareSubmission(input(fields, more));
+const problem = (fields: Record<string, unknown>, more: Partial<SubmissionToCheck> = {}) => {
+  const result = checkSubmission(input(fields, more));
   if (result.ok) throw new Error('accepted');
   return result.problem;
 };
@@ -46,23 +53,42 @@ const file: UploadedFile = {
   },
 };
 
-describe('prepareSubmission', () => {
+describe('checkSubmission and prepareSubmission', () => {
   it('turns plain fields into the submission to store, with the request facts', () => {
-    expect(prepareSubmission(input({ topic: 'hello', n: 2 }, { files: [file] }))).toEqual({
-      ok: true,
-      submission: {
-        formId: 'form-1',
-        accountId: 'account-1',
-        payload: { topic: 'hello', n: 2 },
-        special: null,
-        sourceIp: '203.0.113.7',
-        userAgent: 'ua',
-        referrer: null,
+    const checked = checkSubmission(input({ topic: 'hello', n: 2 }, { files: [file] }));
+    const row = {
+      formId: 'form-1',
+      accountId: 'account-1',
+      payload: { topic: 'hello', n: 2 },
+      special: null,
+      sourceIp: '203.0.113.7',
+      userAgent: 'ua',
+      referrer: null,
+      fillMs: null,
+      files: [file],
+    };
+    expect(checked).toEqual({ ok: true, submission: { ...row, honeypotFilled: false } });
+    if (!checked.ok) return;
+    for (const captcha of ['none', 'passed'] as const) {
+      expect(prepareSubmission({ ...checked.submission, captcha })).toEqual({
+        ...row,
         spamReason: null,
-        fillMs: null,
-        files: [file],
-      },
-    });
+      });
+    }
+  });
+
+  it('CAPTCHA unverified (its provider out of reach): kept as spam without its files', () => {
+    const unverified = prepared({ topic: 'hello' }, { files: [file] }, 'unverified');
+    expect(unverified.spamReason).toBe('captcha_unverified');
+    expect(unverified.payload).toEqual({ topic: 'hello' });
+    expect(unverified.files).toEqual([]);
+    // The honeypot comes first in the table of spam rules.
+    expect(prepared({ _hp: 'x', topic: 'buy' }, {}, 'unverified').spamReason).toBe('honeypot');
+    // The verdict is a fact: the checked submission it was given stays as it was.
+    const checked = checkSubmission(input({ topic: 'hello' }, { files: [file] }));
+    if (!checked.ok) throw new Error('refused');
+    prepareSubmission({ ...checked.submission, captcha: 'unverified' });
+    expect(checked.submission.files).toEqual([file]);
   });
 
   it('leaves the fields it was given unchanged', () => {

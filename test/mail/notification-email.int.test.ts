@@ -4,14 +4,16 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { ApplicationFailure } from '@temporalio/common';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createNotificationActivities } from '../../activities/notification-email';
+import { createOrm } from '../../src/db/orm';
 import { mailboxList, mailboxShow } from '../../src/cli/mailbox-commands';
 import { createMailer, type Mailer } from '../../src/domain/mail/mailer';
 import { markRecipientConfirmed } from '../../src/domain/recipients/confirmations';
 import { findPart, headerValue, readMimeMessage } from '../../src/domain/mail/mime-reader';
 import { SMTP_REJECTED_FAILURE } from '../../workflows/failure-types';
 import { expectAnswer, type FormView } from '../support/api-client';
+import { aroundStatements } from '../support/statement-spy';
 import { useTestStack } from '../support/fixture';
 import { ingestResultOf, postMultipart, submitJson } from '../support/ingest-requests';
 import {
@@ -51,9 +53,9 @@ function mailerFor(smtpUrl: string | undefined, logger = t.stack.ctx.logger): Ma
   return mailer;
 }
 
-function activityWith(mailer: Mailer) {
+function activityWith(mailer: Mailer, orm = t.stack.ctx.orm) {
   return createNotificationActivities({
-    orm: t.stack.ctx.orm,
+    orm,
     mailer,
     baseUrl: t.stack.url,
     logger: t.stack.ctx.logger,
@@ -228,6 +230,38 @@ describe('notification e-mail over SMTP', () => {
     const download = await t.api.get(url!);
     expect(download.status).toBe(200);
     expect(download.bytes.equals(content)).toBe(true);
+  });
+
+  it('reads the submission, its form and its uploads in one statement', async () => {
+    const smtp = await sink();
+    const form = await formWith(['once@example.com'], 'One read', { accept_files: true });
+    const res = await postMultipart(
+      form.submission_url,
+      [
+        { name: 'name', value: 'Reader' },
+        { name: 'cv', filename: 'cv.txt', contentType: 'text/plain', content: 'cv' },
+      ],
+      { accept: 'application/json' },
+    );
+    const id = ingestResultOf(res).id;
+    // An ORM of its own, so only this activity's statements are counted, not the stack's.
+    const orm = await createOrm(t.stack.databaseUrl, { poolMax: 1 });
+    cleanups.push(() => orm.close());
+    const reads: string[] = [];
+    await aroundStatements(orm, (statement, send) => {
+      if (/\b(submissions|forms|submission_files)\b/.test(statement.sql)) reads.push(statement.sql);
+      return send();
+    });
+    try {
+      const result = await activityWith(mailerFor(smtp.url()), orm).sendNotificationEmail(id);
+      expect(result.sent).toBe(true);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(reads).toHaveLength(1);
+    expect(findPart(readMimeMessage(smtp.messages[0]!.raw), 'text/plain')!.body).toContain(
+      'cv.txt (text/plain, 2 bytes)',
+    );
   });
 
   it('skips a form without notification addresses and sends nothing', async () => {

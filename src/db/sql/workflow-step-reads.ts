@@ -166,13 +166,36 @@ export type DeliverableRow = {
     referrer: string | null;
     payload_json: Record<string, unknown>;
   } | null;
+  /** The submission's uploads, when asked for (`files`); else null. */
+  files: StoredFileRow[] | null;
+  /** The names of the form's field list (null: free-form), when asked for; else undefined. */
+  formFieldNames?: string[] | null;
 };
+
+/** An upload as a mail lists it: its metadata, never its bytes. */
+export type StoredFileRow = {
+  id: string;
+  fieldName: string;
+  filename: string;
+  contentType: string;
+  size: number;
+};
+
+/** What a type's attempt reads besides the plugin and the submission, in the same statement. */
+export type DeliverableExtras = { files?: boolean; formFieldNames?: boolean };
+
+// The submission's uploads (metadata only) as JSON, in upload order; `s` is the submission.
+const FILES_OF_SUBMISSION = `coalesce((select json_agg(json_build_object('id', sf.id::text,
+    'fieldName', sf.field_name, 'filename', sf.filename, 'contentType', sf.content_type,
+    'size', sf.size) order by sf.id)
+    from submission_files sf where sf.submission_id = s.id), '[]')`;
 
 /** Null when the plugin is gone. */
 export async function selectDeliverableRow(
   em: EntityManager,
   pluginId: string,
   submissionId: string,
+  extras: DeliverableExtras = {},
 ): Promise<DeliverableRow | null> {
   const [row] = await selectRows<{
     plugin_type: string;
@@ -193,6 +216,8 @@ export async function selectDeliverableRow(
     user_agent: string | null;
     referrer: string | null;
     payload_json: Record<string, unknown>;
+    files: StoredFileRow[] | null;
+    form_field_names: string[] | null;
   }>(
     em,
     `select p.plugin_type, p.enabled, p.deleted_at is not null as deleted, p.config,
@@ -201,12 +226,17 @@ export async function selectDeliverableRow(
               and p.last_success_at > now() - interval '1 second', false) as recently_healthy,
             s.id, s.created_at, f.id::text as form_id, f.account_id::text as account_id,
             f.endpoint_token, f.name, s.special_normalized, s.source_ip,
-            s.user_agent, s.referrer, s.payload_json
+            s.user_agent, s.referrer, s.payload_json,
+            case when ?::boolean and s.id is not null then ${FILES_OF_SUBMISSION} end as files,
+            case when ?::boolean and f.fields is not null then
+              coalesce((select jsonb_agg(field ->> 'name')
+                          from jsonb_array_elements(f.fields) field), '[]'::jsonb)
+            end as form_field_names
        from plugins p
        left join submissions s on s.id = ?
        left join forms f on f.id = s.form_id
       where p.id = ?`,
-    [submissionId, pluginId],
+    [extras.files === true, extras.formFieldNames === true, submissionId, pluginId],
   );
   if (!row) return null;
   const {
@@ -218,6 +248,8 @@ export async function selectDeliverableRow(
     include_fields,
     recently_healthy,
     id,
+    files,
+    form_field_names,
     ...submission
   } = row;
   return {
@@ -232,5 +264,122 @@ export async function selectDeliverableRow(
       recentlyHealthy: recently_healthy,
     },
     submission: id === null ? null : { id: String(id), ...submission },
+    files,
+    ...(extras.formFieldNames && { formFieldNames: form_field_names }),
+  };
+}
+
+/** What a mail to people about a submission reads of it and its form. */
+type MailedSubmission = {
+  id: string;
+  createdAt: Date;
+  isSpam: boolean;
+  sourceIp: string | null;
+  payloadJson: Record<string, unknown>;
+  specialNormalized: { email?: string; name?: string; message?: string } | null;
+};
+
+/** What the autoresponse reads: the submission and its form (null when it is gone). */
+export type AutoresponseRow = {
+  submission: MailedSubmission;
+  form: {
+    id: string;
+    accountId: string;
+    name: string;
+    autoresponse: AutoresponseSettings | null;
+  } | null;
+};
+
+/** The form's autoresponse as stored (docs/autoresponse.md). */
+type AutoresponseSettings = { subject: string; body: string; reply_to: string | null };
+
+/** What the notification e-mail reads: the submission, its form and its uploads. */
+export type NotificationRow = {
+  submission: MailedSubmission;
+  form: {
+    id: string;
+    accountId: string;
+    name: string;
+    notificationEmailAddresses: string[];
+  } | null;
+  files: StoredFileRow[];
+};
+
+type MailedRow = {
+  id: string;
+  created_at: Date;
+  is_spam: boolean;
+  source_ip: string | null;
+  payload_json: Record<string, unknown>;
+  special_normalized: MailedSubmission['specialNormalized'];
+  form_id: string | null;
+  account_id: string;
+  name: string;
+};
+
+const MAILED_COLUMNS = `s.id, s.created_at, s.is_spam, s.source_ip, s.payload_json,
+  s.special_normalized, f.id::text as form_id, f.account_id::text as account_id, f.name`;
+
+const mailedSubmission = (row: MailedRow): MailedSubmission => ({
+  id: String(row.id),
+  createdAt: new Date(row.created_at),
+  isSpam: row.is_spam,
+  sourceIp: row.source_ip,
+  payloadJson: row.payload_json,
+  specialNormalized: row.special_normalized,
+});
+
+export async function selectAutoresponseRow(
+  em: EntityManager,
+  submissionId: string,
+): Promise<AutoresponseRow | null> {
+  const [row] = await selectRows<MailedRow & { autoresponse: AutoresponseSettings | null }>(
+    em,
+    `select ${MAILED_COLUMNS}, f.autoresponse
+       from submissions s left join forms f on f.id = s.form_id
+      where s.id = ?`,
+    [submissionId],
+  );
+  if (!row) return null;
+  return {
+    submission: mailedSubmission(row),
+    form:
+      row.form_id === null
+        ? null
+        : {
+            id: row.form_id,
+            accountId: row.account_id,
+            name: row.name,
+            autoresponse: row.autoresponse,
+          },
+  };
+}
+
+export async function selectNotificationRow(
+  em: EntityManager,
+  submissionId: string,
+): Promise<NotificationRow | null> {
+  const [row] = await selectRows<
+    MailedRow & { notification_email_addresses: string[]; files: StoredFileRow[] }
+  >(
+    em,
+    `select ${MAILED_COLUMNS}, f.notification_email_addresses, ${FILES_OF_SUBMISSION} as files
+       from submissions s left join forms f on f.id = s.form_id
+      where s.id = ?`,
+    [submissionId],
+  );
+  if (!row) return null;
+  return {
+    submission: mailedSubmission(row),
+    form:
+      row.form_id === null
+        ? null
+        : {
+            id: row.form_id,
+            accountId: row.account_id,
+            name: row.name,
+            notificationEmailAddresses: row.notification_email_addresses,
+          },
+    files: row.files,
   };
 }

@@ -6,8 +6,8 @@ import { findSpamPhrase } from './phrases';
 import type { SpamReason } from './reasons';
 
 // Every spam rule, in one table (docs/spam-rules.md): what ingest decides from the request,
-// then what the submission workflow's first step decides from the stored submission. Ingest's
-// callers (src/domain/submissions/prepare-submission.ts, src/http/ingest/captcha-gate.ts) and
+// then what the submission workflow's first step decides from the stored submission. Ingest
+// (src/domain/submissions/prepare-submission.ts, with the CAPTCHA's verdict as a fact) and
 // the spam activity (activities/spam.ts) ask this file; none decides on its own.
 
 export type ContentSignals = {

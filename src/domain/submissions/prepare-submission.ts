@@ -18,7 +18,7 @@ export type RequestFacts = {
   referrer: string | null;
 };
 
-export type SubmissionToPrepare = {
+export type SubmissionToCheck = {
   form: { id: string; accountId: string };
   /** The fields as read from the body; not changed here. */
   fields: Record<string, unknown>;
@@ -34,8 +34,22 @@ export type SubmissionToPrepare = {
   rules?: FieldRules | null;
 };
 
-export type PreparedSubmission =
-  { ok: true; submission: NewSubmission } | { ok: false; problem: SubmissionProblem };
+/** A submission the rules let through: the row to store, all but its spam verdict. */
+export type CheckedSubmission = Omit<NewSubmission, 'spamReason'> & { honeypotFilled: boolean };
+
+export type SubmissionCheck =
+  { ok: true; submission: CheckedSubmission } | { ok: false; problem: SubmissionProblem };
+
+/**
+ * The form's CAPTCHA on this post, decided before (src/http/ingest/captcha-gate.ts):
+ * `passed`; `unverified` when its provider could not be reached in time (kept as spam for
+ * review); `none` without a CAPTCHA, or for a test run by the owner's key. A refused answer
+ * never comes here: it is answered 422 captcha_failed and nothing is stored.
+ */
+export type CaptchaVerdict = 'passed' | 'unverified' | 'none';
+
+/** A checked submission and the facts ingest's spam rules decide on besides it. */
+export type SubmissionToPrepare = CheckedSubmission & { captcha: CaptchaVerdict };
 
 // Header values are stored cut to these lengths.
 const USER_AGENT_CHARS = 1024;
@@ -50,9 +64,10 @@ const REFERRER_CHARS = 2048;
  * is never refused for what the post holds, only for its size: it is stored as spam, shaped
  * like any other row as far as its values allow, without the fields that could not be
  * stored or that the form refuses as unknown, and it answers like success. Pure: the result
- * is either the submission to store or the problems to answer with.
+ * is either the checked submission (its spam verdict is prepareSubmission's) or the problems
+ * to answer with.
  */
-export function prepareSubmission(input: SubmissionToPrepare): PreparedSubmission {
+export function checkSubmission(input: SubmissionToCheck): SubmissionCheck {
   let sent = input.fields;
   if (input.limits === 'check') {
     const limits = checkPayloadLimits(sent);
@@ -103,12 +118,25 @@ export function prepareSubmission(input: SubmissionToPrepare): PreparedSubmissio
       sourceIp: input.request.sourceIp,
       userAgent: input.request.userAgent?.slice(0, USER_AGENT_CHARS) ?? null,
       referrer: input.request.referrer?.slice(0, REFERRER_CHARS) ?? null,
-      spamReason: spamReasonAt('ingest', { honeypotFilled: spam, captchaUnverified: false }),
       fillMs,
-      // Spam keeps no file bytes; its answer still looks like success.
-      files: spam || !checked.ok ? [] : checked.files,
+      files: checked.ok ? checked.files : [],
+      honeypotFilled: spam,
     },
   };
+}
+
+/**
+ * The submission to store: a checked submission with ingest's spam verdict, from the one
+ * table of spam rules (a filled honeypot, then a CAPTCHA its provider could not verify).
+ * Spam keeps no file bytes; its answer still looks like success. Pure.
+ */
+export function prepareSubmission(input: SubmissionToPrepare): NewSubmission {
+  const { honeypotFilled, captcha, files, ...row } = input;
+  const spamReason = spamReasonAt('ingest', {
+    honeypotFilled,
+    captchaUnverified: captcha === 'unverified',
+  });
+  return { ...row, spamReason, files: spamReason === null ? files : [] };
 }
 
 /** The fields but those `leaveOut` names. */
@@ -117,7 +145,7 @@ const withoutFields = (
   leaveOut: (name: string, value: unknown) => boolean,
 ) => Object.fromEntries(Object.entries(fields).filter(([name, value]) => !leaveOut(name, value)));
 
-const refused = (kind: SubmissionProblem['kind'], errors: string[]): PreparedSubmission => ({
+const refused = (kind: SubmissionProblem['kind'], errors: string[]): SubmissionCheck => ({
   ok: false,
   problem: { kind, errors },
 });

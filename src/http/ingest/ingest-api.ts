@@ -22,8 +22,9 @@ import {
 } from './form-page-answers';
 import { thanksPageRoute } from './thanks-page-api';
 import {
+  checkSubmission,
   prepareSubmission,
-  type SubmissionToPrepare,
+  type SubmissionToCheck,
 } from '../../domain/submissions/prepare-submission';
 import { storeSubmission, type StartHold } from '../../domain/submissions/store-submission';
 import { setSpanAttributes } from '../../tracing/trace-hooks';
@@ -104,19 +105,19 @@ async function acceptingForm(
 }
 
 /**
- * Applies the ingest rules (prepareSubmission) and stores the submission, committed before
- * we answer; returns its id.
+ * Applies the ingest rules (checkSubmission, then the CAPTCHA's verdict, then
+ * prepareSubmission) and stores the submission, committed before we answer; returns its id.
  */
 async function accept(
   req: Request,
   ctx: RouteContext,
   form: IngestForm,
-  body: Pick<SubmissionToPrepare, 'fields' | 'files' | 'limits'>,
+  body: Pick<SubmissionToCheck, 'fields' | 'files' | 'limits'>,
   options: { captchaExempt?: boolean; start?: StartHold; captcha?: CaptchaGate } = {},
 ) {
   const gate = options.captcha ?? captchaGate(req, ctx, form, options.captchaExempt ?? false);
   const captcha = gate.take(body.fields);
-  const prepared = prepareSubmission({
+  const checked = checkSubmission({
     ...body,
     fields: captcha.fields,
     form: { id: form.id, accountId: form.accountId },
@@ -128,12 +129,17 @@ async function accept(
       referrer: req.get('referer') ?? null,
     },
   });
-  if (!prepared.ok) throw submissionRefused(prepared.problem);
-  // Checked before the insert: a refusal stores nothing; an unverified check keeps it as spam.
-  await captcha.check(prepared.submission);
+  if (!checked.ok) throw submissionRefused(checked.problem);
+  // The CAPTCHA is verified once the fields passed, not before: an answer is good once at its
+  // provider, so a post refused for its fields keeps its answer for the next try and its
+  // refusal (validation_failed, not captcha_failed), and waits for no provider (up to 5 s).
+  // Before the insert: a refused answer stores nothing (captcha_failed is thrown here); an
+  // unverified one is a fact prepareSubmission turns into spam. A multipart body with files
+  // was verified at its first file already (beforeFiles), and that verdict stands.
+  const prepared = prepareSubmission({ ...checked.submission, captcha: await captcha.verdict() });
   const submission = await storeSubmission(
     () => req.em,
-    prepared.submission,
+    prepared,
     {
       quota: ctx.config.fileQuota,
       store: ctx.fileStore,

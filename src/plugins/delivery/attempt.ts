@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm';
 import type { ProviderUrls } from '../../config/config';
-import type { DeliverableRow } from '../../db/sql/workflow-step-reads';
+import type { DeliverableRow, StoredFileRow } from '../../db/sql/workflow-step-reads';
 import type { SpecialFields } from '../../db/entities/submission';
 import type { Mailer } from '../../domain/mail/mailer';
 import type { UnsubscribeTokens } from '../../domain/recipients/unsubscribe-tokens';
@@ -49,6 +49,10 @@ export type Attempt<C> = {
   /** The submission as the plugin is sent it (its `include_fields` only). */
   source: WebhookSource;
   submission: DeliverableSubmission;
+  /** The uploads' metadata, when the type `reads` them (e-mail); else empty. */
+  files: StoredFileRow[];
+  /** The form's field names (null: free-form), when the type `reads` them (Google Sheets). */
+  formFieldNames: string[] | null;
 };
 
 /** An attempt's result as recorded: the sender's, or the mailer's in the same shape. */

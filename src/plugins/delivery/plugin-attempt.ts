@@ -4,7 +4,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordDeliveryHealth, type PluginHealthDeps } from '../manage/plugin-health';
 import { upsertAttempt } from '../../db/sql/delivery-attempts';
 import { recordDeliveryMetrics } from './delivery-metrics';
-import { selectDeliverableRow, type DeliverableRow } from '../../db/sql/workflow-step-reads';
+import {
+  selectDeliverableRow,
+  type DeliverableExtras,
+  type DeliverableRow,
+  type StoredFileRow,
+} from '../../db/sql/workflow-step-reads';
 import type { WebhookSource } from '../webhook/webhook-body';
 import type { SpecialFields } from '../../db/entities/submission';
 import type { SendResult, OutboundSender } from '../../outbound/sender';
@@ -33,19 +38,25 @@ const HEARTBEAT_EVERY_MS = 1_000;
 
 /**
  * The plugin, if it is still there, enabled and of the expected type, and the submission with
- * its form (one statement, the attempt's only read of them); otherwise the delivery stops
- * without retry (PLUGIN_UNAVAILABLE). The payload holds only the plugin's `include_fields`.
+ * its form (one statement, the attempt's only read of them, with what `extras` asks for: the
+ * uploads, the form's field names); otherwise the delivery stops without retry
+ * (PLUGIN_UNAVAILABLE). The payload holds only the plugin's `include_fields`.
  */
 export async function loadDeliverable(
   em: EntityManager,
   input: DeliveryInput,
   pluginType: string,
+  extras: DeliverableExtras = {},
 ): Promise<{
   plugin: DeliverableRow['plugin'];
   source: WebhookSource;
   submission: DeliverableSubmission;
+  /** The uploads, with `extras.files`; else empty. */
+  files: StoredFileRow[];
+  /** The form's field names (null: free-form), with `extras.formFieldNames`. */
+  formFieldNames?: string[] | null;
 }> {
-  const found = await selectDeliverableRow(em, input.pluginId, input.submissionId);
+  const found = await selectDeliverableRow(em, input.pluginId, input.submissionId, extras);
   const plugin = found?.plugin;
   if (!plugin || plugin.deleted || !plugin.enabled || plugin.pluginType !== pluginType) {
     throw ApplicationFailure.nonRetryable(
@@ -72,7 +83,13 @@ export async function loadDeliverable(
     form: { id: row.form_id, accountId: row.account_id, name: row.name },
     specialNormalized: row.special_normalized as SpecialFields | null,
   };
-  return { plugin, source, submission };
+  return {
+    plugin,
+    source,
+    submission,
+    files: found.files ?? [],
+    ...(extras.formFieldNames && { formFieldNames: found.formFieldNames ?? null }),
+  };
 }
 
 /**

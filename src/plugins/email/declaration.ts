@@ -37,5 +37,7 @@ export const emailType = definePluginType<EmailPluginConfig>({
     Array.isArray(visible.recipients) ? visible.recipients.map(String).join(', ') : '',
   // Each address confirms before it is mailed (src/domain/recipients/confirmations.ts).
   recipients: (config) => config.recipients,
+  // The mail lists the uploads: read with the plugin and the submission.
+  reads: { files: true },
   delivery: emailDelivery,
 });

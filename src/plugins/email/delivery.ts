@@ -5,7 +5,6 @@ import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../../domain/recipients/
 import { sendCopies } from '../../domain/recipients/recipient-copies';
 import { splitDeliverable } from '../../domain/recipients/recipient-states';
 import { SMTP_REJECTED_FAILURE } from '../../../workflows/failure-types';
-import { uploadedFiles } from '../../domain/mail/uploaded-files';
 import { recordSkippedAttempt } from '../delivery/plugin-attempt';
 import type { AttemptResult, DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
 
@@ -19,7 +18,7 @@ import type { AttemptResult, DeliverAttempt, PluginDeliveryDeps } from '../deliv
  */
 export const emailDelivery =
   (deps: PluginDeliveryDeps): DeliverAttempt<EmailPluginConfig> =>
-  async ({ input, em, config, source, submission: stored }) => {
+  async ({ input, em, config, source, submission: stored, files }) => {
     const { form } = stored;
     const submission = {
       id: source.submissionId,
@@ -38,7 +37,7 @@ export const emailDelivery =
     const mail = buildSubmissionEmail({
       form,
       submission,
-      files: await uploadedFiles(em, submission.id),
+      files,
       recipients: deliverable,
       baseUrl: deps.baseUrl,
       senderDomain: deps.mailer.senderDomain,

@@ -99,5 +99,7 @@ export const googleSheetsType = definePluginType<z.output<typeof storedSheetsCon
     `sheet ${JSON.stringify(visible.sheet_name ?? DEFAULT_SHEET_NAME)} of spreadsheet ${String(
       visible.spreadsheet_id ?? '(hidden)',
     )}, as ${String(visible.client_email ?? '(hidden)')}`,
+  // Columns only for the form's own field names: read with the plugin and the submission.
+  reads: { formFieldNames: true },
   delivery: googleSheetsDelivery,
 });

@@ -4,7 +4,6 @@ import { tryLockSheetHeader } from '../../db/sql/plugin-locks';
 import { AccessTokenCache } from './google-access-tokens';
 import type { ServiceAccountKey } from './service-account-key';
 import { alignedRow, columnNames, missingColumns } from './sheet-rows';
-import { selectFormFieldNames } from '../../db/sql/form-field-names';
 import { GoogleSheetsClient, SheetsFailure } from './sheets-api';
 import type { AttemptResult, DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
 import { sendWithHeartbeat } from '../delivery/plugin-attempt';
@@ -80,7 +79,7 @@ type SheetTarget = { service_account_key: string; spreadsheet_id: string; sheet_
  */
 export function googleSheetsDelivery(deps: PluginDeliveryDeps): DeliverAttempt<SheetTarget> {
   const tokens = new AccessTokenCache();
-  return async ({ em, plugin, config, source, submission }) => {
+  return async ({ em, plugin, config, source, formFieldNames }) => {
     const keyText = config.service_account_key;
     const client = new GoogleSheetsClient(
       (request) => sendWithHeartbeat(deps.sender, request),
@@ -99,10 +98,7 @@ export function googleSheetsDelivery(deps: PluginDeliveryDeps): DeliverAttempt<S
     let permanent = false;
     try {
       // Only known names get a column; a submitter's other names share `extra`.
-      const columns = columnNames(
-        await selectFormFieldNames(em, submission.form.id),
-        plugin.includeFields,
-      );
+      const columns = columnNames(formFieldNames, plugin.includeFields);
       const header = await headerFor(em, client, plugin.id, source.payload, columns);
       const row = alignedRow(
         header,
