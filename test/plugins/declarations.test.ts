@@ -1,7 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseAllowList } from '../../src/outbound/address-policy';
-import { PLUGIN_TYPES } from '../../src/plugins/registry';
+import {
+  PLUGIN_TYPES,
+  PLUGIN_TYPE_LIST as PLUGIN_TYPES_IN_ORDER,
+} from '../../src/plugins/registry';
 import { UnreadableConfigError, type PluginConfig } from '../../src/plugins/plugin-type';
 import type { PluginTypeKey } from '../../workflows/delivery-kinds';
 
@@ -10,8 +13,8 @@ const pem = generateKeyPairSync('rsa', { modulusLength: 2048 })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
   .toString();
 
-/** A config each type's add form could send, as given. */
-const GIVEN: Record<PluginTypeKey, PluginConfig> = {
+/** A config each type's add form could send, as given (a new type adds one, or the test is a todo). */
+const GIVEN: Partial<Record<PluginTypeKey, PluginConfig>> = {
   webhook: {
     url: 'https://93.184.216.34/hook',
     headers: [{ name: 'Authorization', value: 'Bearer abc' }],
@@ -38,11 +41,15 @@ const GIVEN: Record<PluginTypeKey, PluginConfig> = {
 };
 
 describe('plugin type declarations', () => {
-  it.each(Object.keys(GIVEN) as PluginTypeKey[])(
-    '%s: the stored config its check returns is read back by every hook',
-    async (key) => {
+  for (const { key } of PLUGIN_TYPES_IN_ORDER) {
+    const given = GIVEN[key];
+    if (!given) {
+      it.todo(`${key}: add a config to GIVEN`);
+      continue;
+    }
+    it(`${key}: the stored config its check returns is read back by every hook`, async () => {
       const type = PLUGIN_TYPES[key];
-      const checked = await type.check(GIVEN[key], urls);
+      const checked = await type.check(given, urls);
       expect(checked).toMatchObject({ ok: true });
       if (!checked.ok) return;
       // Each hook reads the config through the type's schema: a shape it does not read throws.
@@ -50,8 +57,8 @@ describe('plugin type declarations', () => {
       expect(type.createdSummary(checked.config)).not.toMatch(/undefined/);
       const recipients = type.recipients(checked.config);
       expect(recipients).toEqual(key === 'email' ? ['team@example.org'] : null);
-    },
-  );
+    });
+  }
 
   it('refuses a stored config that does not fit its type, naming the field', () => {
     expect(() => PLUGIN_TYPES.telegram.defaultName({ token: 'x' })).toThrow(UnreadableConfigError);
