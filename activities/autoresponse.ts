@@ -21,6 +21,7 @@ import { isPermanentSmtpRejection } from '../src/domain/mail/smtp-failure';
 import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../src/domain/recipients/mail-budget';
 import { copyFor, unsubscribeUrl } from '../src/domain/recipients/recipient-copies';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
+import type { Receipts } from '../src/domain/receipts/receipts';
 import {
   REDELIVERY,
   type AutoresponseInput,
@@ -38,6 +39,8 @@ export type AutoresponseDeps = {
   unsubscribeTokens: UnsubscribeTokens;
   /** Keys the address and network in the ledger the caps count. */
   addressKeys: AddressKeys;
+  /** Signs the submission's receipt, which the mail carries (docs/receipts.md). */
+  receipts: Receipts;
   /** ACCOUNT_MAIL_PER_HOUR: the autoresponse takes one message of it. */
   mailPerHour: number;
   /** AUTORESPONSE_INTERVAL: at most one autoresponse per form and address in this time. */
@@ -122,6 +125,13 @@ export function createAutoresponseActivities(deps: AutoresponseDeps): Autorespon
       // may only mail the account's own people (its users and confirmed recipients).
       if (input.mode === 'test' && !(await confirmedForAccount(em, form.accountId, address)))
         return skip('test_run_unconfirmed_address');
+      // Signed from the stored submission, before the claim: a failure here claims nothing.
+      const receipt = await deps.receipts.sign({
+        formId: form.id,
+        submissionId: submission.id,
+        receivedAt: submission.createdAt,
+        payload: submission.payloadJson,
+      });
       const send: AutoresponseSend = {
         formId: form.id,
         addressKey: deps.addressKeys.address(address),
@@ -155,6 +165,7 @@ export function createAutoresponseActivities(deps: AutoresponseDeps): Autorespon
         deliveryId: input.deliveryId,
         senderDomain: deps.mailer.senderDomain,
         unsubscribeUrl: unsubscribe,
+        receipt,
       });
       const attempt = attemptNumberOf();
       const log = deps.logger.child({

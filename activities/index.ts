@@ -5,6 +5,7 @@ import type { Mailer } from '../src/domain/mail/mailer';
 import type { PluginHealthPolicy } from '../src/plugins/manage/plugin-health';
 import type { AddressKeys } from '../src/domain/mail/address-keys';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
+import type { Receipts } from '../src/domain/receipts/receipts';
 import type { SigningSecretCipher } from '../src/domain/secrets/signing-secret';
 import type { OutboundSender } from '../src/outbound/sender';
 import { pluginDeliveryActivities } from '../src/plugins/deliveries';
@@ -32,6 +33,8 @@ export type ActivityDeps = {
   unsubscribeTokens: UnsubscribeTokens;
   /** Keys the addresses and networks the autoresponse caps count. */
   addressKeys: AddressKeys;
+  /** Signs the receipt the autoresponse carries (docs/receipts.md). */
+  receipts: Receipts;
   /** ACCOUNT_MAIL_PER_HOUR. */
   mailPerHour: number;
   /** AUTORESPONSE_INTERVAL (docs/autoresponse.md). */

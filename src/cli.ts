@@ -1,6 +1,7 @@
 import { loadConfig } from './config/config';
 import { accountCreate, keyCreate, keyRevoke, migrateCommand } from './cli/admin-commands';
 import { mailboxCommand } from './cli/mailbox-commands';
+import { receiptsRotateKey } from './cli/receipt-commands';
 import { say, UsageError } from './cli/output';
 import { runStack } from './cli/start';
 import { EmailTakenError } from './domain/accounts/accounts';
@@ -16,6 +17,7 @@ const USAGE = `usage: formward <command>
   account create --email E --password P [--name N]
   key create --account ID (--role admin|readonly | --scopes a,b,c) [--name N]
   key revoke KEY_ID
+  receipts rotate-key        a new key for signing submission receipts (old ones stay published)
   mailbox [--limit N] [--json]
                              the newest messages of the dev mailbox (mail kept when SMTP_URL is unset)
   mailbox show FILE_OR_INDEX [--html|--raw]
@@ -28,7 +30,8 @@ export async function main(argv: string[]): Promise<void> {
   const [command, sub, ...rest] = argv;
   try {
     const config = loadConfig();
-    switch (command === 'account' || command === 'key' ? `${command} ${sub}` : command) {
+    const twoWords = command === 'account' || command === 'key' || command === 'receipts';
+    switch (twoWords ? `${command} ${sub}` : command) {
       case 'start':
         return await runStack(config, { http: true, worker: true });
       case 'serve':
@@ -43,6 +46,8 @@ export async function main(argv: string[]): Promise<void> {
         return await keyCreate(config, rest);
       case 'key revoke':
         return await keyRevoke(config, rest);
+      case 'receipts rotate-key':
+        return await receiptsRotateKey(config);
       case 'mailbox':
         // `mailbox` lists, `mailbox show X` prints one; the module tells the two apart.
         return await mailboxCommand(config, argv.slice(1));

@@ -34,6 +34,7 @@ import { healthRoutes } from './health';
 import { captchaIngestRoutes } from './ingest/captcha-ingest-api';
 import { formPageRoutes } from './ingest/form-page-api';
 import { ingestRoutes } from './ingest/ingest-api';
+import { jwksRoutes } from './ingest/jwks-api';
 import { pageOperations } from './kit/routing/page-operations';
 import { legacyPluginPages } from './plugins/legacy-plugin-paths-pages';
 import { pluginActionPages } from './plugins/plugin-actions-pages';
@@ -111,6 +112,7 @@ const PROBE_AND_INGEST_ROUTES = [
   ...formPageRoutes,
   ...ingestRoutes,
   ...captchaIngestRoutes,
+  ...jwksRoutes,
 ];
 const DOCS_AND_API_ROUTES = [
   ...docsRoutes(() => OPERATIONS),

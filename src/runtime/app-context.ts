@@ -15,6 +15,7 @@ import { FormCache } from '../domain/forms/form-cache';
 import { devMailboxWarning } from '../domain/mail/dev-mailbox-exposure';
 import { Semaphore } from '../domain/concurrency/semaphore';
 import { SigningSecretCipher } from '../domain/secrets/signing-secret';
+import { createReceipts, type Receipts } from '../domain/receipts/receipts';
 import { parseAllowList, type AllowList } from '../outbound/address-policy';
 import { UnsubscribeTokens } from '../domain/recipients/unsubscribe-tokens';
 import { AddressKeys } from '../domain/mail/address-keys';
@@ -69,6 +70,8 @@ export type AppContext = {
   captcha: CaptchaVerifier;
   /** Seals and opens the one-click unsubscribe links of recipient mail. */
   unsubscribeTokens: UnsubscribeTokens;
+  /** Signs the receipts of accepted submissions with the instance's keys (docs/receipts.md). */
+  receipts: Receipts;
   /** Keys the addresses and networks in the ledgers of the mail caps (never the address itself). */
   addressKeys: AddressKeys;
   /** WEBHOOK_ALLOW_PRIVATE, parsed. */
@@ -189,6 +192,7 @@ export async function createAppContext(
     captchaSecrets,
     captcha,
     unsubscribeTokens: new UnsubscribeTokens(appSecret),
+    receipts: createReceipts(orm, appSecret),
     addressKeys: new AddressKeys(appSecret),
     fileStore,
     uploadWrites: new Semaphore(config.uploadWriteConcurrency),

@@ -40,6 +40,7 @@ export type WorkerContext = Pick<
   | 'ownListeners'
   | 'unsubscribeTokens'
   | 'addressKeys'
+  | 'receipts'
 > & { temporal: LazyTemporalClient };
 
 /**
@@ -81,6 +82,7 @@ export async function runWorker(
     pluginHealth: config.pluginHealth,
     unsubscribeTokens: ctx.unsubscribeTokens,
     addressKeys: ctx.addressKeys,
+    receipts: ctx.receipts,
     mailPerHour: config.accountMailPerHour,
     autoresponseIntervalMs: config.autoresponseIntervalMs,
     autoresponseCaps: config.autoresponseCaps,

@@ -10,6 +10,7 @@ import {
   type WatchedChromium,
 } from '../support/dashboard-browser';
 import { useTestStack } from '../support/fixture';
+import { withoutReceipt } from '../support/ingest-requests';
 import { onlySubmission } from '../support/stored-submissions';
 
 // CAPTCHA in a real Chromium (docs/captcha.md): the dashboard's CAPTCHA settings of a form
@@ -141,7 +142,8 @@ ${form.embed_html}
         await page.screenshot({ path: `${__dirname}/../artifacts/captcha-altcha-pasted.png` });
         await readmeShot(page, 'altcha-pasted-form');
         const thanksUrl = `${t.stack.url}/f/${form.endpoint_token}/thanks`;
-        await Promise.all([page.waitForURL(thanksUrl), page.click('button[type="submit"]')]);
+        const landed = (url: URL) => withoutReceipt(url.href) === thanksUrl;
+        await Promise.all([page.waitForURL(landed), page.click('button[type="submit"]')]);
         expect(await page.textContent('h1')).toMatch(/Thank you/);
         const stored = await onlySubmission(t.stack, form.id);
         expect(stored.payload_json).toEqual(values);

@@ -114,7 +114,11 @@ async function submitOnSite(page: Page, values: { name: string; email: string; m
   await page.fill('textarea[name="message"]', values.message);
   // A person takes a few seconds; a form sent sooner after its page loaded is spam (too_fast).
   await page.waitForTimeout(MIN_FILL_MS + 500 - (Date.now() - loadedAt));
-  await Promise.all([page.waitForURL(/\/thanks$/), page.click('button[type="submit"]')]);
+  // The thank-you URL carries the submission's receipt (docs/receipts.md).
+  await Promise.all([
+    page.waitForURL(/\/thanks\?receipt=[\w.-]+$/),
+    page.click('button[type="submit"]'),
+  ]);
   expect(await page.textContent('h1')).toMatch(/Thank you/);
 }
 

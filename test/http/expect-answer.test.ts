@@ -9,6 +9,7 @@ import { formSchemaRoutes } from '../../src/http/forms/form-schema-api';
 import { healthRoutes } from '../../src/http/health';
 import { ingestRoutes } from '../../src/http/ingest/ingest-api';
 import { captchaIngestRoutes } from '../../src/http/ingest/captcha-ingest-api';
+import { jwksRoutes } from '../../src/http/ingest/jwks-api';
 import { pluginRoutes } from '../../src/http/plugins/plugins-api';
 import { domainRoutes } from '../../src/http/domains/domains-api';
 import { publicRoutes } from '../../src/http/domains/public-api';
@@ -92,6 +93,7 @@ const typedGroups = [
   formPageRoutes,
   ingestRoutes,
   captchaIngestRoutes,
+  jwksRoutes,
   docsRoutes(() => []),
   publicRoutes,
   apiRootRoutes,

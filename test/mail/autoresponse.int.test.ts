@@ -137,6 +137,12 @@ describe('the autoresponse', () => {
       'Hello Jane,\n\nYou wrote: see or write now\nCity: Lyon Bcc:\n\nThe team',
     );
     expect(text).not.toMatch(/evil|victim|\{unknown\}/i);
+    // The submission's receipt (docs/receipts.md) on a line of its own, this instance's.
+    const receipt = /Keep it as proof of this submission:\n([\w.-]+)\n/.exec(text)?.[1];
+    expect(await t.stack.ctx.receipts.verify(receipt ?? '')).toMatchObject({
+      form_id: form.id,
+      submission_id: id,
+    });
     expect(findPart(readMimeMessage(mail!.raw), 'text/html')).toBeUndefined();
 
     // RFC 8058: an https List-Unsubscribe URL and the one-click header; the footer names it too.

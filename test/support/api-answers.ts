@@ -10,6 +10,7 @@ import type { formRoutes } from '../../src/http/forms/forms-api';
 import type { formSchemaRoutes } from '../../src/http/forms/form-schema-api';
 import type { healthRoutes } from '../../src/http/health';
 import type { ingestRoutes } from '../../src/http/ingest/ingest-api';
+import type { jwksRoutes } from '../../src/http/ingest/jwks-api';
 import type { pluginRoutes } from '../../src/http/plugins/plugins-api';
 import type { publicRoutes } from '../../src/http/domains/public-api';
 import type { recoveryRoutes } from '../../src/http/plugins/recoveries-api';
@@ -32,6 +33,7 @@ type ApiRoute =
   | (typeof formPageRoutes)[number]
   | (typeof ingestRoutes)[number]
   | (typeof captchaIngestRoutes)[number]
+  | (typeof jwksRoutes)[number]
   | ReturnType<typeof docsRoutes>[number]
   | (typeof publicRoutes)[number]
   | (typeof apiRootRoutes)[number]

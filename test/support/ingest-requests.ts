@@ -76,6 +76,13 @@ export function postMultipart(url: string, parts: Part[], headers: Record<string
   return request('POST', url, { body, headers: { 'content-type': contentType, ...headers } });
 }
 
+/**
+ * A thank-you URL as a post's redirect names it, without the `?receipt=` it carries
+ * (docs/receipts.md); every other URL as it is.
+ */
+export const withoutReceipt = (url: string | string[] | null | undefined): string | null =>
+  typeof url === 'string' ? url.replace(/\?receipt=[\w.-]+$/, '') : null;
+
 /** Asserts a successful JSON ingest answer (IngestResult) and returns it. */
 export function expectIngestResult(res: ApiResponse, baseUrl: string, form: FormView) {
   const body = ingestResultOf(res);

@@ -15,9 +15,21 @@ export function autoresponseFooter(unsubscribeUrl: string): string {
 }
 
 /**
+ * The submission's receipt (docs/receipts.md) under the body, on a line of its own so it can
+ * be copied whole.
+ */
+export function receiptSection(receipt: string): string {
+  return (
+    'Your receipt: the form service signed what it received from you. Keep it as proof ' +
+    `of this submission:\n${receipt}\n\n`
+  );
+}
+
+/**
  * The autoresponse to one submitter (docs/autoresponse.md): plain text, the account's subject
  * and body with the merge tags filled in, `Reply-To` the account's `reply_to`, marked
- * `Auto-Submitted: auto-replied` (RFC 3834, so auto-responders do not answer it). The caller
+ * `Auto-Submitted: auto-replied` (RFC 3834, so auto-responders do not answer it), with the
+ * submission's receipt under the body. The caller
  * adds the one-click unsubscribe headers (recipient-copies.ts, copyFor). Its Message-ID is
  * the delivery id's, so a retry is recognisably the same message.
  */
@@ -28,12 +40,14 @@ export function buildAutoresponseMail(input: {
   deliveryId: string;
   senderDomain: string;
   unsubscribeUrl: string;
+  /** The submission's signed receipt (docs/receipts.md). */
+  receipt: string;
 }): OutgoingMail {
   const body = renderBody(input.settings.body, input.values).replace(/\s+$/u, '');
   return {
     to: [input.to],
     subject: renderSubject(input.settings.subject, input.values),
-    text: `${body}\n\n${autoresponseFooter(input.unsubscribeUrl)}`,
+    text: `${body}\n\n${receiptSection(input.receipt)}${autoresponseFooter(input.unsubscribeUrl)}`,
     messageId: `<${input.deliveryId}@${input.senderDomain}>`,
     ...(input.settings.reply_to && { replyTo: { address: input.settings.reply_to } }),
     headers: { 'Auto-Submitted': 'auto-replied' },

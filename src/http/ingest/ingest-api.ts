@@ -20,7 +20,7 @@ import {
   servesPage,
   type PageAgain,
 } from './form-page-answers';
-import { thanksPageRoute } from './thanks-page-api';
+import { thanksPageRoute, withReceipt } from './thanks-page-api';
 import {
   checkSubmission,
   prepareSubmission,
@@ -106,7 +106,8 @@ async function acceptingForm(
 
 /**
  * Applies the ingest rules (checkSubmission, then the CAPTCHA's verdict, then
- * prepareSubmission) and stores the submission, committed before we answer; returns its id.
+ * prepareSubmission) and stores the submission, committed before we answer; returns its id
+ * and its signed receipt.
  */
 async function accept(
   req: Request,
@@ -117,13 +118,14 @@ async function accept(
 ) {
   const gate = options.captcha ?? captchaGate(req, ctx, form, options.captchaExempt ?? false);
   const captcha = gate.take(body.fields);
+  const receivedAtMs = Date.now();
   const checked = checkSubmission({
     ...body,
     fields: captcha.fields,
     form: { id: form.id, accountId: form.accountId },
     rules: form.fields ? { fields: form.fields, unknownFields: form.unknownFields } : null,
     request: {
-      receivedAtMs: Date.now(),
+      receivedAtMs,
       sourceIp: clientAddress(req),
       userAgent: req.get('user-agent') ?? null,
       referrer: req.get('referer') ?? null,
@@ -160,7 +162,14 @@ async function accept(
     throw error;
   });
   setSpanAttributes({ 'formward.submission_id': submission.id, 'formward.form_id': form.id });
-  return submission.id;
+  // After the commit: the receipt names what was stored (docs/receipts.md).
+  const receipt = await ctx.receipts.sign({
+    formId: form.id,
+    submissionId: submission.id,
+    receivedAt: new Date(receivedAtMs),
+    payload: prepared.payload,
+  });
+  return { id: submission.id, receipt };
 }
 
 /**
@@ -286,7 +295,7 @@ export const ingestRoutes = [
         : {}),
     });
     pageAgain?.keep(body.fields, body.files.length > 0);
-    const id = await accept(
+    const { id, receipt } = await accept(
       req,
       ctx,
       form,
@@ -296,16 +305,20 @@ export const ingestRoutes = [
       .catch((error: unknown) => unavailableWithResend(req, ctx, error, body))
       .finally(() => body.discard());
     if (req.accepts(['html', 'json']) === 'json')
-      return { status: 200, body: { ok: true, id, links: resultLinks(ctx, form, id) } };
+      return { status: 200, body: { ok: true, id, receipt, links: resultLinks(ctx, form, id) } };
     return {
       status: 302,
       // A hosted page's thank-you page stays where the page is: on the ingest host or on the
-      // form's custom domain (docs/form-pages.md, docs/custom-domains.md).
+      // form's custom domain (docs/form-pages.md, docs/custom-domains.md). It offers the
+      // receipt as a download (docs/receipts.md); the owner's success_redirect_url gets none.
       redirect:
         form.successRedirectUrl ??
-        (servesPage(form) || res.locals.formPageBase
-          ? `${formPageBase(res, form.endpointToken)}/thanks`
-          : formUrls(ctx.urls, form.endpointToken).thanksUrl),
+        withReceipt(
+          servesPage(form) || res.locals.formPageBase
+            ? `${formPageBase(res, form.endpointToken)}/thanks`
+            : formUrls(ctx.urls, form.endpointToken).thanksUrl,
+          receipt,
+        ),
     };
   }),
   preflight('/f/{endpoint_token}', 'preflightForm', 'a form'),
@@ -376,7 +389,7 @@ export const ingestRoutes = [
     );
     const testRun = query.test === 'true';
     // A test run by the owner's key (checked above) needs no CAPTCHA.
-    const id = await accept(
+    const { id, receipt } = await accept(
       req,
       ctx,
       form,
@@ -384,12 +397,10 @@ export const ingestRoutes = [
       testRun ? { captchaExempt: true, start: TEST_RUN_START_HOLD } : {},
     );
     const links = resultLinks(ctx, form, id);
-    if (!testRun) return { status: 200, body: { ok: true, id, links } };
+    if (!testRun) return { status: 200, body: { ok: true, id, receipt, links } };
     const result = await ctx.workflows.runAndWait(id, TEST_RUN_TIMEOUT_MS);
-    return {
-      status: 200,
-      body: { ok: true, id, test: true, deliveries: testDeliveriesView(result.deliveries), links },
-    };
+    const deliveries = testDeliveriesView(result.deliveries);
+    return { status: 200, body: { ok: true, id, receipt, test: true, deliveries, links } };
   }),
   preflight('/json/{endpoint_token}', 'preflightJson', 'JSON'),
 ];

@@ -21,6 +21,13 @@ export const ingestResultSchema = z
   .object({
     ok: z.literal(true),
     id: idString('the stored submission'),
+    receipt: z
+      .string()
+      .describe(
+        'a compact JWS (EdDSA, Ed25519) over `{form_id, submission_id, received_at, ' +
+          "payload_sha256}`, signed with the instance's key `kid` of " +
+          '`/.well-known/jwks.json` (docs/receipts.md)',
+      ),
     test: z.literal(true).optional().describe('present on `?test=true` runs'),
     deliveries: z
       .array(deliveryResultSchema)

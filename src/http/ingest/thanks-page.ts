@@ -1,7 +1,15 @@
 import escapeHtml from 'escape-html';
+import { receiptDownloadLink, type OfferedReceipt } from './receipt-download';
 
-/** The default page a browser lands on after submitting a form without a redirect URL. */
-export function thanksPage(formName: string, backUrl: string | null): string {
+/**
+ * The default page a browser lands on after submitting a form without a redirect URL, with
+ * the submission's receipt to download when it came with one.
+ */
+export function thanksPage(
+  formName: string,
+  backUrl: string | null,
+  receipt: OfferedReceipt | null = null,
+): string {
   const back =
     backUrl && /^https?:\/\//i.test(backUrl)
       ? `<p><a href="${escapeHtml(backUrl)}">Back to the form</a></p>`
@@ -13,6 +21,7 @@ export function thanksPage(formName: string, backUrl: string | null): string {
 <body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;text-align:center">
 <h1>Thank you!</h1>
 <p>Your submission to <strong>${escapeHtml(formName)}</strong> has been received.</p>
+${receiptDownloadLink(receipt)}
 ${back}
 </body>
 </html>`;

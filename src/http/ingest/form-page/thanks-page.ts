@@ -1,16 +1,23 @@
 import escapeHtml from 'escape-html';
 import type { FormPage } from '../../../domain/forms/form-fields';
 import { pageDocument, textParagraphs, type PageChrome } from './page-document';
+import { receiptDownloadLink, type OfferedReceipt } from '../receipt-download';
 
 /**
  * Where a hosted page's browser lands after a successful post (post/redirect/get, so a reload
  * sends nothing twice): the page's success message in the page's style, and a way back to
- * send another answer.
+ * send another answer; the submission's receipt to download when it came with one.
  */
-export function formPageThanks(page: FormPage, base: string, chrome: PageChrome): string {
+export function formPageThanks(
+  page: FormPage,
+  base: string,
+  chrome: PageChrome,
+  receipt: OfferedReceipt | null = null,
+): string {
   const content = `<div class="thanks">
 <h1>${escapeHtml(page.title)}</h1>
 <div role="status">${textParagraphs(page.success_message)}</div>
+${receiptDownloadLink(receipt)}
 <p><a href="${escapeHtml(base)}">Send another response</a></p>
 </div>`;
   return pageDocument(page, content, chrome);
