@@ -128,7 +128,7 @@ describe('the thank-you page', () => {
 
   it('offers nothing for a receipt that is not ours for this form', async () => {
     const { receipt } = await receiptOfJson({ message: 'for another page' });
-    const [header, claims, signature] = receipt.split('.');
+    const [header, , signature] = receipt.split('.');
     const forged = Buffer.from(
       JSON.stringify({ ...claimsOf(receipt), submission_id: '1' }),
     ).toString('base64url');
