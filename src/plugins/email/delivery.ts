@@ -5,7 +5,7 @@ import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../../domain/recipients/
 import { sendCopies } from '../../domain/recipients/recipient-copies';
 import { splitDeliverable } from '../../domain/recipients/recipient-states';
 import { SMTP_REJECTED_FAILURE } from '../../../workflows/failure-types';
-import { recordSkippedAttempt } from '../delivery/plugin-attempt';
+import { recordSkippedAttempt } from '../delivery/record-attempt';
 import type { AttemptResult, DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
 
 /**
