@@ -6,7 +6,7 @@ import type { Mailer } from '../src/domain/mail/mailer';
 import { isPermanentSmtpRejection } from '../src/domain/mail/smtp-failure';
 import { buildSubmissionEmail, notificationRecipients } from '../src/domain/mail/submission-email';
 import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../src/domain/recipients/mail-budget';
-import { sendCopies } from '../src/domain/recipients/recipient-copies';
+import { mailRecipients } from '../src/domain/recipients/recipient-copies';
 import { splitDeliverable } from '../src/domain/recipients/recipient-states';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import { type NotificationResult } from '../workflows/submission-contract';
@@ -76,12 +76,7 @@ export function createNotificationActivities(deps: NotificationDeps): Notificati
       if (held.length > 0) log.info({ held }, 'not e-mailed: unconfirmed or unsubscribed');
 
       try {
-        const receipt = await sendCopies(
-          { ...deps, tokens: deps.unsubscribeTokens },
-          mail,
-          form.accountId,
-        );
-        if (receipt.accepted.length === 0 && receipt.firstRefusal) throw receipt.firstRefusal;
+        const receipt = await mailRecipients(deps, mail, form.accountId);
         if (receipt.rejected.length > 0) {
           log.warn(
             { rejected: receipt.rejected },

@@ -11,12 +11,8 @@ import { PLUGIN_TYPES } from './registry';
 import { UnreadableConfigError, type PluginTypeDeclaration } from './plugin-type';
 import type { PluginDeliveryDeps } from './delivery/attempt';
 import { openConfig } from './manage/plugin-secrets';
-import {
-  attemptSecrets,
-  loadDeliverable,
-  recordAndSettle,
-  scrubbedResult,
-} from './delivery/plugin-attempt';
+import { loadDeliverable } from './delivery/load-deliverable';
+import { attemptSecrets, recordAndSettle, scrubbedResult } from './delivery/record-attempt';
 import { attemptNumberOf } from './delivery/attempt-number';
 
 /**

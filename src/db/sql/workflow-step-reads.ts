@@ -329,6 +329,12 @@ const mailedSubmission = (row: MailedRow): MailedSubmission => ({
   specialNormalized: row.special_normalized,
 });
 
+/** The form of a mailed submission, with what the step needs of it; null when it is gone. */
+function mailedForm<T extends object>(row: MailedRow, more: T) {
+  if (row.form_id === null) return null;
+  return { id: row.form_id, accountId: row.account_id, name: row.name, ...more };
+}
+
 export async function selectAutoresponseRow(
   em: EntityManager,
   submissionId: string,
@@ -343,15 +349,7 @@ export async function selectAutoresponseRow(
   if (!row) return null;
   return {
     submission: mailedSubmission(row),
-    form:
-      row.form_id === null
-        ? null
-        : {
-            id: row.form_id,
-            accountId: row.account_id,
-            name: row.name,
-            autoresponse: row.autoresponse,
-          },
+    form: mailedForm(row, { autoresponse: row.autoresponse }),
   };
 }
 
@@ -371,15 +369,7 @@ export async function selectNotificationRow(
   if (!row) return null;
   return {
     submission: mailedSubmission(row),
-    form:
-      row.form_id === null
-        ? null
-        : {
-            id: row.form_id,
-            accountId: row.account_id,
-            name: row.name,
-            notificationEmailAddresses: row.notification_email_addresses,
-          },
+    form: mailedForm(row, { notificationEmailAddresses: row.notification_email_addresses }),
     files: row.files,
   };
 }

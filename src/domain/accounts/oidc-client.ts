@@ -95,7 +95,8 @@ export class OidcClient {
 
   /**
    * Checks the callback (state, the code exchanged with the PKCE verifier, the ID token's
-   * signature, issuer, audience and nonce) and answers the subject and its verified e-mail.
+   * issuer, audience and nonce; the token comes from the token endpoint over TLS, so its
+   * signature is not checked) and answers the subject and its verified e-mail.
    */
   async finish(
     callbackUrl: URL,

@@ -55,3 +55,18 @@ export async function sendCopies(
   }
   return receipt;
 }
+
+/**
+ * A submission's mail to its recipients (the notification, an e-mail plugin): sendCopies with
+ * the worker's unsubscribe tokens, and when every copy was refused for good, that refusal
+ * thrown, since no retry changes it.
+ */
+export async function mailRecipients(
+  deps: { mailer: Mailer; unsubscribeTokens: UnsubscribeTokens; baseUrl: string },
+  mail: OutgoingMail,
+  accountId: string,
+): Promise<CopiesReceipt> {
+  const receipt = await sendCopies({ ...deps, tokens: deps.unsubscribeTokens }, mail, accountId);
+  if (receipt.accepted.length === 0 && receipt.firstRefusal) throw receipt.firstRefusal;
+  return receipt;
+}

@@ -1,7 +1,7 @@
 import { AIRTABLE_RATE_LIMIT_WAIT_MS, readAirtableAnswer } from './airtable-answer';
 import { airtableRecordBody, airtableRecordsUrl } from './airtable-record';
 import type { DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
-import { sendWithHeartbeat } from '../delivery/plugin-attempt';
+import { sendWithHeartbeat } from '../delivery/heartbeat-send';
 import { recordedAnswer } from '../delivery/provider-answer';
 
 /** What an attempt reads of the stored config (declaration.ts). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { definePluginType, type PluginTypeDeclaration } from '../plugin-type';
 import type { DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
-import { sendWithHeartbeat } from '../delivery/plugin-attempt';
+import { sendWithHeartbeat } from '../delivery/heartbeat-send';
 import { checkUrlConfig, hostOf } from '../manage/url-policy';
 import type { ChatSource } from './chat-text';
 

@@ -2,10 +2,10 @@ import { isPermanentSmtpRejection } from '../../domain/mail/smtp-failure';
 import { buildSubmissionEmail } from '../../domain/mail/submission-email';
 import { renderSubject, type EmailPluginConfig } from './email-config';
 import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../../domain/recipients/mail-budget';
-import { sendCopies } from '../../domain/recipients/recipient-copies';
+import { mailRecipients } from '../../domain/recipients/recipient-copies';
 import { splitDeliverable } from '../../domain/recipients/recipient-states';
 import { SMTP_REJECTED_FAILURE } from '../../../workflows/failure-types';
-import { recordSkippedAttempt } from '../delivery/plugin-attempt';
+import { recordSkippedAttempt } from '../delivery/record-attempt';
 import type { AttemptResult, DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
 
 /**
@@ -53,12 +53,7 @@ export const emailDelivery =
     let result: AttemptResult;
     let permanent = false;
     try {
-      const receipt = await sendCopies(
-        { ...deps, tokens: deps.unsubscribeTokens },
-        mail,
-        form.accountId,
-      );
-      if (receipt.accepted.length === 0 && receipt.firstRefusal) throw receipt.firstRefusal;
+      const receipt = await mailRecipients(deps, mail, form.accountId);
       result = {
         ok: true,
         statusCode: null,

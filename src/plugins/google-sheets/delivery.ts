@@ -6,7 +6,7 @@ import type { ServiceAccountKey } from './service-account-key';
 import { alignedRow, columnNames, missingColumns } from './sheet-rows';
 import { GoogleSheetsClient, SheetsFailure } from './sheets-api';
 import type { AttemptResult, DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
-import { sendWithHeartbeat } from '../delivery/plugin-attempt';
+import { sendWithHeartbeat } from '../delivery/heartbeat-send';
 
 /** How long an attempt waits for another delivery to this plugin that is adding columns. */
 const HEADER_LOCK_WAIT_MS = 15_000;

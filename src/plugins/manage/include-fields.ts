@@ -4,7 +4,7 @@ import { fieldName, problemsAt } from './conditions';
 /*
  * A plugin's field choice (docs/plugins.md, "Choosing fields"): the names of the submitted
  * fields it is sent, exactly as posted (case-sensitive); null sends every field. The delivery
- * attempt filters the payload before any type builds its body (src/plugins/delivery/plugin-attempt.ts,
+ * attempt filters the payload before any type builds its body (src/plugins/delivery/load-deliverable.ts,
  * loadDeliverable), so a webhook's `data`, a mail's body and a chat message hold only those.
  */
 

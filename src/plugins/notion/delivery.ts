@@ -5,7 +5,7 @@ import type { SendResult } from '../../outbound/sender';
 import { STORED_RESPONSE_BYTES } from '../../outbound/sender';
 import { NotionDatabaseCache } from './notion-database-cache';
 import type { DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
-import { sendWithHeartbeat } from '../delivery/plugin-attempt';
+import { sendWithHeartbeat } from '../delivery/heartbeat-send';
 import { recordedAnswer } from '../delivery/provider-answer';
 
 /** What an attempt reads of the stored config (declaration.ts). */

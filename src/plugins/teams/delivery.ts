@@ -1,7 +1,7 @@
 import { teamsMessage } from './teams-card';
 import type { SendResult } from '../../outbound/sender';
 import type { DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
-import { sendWithHeartbeat } from '../delivery/plugin-attempt';
+import { sendWithHeartbeat } from '../delivery/heartbeat-send';
 import { withoutSecrets } from '../delivery/secret-free-result';
 
 /** Answers a Teams workflow gives that no retry changes: a bad card, a bad `sig`, no such flow. */

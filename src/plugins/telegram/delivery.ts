@@ -1,7 +1,7 @@
 import { readTelegramAnswer } from './telegram-answer';
 import { telegramMessage } from './telegram-message';
 import type { DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
-import { sendWithHeartbeat } from '../delivery/plugin-attempt';
+import { sendWithHeartbeat } from '../delivery/heartbeat-send';
 import { withoutSecrets } from '../delivery/secret-free-result';
 
 /**

@@ -4,7 +4,7 @@ import { webhookBody } from './webhook-body';
 import type { WebhookHeader } from './webhook-headers';
 import { PLUGIN_UNAVAILABLE } from '../../../workflows/failure-types';
 import type { DeliverAttempt, PluginDeliveryDeps } from '../delivery/attempt';
-import { sendWithHeartbeat } from '../delivery/plugin-attempt';
+import { sendWithHeartbeat } from '../delivery/heartbeat-send';
 import { attemptNumberOf } from '../delivery/attempt-number';
 
 /** What an attempt reads of the stored config (declaration.ts), header values opened. */

@@ -4,93 +4,21 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordDeliveryHealth, type PluginHealthDeps } from '../manage/plugin-health';
 import { upsertAttempt } from '../../db/sql/delivery-attempts';
 import { recordDeliveryMetrics } from './delivery-metrics';
-import {
-  selectDeliverableRow,
-  type DeliverableExtras,
-  type DeliverableRow,
-  type StoredFileRow,
-} from '../../db/sql/workflow-step-reads';
-import type { WebhookSource } from '../webhook/webhook-body';
-import type { SpecialFields } from '../../db/entities/submission';
-import type { SendResult, OutboundSender } from '../../outbound/sender';
 import { pluginSecretValues } from '../manage/plugin-secret-values';
 import type { PluginConfig, PluginTypeDeclaration } from '../plugin-type';
-import type { AttemptResult, DeliverableSubmission } from './attempt';
+import type { AttemptResult } from './attempt';
 import { withoutSecrets } from './secret-free-result';
-import { pickFields } from '../manage/include-fields';
 import { MAX_RETRY_AFTER_MS } from '../../../workflows/delivery-kinds';
 import {
   REDELIVERY,
   type DeliveryOutcome,
   type DeliveryInput,
 } from '../../../workflows/submission-contract';
-import {
-  DELIVERY_FAILED,
-  DELIVERY_SKIPPED,
-  PLUGIN_UNAVAILABLE,
-} from '../../../workflows/failure-types';
+import { DELIVERY_FAILED, DELIVERY_SKIPPED } from '../../../workflows/failure-types';
 import { attemptNumberOf } from './attempt-number';
 
-// What every delivery attempt does around its send (src/plugins/deliveries.ts runs them in
-// order): load the plugin and the submission now, record the attempt, tell Temporal what next.
-
-const HEARTBEAT_EVERY_MS = 1_000;
-
-/**
- * The plugin, if it is still there, enabled and of the expected type, and the submission with
- * its form (one statement, the attempt's only read of them, with what `extras` asks for: the
- * uploads, the form's field names); otherwise the delivery stops without retry
- * (PLUGIN_UNAVAILABLE). The payload holds only the plugin's `include_fields`.
- */
-export async function loadDeliverable(
-  em: EntityManager,
-  input: DeliveryInput,
-  pluginType: string,
-  extras: DeliverableExtras = {},
-): Promise<{
-  plugin: DeliverableRow['plugin'];
-  source: WebhookSource;
-  submission: DeliverableSubmission;
-  /** The uploads, with `extras.files`; else empty. */
-  files: StoredFileRow[];
-  /** The form's field names (null: free-form), with `extras.formFieldNames`. */
-  formFieldNames?: string[] | null;
-}> {
-  const found = await selectDeliverableRow(em, input.pluginId, input.submissionId, extras);
-  const plugin = found?.plugin;
-  if (!plugin || plugin.deleted || !plugin.enabled || plugin.pluginType !== pluginType) {
-    throw ApplicationFailure.nonRetryable(
-      'the plugin was deleted or disabled; delivery stopped',
-      PLUGIN_UNAVAILABLE,
-    );
-  }
-  const row = found.submission;
-  if (!row) {
-    throw ApplicationFailure.nonRetryable('the submission no longer exists', PLUGIN_UNAVAILABLE);
-  }
-  const source: WebhookSource = {
-    submissionId: String(row.id),
-    createdAt: new Date(row.created_at),
-    formEndpointToken: row.endpoint_token,
-    formName: row.name,
-    sourceIp: row.source_ip,
-    userAgent: row.user_agent,
-    referrer: row.referrer,
-    // Only the fields the plugin is sent, before any type builds its body from them.
-    payload: pickFields(row.payload_json, plugin.includeFields),
-  };
-  const submission: DeliverableSubmission = {
-    form: { id: row.form_id, accountId: row.account_id, name: row.name },
-    specialNormalized: row.special_normalized as SpecialFields | null,
-  };
-  return {
-    plugin,
-    source,
-    submission,
-    files: found.files ?? [],
-    ...(extras.formFieldNames && { formFieldNames: found.formFieldNames ?? null }),
-  };
-}
+// An attempt's last step (src/plugins/deliveries.ts): the attempt recorded without a secret
+// value, and Temporal told what next.
 
 /**
  * The secret values an attempt of a plugin of `type` sends, from its opened config (its declaration
@@ -108,27 +36,6 @@ export function attemptSecrets(
 /** The result with every secret replaced (src/plugins/delivery/secret-free-result.ts). */
 export function scrubbedResult(result: AttemptResult, secrets: readonly string[]): AttemptResult {
   return withoutSecrets(result, secrets);
-}
-
-/**
- * One request through the guarded sender (POST unless the request says). Temporal delivers a cancellation (workflow cancelled,
- * worker shutting down) only in answer to a heartbeat; the SDK throttles these, so beating
- * often costs nothing. A local activity (a delivery's first attempt) gets its cancellation
- * without them, and the worker logs every heartbeat it sends as failed.
- */
-export async function sendWithHeartbeat(
-  sender: OutboundSender,
-  request: Parameters<OutboundSender['send']>[0],
-): Promise<SendResult> {
-  const context = Context.current();
-  if (context.info.isLocal) {
-    return sender.send({ ...request, signal: context.cancellationSignal });
-  }
-  context.heartbeat();
-  const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
-  return sender
-    .send({ ...request, signal: context.cancellationSignal })
-    .finally(() => clearInterval(beat));
 }
 
 /**
