@@ -53,7 +53,7 @@ export function outsideWindow(
  */
 export async function closedNow(
   em: EntityManager,
-  form: { id: string; limits: FormLimits | null },
+  form: { id: string; limits?: FormLimits | null },
   nowMs: number,
 ): Promise<FormClosedError | null> {
   const { limits } = form;

@@ -25,7 +25,7 @@ const instant = (what: string) =>
  * form (limitsProblem).
  */
 export const formLimitsInput = z
-  .object({
+  .strictObject({
     max_submissions: z
       .number({ error: `must be a whole number from 1 to ${MAX_SUBMISSIONS_CAP}, or null` })
       .int(`must be a whole number from 1 to ${MAX_SUBMISSIONS_CAP}, or null`)
@@ -55,10 +55,10 @@ export const formLimitsInput = z
       .optional()
       .describe('plain text shown (and answered) when the form is closed; null: a default'),
   })
-  .strict()
-  .superRefine((limits, issues) => {
+  .superRefine((limits, ctx) => {
+    // Both are ISO strings in UTC here: their order is their text's.
     if (limits.opens_at && limits.closes_at && limits.closes_at <= limits.opens_at)
-      issues.addIssue({ code: 'custom', path: ['closes_at'], message: 'must be after opens_at' });
+      ctx.addIssue({ code: 'custom', path: ['closes_at'], message: 'must be after opens_at' });
   })
   .transform((limits): FormLimits | null => {
     const stored: FormLimits = {

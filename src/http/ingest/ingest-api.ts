@@ -96,8 +96,8 @@ async function acceptingForm(
   const pageAgain = res && prefersHtml(req) ? offerPageAgain(res, form, pageChrome(ctx)) : null;
   const subject = rateLimitSubject(clientAddress(req));
   try {
-    // Outside its window a gated form is refused before its body is read; the count and the
-    // unique value are decided with the insert (insertGatedSubmission).
+    // Outside its window a gated form is refused before its body is read (the rest of its
+    // gates are decided with the insert, insertGatedSubmission).
     const closed = outsideWindow(form.limits, Date.now());
     if (closed) throw formClosed(closed);
     limitsOf(ctx).countPost(subject, form.id);
@@ -153,7 +153,7 @@ async function accept(
         `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
     },
     // A form with limits takes the gated path; all others keep the group commit.
-    { start: options.start, writer: ctx.submissionWriter, gated: form.limits !== null },
+    { start: options.start, writer: ctx.submissionWriter, gated: Boolean(form.limits) },
   ).catch((error: unknown) => {
     const refusal = gateRefusal(error);
     if (refusal) throw refusal;
@@ -246,9 +246,8 @@ export const ingestRoutes = [
       'like success. Errors are an HTML page for browsers and JSON otherwise; a form body ' +
       'that cannot be read at all is 400 `validation_failed`. A form with a `captcha` needs ' +
       "its widget's field (422 `captcha_failed` without a passing one; docs/captcha.md). " +
-      'A form with `limits` answers 403 `form_closed` outside its window or past its count and ' +
-      '409 `already_submitted` for a repeated unique value (docs/form-limits.md); a browser ' +
-      "posting from the form's hosted page gets the page's closed message instead.",
+      'A closed form with `limits` is 403 `form_closed`, a repeated unique value 409 ' +
+      '`already_submitted` (docs/form-limits.md).',
     audit: { exempt: 'ingest of a submission by the public, not an account change' },
     access: 'public',
     server: 'ingest',
@@ -361,9 +360,8 @@ export const ingestRoutes = [
       "it needs `Authorization: Bearer <API_KEY>` with a key of the form's account that has " +
       '`can_create_forms` (401 without a valid key, 403 without the scope), and no CAPTCHA. ' +
       "A form with a `captcha` otherwise needs its widget's field (422 `captcha_failed`). " +
-      'A form with `limits` answers 403 `form_closed` (with `opens_at` and `closes_at`) outside ' +
-      'its window or past its count and 409 `already_submitted` for a repeated unique value ' +
-      '(docs/form-limits.md).',
+      'A closed form with `limits` is 403 `form_closed`, a repeated unique value 409 ' +
+      '`already_submitted` (docs/form-limits.md).',
     audit: { exempt: 'ingest of a submission by the public, not an account change' },
     access: 'public',
     server: 'ingest',
