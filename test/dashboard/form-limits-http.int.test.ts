@@ -23,7 +23,13 @@ describe('the settings page', () => {
     const page = `${t.stack.url}/app/forms/${t.form.id}`;
     const shown = await request('GET', `${page}/settings`, { cookie: session.cookie });
     expect(shown.status).toBe(200);
-    for (const name of ['max_submissions', 'opens_at', 'closes_at', 'unique_field', 'closed_message'])
+    for (const name of [
+      'max_submissions',
+      'opens_at',
+      'closes_at',
+      'unique_field',
+      'closed_message',
+    ])
       expect(shown.text).toContain(`name="${name}"`);
     expect(shown.text).toContain('<option value="email">E-mail address (email)</option>');
 

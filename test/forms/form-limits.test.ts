@@ -48,9 +48,9 @@ describe('closedReason', () => {
 
   it("says the owner's closed message, or ours by reason", () => {
     expect(closedMessage({ ...NONE, closed_message: 'Sold out' }, 'full')).toBe('Sold out');
-    expect(closedMessage({ ...NONE, opens_at: '2027-02-01T00:00:00.000Z' }, 'not_open_yet')).toContain(
-      '2027-02-01T00:00:00.000Z',
-    );
+    expect(
+      closedMessage({ ...NONE, opens_at: '2027-02-01T00:00:00.000Z' }, 'not_open_yet'),
+    ).toContain('2027-02-01T00:00:00.000Z');
   });
 });
 

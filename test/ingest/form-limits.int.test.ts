@@ -78,7 +78,9 @@ describe('limits on POST and PATCH /api/forms', () => {
     ingestResultOf(await postJson(form.json_url, { email: 'two@example.com' }));
     expect(await readForm(form)).toMatchObject({ submission_count: 2, open: false });
 
-    const later = await t.api.patch(`/api/forms/${form.id}`, { limits: { closes_at: at(-HOUR_MS) } });
+    const later = await t.api.patch(`/api/forms/${form.id}`, {
+      limits: { closes_at: at(-HOUR_MS) },
+    });
     const patched = expectAnswer(later, 'PATCH /api/forms/{id}', 200).form;
     expect(patched.limits?.max_submissions).toBeNull();
     expect(patched.open).toBe(false);
@@ -101,7 +103,10 @@ describe('limits on POST and PATCH /api/forms', () => {
     expectValidationError(await patch({ max_submissions: 0 }), 'limits.max_submissions');
     expectValidationError(await patch({ max_submissions: 2.5 }), 'limits.max_submissions');
     expectValidationError(await patch({ max_submissions: 100_001 }), 'limits.max_submissions');
-    expectValidationError(await patch({ closed_message: 'x'.repeat(2001) }), 'limits.closed_message');
+    expectValidationError(
+      await patch({ closed_message: 'x'.repeat(2001) }),
+      'limits.closed_message',
+    );
     expectValidationError(await patch({ unique_field: 'phone' }), 'limits.unique_field');
     expectValidationError(await patch({ max_submisions: 3 }), 'limits');
     // A field list without the unique field is refused as well.
@@ -143,8 +148,16 @@ describe('the window', () => {
   it('answers form_closed before opens_at on /json and /f, with the window, and stores nothing', async () => {
     const opensAt = at(HOUR_MS);
     const form = await gatedForm({ opens_at: opensAt, closed_message: 'Registration opens soon.' });
-    const json = expectError(await postJson(form.json_url, { email: 'a@example.com' }), 403, 'form_closed');
-    expect(json).toMatchObject({ message: 'Registration opens soon.', opens_at: opensAt, closes_at: null });
+    const json = expectError(
+      await postJson(form.json_url, { email: 'a@example.com' }),
+      403,
+      'form_closed',
+    );
+    expect(json).toMatchObject({
+      message: 'Registration opens soon.',
+      opens_at: opensAt,
+      closes_at: null,
+    });
     const html = expectError(
       await postForm(form.submission_url, { email: 'a@example.com' }, JSON_ACCEPT),
       403,
@@ -161,7 +174,11 @@ describe('the window', () => {
   it('answers form_closed from closes_at on /json and /f', async () => {
     const closesAt = at(-HOUR_MS);
     const form = await gatedForm({ closes_at: closesAt });
-    const json = expectError(await postJson(form.json_url, { email: 'a@example.com' }), 403, 'form_closed');
+    const json = expectError(
+      await postJson(form.json_url, { email: 'a@example.com' }),
+      403,
+      'form_closed',
+    );
     expect(json).toMatchObject({ opens_at: null, closes_at: closesAt });
     expect(json.message).toMatch(/closed/);
     expectError(
@@ -184,7 +201,11 @@ describe('unique_field', () => {
   it('an email field: a repeat in another case or with spaces is 409 already_submitted', async () => {
     const form = await gatedForm({ unique_field: 'email' });
     ingestResultOf(await postJson(form.json_url, { email: '  Ada@Example.com ' }));
-    expectError(await postJson(form.json_url, { email: 'ada@example.COM' }), 409, 'already_submitted');
+    expectError(
+      await postJson(form.json_url, { email: 'ada@example.COM' }),
+      409,
+      'already_submitted',
+    );
     expectError(
       await postForm(form.submission_url, { email: ' ada@example.com' }, JSON_ACCEPT),
       409,

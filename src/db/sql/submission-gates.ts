@@ -36,11 +36,12 @@ export async function countAcceptedUpTo(
   formId: string,
   upTo: number,
 ): Promise<number> {
-  const [row] = await selectRows<{ accepted: string }>(
-    em,
-    `select ${ACCEPTED_UP_TO} as accepted`,
-    [formId, upTo, formId, upTo],
-  );
+  const [row] = await selectRows<{ accepted: string }>(em, `select ${ACCEPTED_UP_TO} as accepted`, [
+    formId,
+    upTo,
+    formId,
+    upTo,
+  ]);
   return Number(row?.accepted ?? 0);
 }
 
@@ -53,13 +54,16 @@ export async function countAcceptedUpTo(
  */
 export async function readGateFacts(
   em: EntityManager,
-  input: { submissionId: string; formId: string; countUpTo: number | null; uniqueKey: string | null },
+  input: {
+    submissionId: string;
+    formId: string;
+    countUpTo: number | null;
+    uniqueKey: string | null;
+  },
 ): Promise<{ stored: boolean; accepted: number; taken: boolean }> {
   const count = input.countUpTo === null ? '0' : ACCEPTED_UP_TO;
   const countParams =
-    input.countUpTo === null
-      ? []
-      : [input.formId, input.countUpTo, input.formId, input.countUpTo];
+    input.countUpTo === null ? [] : [input.formId, input.countUpTo, input.formId, input.countUpTo];
   const [row] = await selectRows<{ stored: boolean; accepted: string; taken: boolean }>(
     em,
     `select exists (select 1 from submissions where id = ?) as stored,

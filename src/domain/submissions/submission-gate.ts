@@ -44,7 +44,9 @@ export function outsideWindow(
   nowMs: number,
 ): FormClosedError | null {
   const reason = closedReason(limits, nowMs);
-  return reason && limits ? new FormClosedError(reason, limits, closedMessage(limits, reason)) : null;
+  return reason && limits
+    ? new FormClosedError(reason, limits, closedMessage(limits, reason))
+    : null;
 }
 
 /**

@@ -45,7 +45,7 @@ export const formLimitsInput = z
       .nullable()
       .optional()
       .describe(
-        "a field of `fields` whose value may be accepted once (trimmed; any case for an `email` field): a repeat is 409 `already_submitted`; null: none",
+        'a field of `fields` whose value may be accepted once (trimmed; any case for an `email` field): a repeat is 409 `already_submitted`; null: none',
       ),
     closed_message: text()
       .trim()

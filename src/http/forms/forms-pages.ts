@@ -132,7 +132,8 @@ export const formPages = [
         return { refused: { unique_field: error.message.replace(/^limits\.unique_field: /, '') } };
       throw error;
     });
-    if ('refused' in updated) return showSettings(page, ctx, form, { input, errors: updated.refused });
+    if ('refused' in updated)
+      return showSettings(page, ctx, form, { input, errors: updated.refused });
     Object.assign(page.audit, updated.audit);
     setFlash(res, ctx.urls.base, 'form_updated');
     res.redirect(303, `/app/forms/${form.id}/settings`);

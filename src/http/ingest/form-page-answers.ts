@@ -124,7 +124,8 @@ function formPageAgain(res: Response, again: PageAgain, error: HttpError): strin
   setFormPageHeaders(res, again.form);
   res.setHeader('Cache-Control', 'no-store');
   // A closed form (docs/form-limits.md) shows its closed message, not the form again.
-  if (error.code === 'form_closed') return formPageClosed(again.form.page, error.message, again.chrome);
+  if (error.code === 'form_closed')
+    return formPageClosed(again.form.page, error.message, again.chrome);
   const problem: PageProblem = {
     code: error.code,
     message: error.message,

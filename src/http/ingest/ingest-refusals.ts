@@ -1,8 +1,5 @@
 import type { SubmissionProblem } from '../../domain/submissions/prepare-submission';
-import {
-  AlreadySubmittedError,
-  FormClosedError,
-} from '../../domain/submissions/submission-gate';
+import { AlreadySubmittedError, FormClosedError } from '../../domain/submissions/submission-gate';
 import {
   FieldValidationError,
   FormClosedAnswer,

@@ -67,7 +67,7 @@ export const ERROR_CODES = {
   },
   already_submitted: {
     status: 409,
-    when: "ingest to a form with a `limits.unique_field`: a submission with the same value of that field (trimmed; case-insensitive for an `email` field) was already accepted; nothing is stored (docs/form-limits.md)",
+    when: 'ingest to a form with a `limits.unique_field`: a submission with the same value of that field (trimmed; case-insensitive for an `email` field) was already accepted; nothing is stored (docs/form-limits.md)',
   },
   plugin_disabled: {
     status: 409,
@@ -143,12 +143,12 @@ export const errorSchema = z
       .string()
       .nullable()
       .optional()
-      .describe("`form_closed`: when the form opens (its `limits.opens_at`); null: no start"),
+      .describe('`form_closed`: when the form opens (its `limits.opens_at`); null: no start'),
     closes_at: z
       .string()
       .nullable()
       .optional()
-      .describe("`form_closed`: when the form closes (its `limits.closes_at`); null: no end"),
+      .describe('`form_closed`: when the form closes (its `limits.closes_at`); null: no end'),
     links: linksSchema('rel `docs`: where the error codes are explained'),
   })
   .describe('Every 4xx and 5xx JSON answer.')
