@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordSpamVerdict } from '../../src/db/sql/submissions';
+import { markSubmissionSpam } from '../../src/domain/submissions/submission-changes';
 import {
   expectAnswer,
   expectError,
@@ -253,6 +254,19 @@ describe('spam never counts', () => {
     // The same address again: its value was let go with the place.
     ingestResultOf(await postJson(form.json_url, { email: 'ada@example.com' }));
     expectError(await postJson(form.json_url, { email: 'bob@example.com' }), 403, 'form_closed');
+  });
+});
+
+describe('spam marked in the dashboard', () => {
+  it('gives back the place and the value too', async () => {
+    const form = await gatedForm({ max_submissions: 1, unique_field: 'email' });
+    const first = ingestResultOf(await postJson(form.json_url, { email: 'ada@example.com' }));
+    const em = t.stack.ctx.orm.em.fork();
+    expect(await markSubmissionSpam(em, t.accountId, first.id, true)).toEqual({
+      outcome: 'changed',
+    });
+    ingestResultOf(await postJson(form.json_url, { email: 'ada@example.com' }));
+    expect(await acceptedRows(form.id)).toBe(1);
   });
 });
 
