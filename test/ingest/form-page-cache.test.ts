@@ -28,6 +28,7 @@ function pageForm(version: string, fields: FormField[]): CachedForm & ServedForm
       accent_color: null,
     },
     domain: null,
+    limits: null,
     version,
   } as CachedForm & ServedForm;
 }

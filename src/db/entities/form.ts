@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { StoredCaptcha } from './form-captcha';
 import type { FormField, FormPage, UnknownFieldPolicy } from './form-fields';
+import type { FormLimits } from './form-limits';
 import { bigintColumn, createdAtColumn, idColumn, updatedAtColumn } from './columns';
 
 export const Form = defineEntity({
@@ -35,6 +36,8 @@ export const Form = defineEntity({
     domain: p.string().nullable(),
     /** The page's path on `domain`: `https://{domain}/{slug}`; unique per domain. */
     slug: p.string().nullable(),
+    /** Gates: a count, a window, a unique field (docs/form-limits.md); null: none. */
+    limits: p.json<FormLimits>().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

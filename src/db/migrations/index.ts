@@ -31,6 +31,7 @@ import { Migration20261216000100FormFields } from './Migration20261216000100Form
 import { Migration20261216000400CustomDomains } from './Migration20261216000400CustomDomains';
 import { Migration20261217000100PluginRouting } from './Migration20261217000100PluginRouting';
 import { Migration20261218000500DomainVerifications } from './Migration20261218000500DomainVerifications';
+import { Migration20261219000100FormLimits } from './Migration20261219000100FormLimits';
 import { Migration20261223000500ReceiptKeys } from './Migration20261223000500ReceiptKeys';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
@@ -113,5 +114,6 @@ export const migrationsList = [
     name: 'Migration20261218000500DomainVerifications',
     class: Migration20261218000500DomainVerifications,
   },
+  { name: 'Migration20261219000100FormLimits', class: Migration20261219000100FormLimits },
   { name: 'Migration20261223000500ReceiptKeys', class: Migration20261223000500ReceiptKeys },
 ];

@@ -8,7 +8,8 @@ import { runStatement, selectRows } from './execute';
 /**
  * Sets the spam verdict by hand; also stamps spam_checked_at, so a spam check still running
  * for the submission does not overwrite it (recordSpamVerdict writes only unchecked rows).
- * False when the account has no such submission.
+ * Marked spam, it lets go of its unique value on a gated form (docs/form-limits.md). False
+ * when the account has no such submission.
  */
 export async function setSpamVerdict(
   em: EntityManager,
@@ -19,9 +20,10 @@ export async function setSpamVerdict(
   const changed = await runStatement(
     em,
     `update submissions set is_spam = ?, spam_reason = ?,
+        unique_key = case when ? then null else unique_key end,
         spam_checked_at = coalesce(spam_checked_at, now()), updated_at = now()
       where id = ? and account_id = ?`,
-    [reason !== null, reason, submissionId, accountId],
+    [reason !== null, reason, reason !== null, submissionId, accountId],
   );
   return changed > 0;
 }

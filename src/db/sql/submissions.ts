@@ -162,7 +162,10 @@ export async function findAccountSubmissionRow(
 /**
  * Stores a spam verdict unless one is already stored and returns the stored verdict (null
  * when the submission is gone). One statement: its conditions see the row as it is when
- * the row lock is taken, so of two concurrent runs only the first writes.
+ * the row lock is taken, so of two concurrent runs only the first writes. A submission found
+ * to be spam gives up its place on a gated form (docs/form-limits.md): it leaves the count
+ * (which counts non-spam rows) and its unique value is let go (`unique_key`, set only on
+ * gated rows: on others it stays null and the update stays HOT).
  */
 export async function recordSpamVerdict(
   em: EntityManager,
@@ -174,11 +177,13 @@ export async function recordSpamVerdict(
     `update submissions set
         is_spam = case when not is_spam and spam_checked_at is null then ? else is_spam end,
         spam_reason = case when not is_spam and spam_checked_at is null then ? else spam_reason end,
+        unique_key = case when not is_spam and spam_checked_at is null and ? then null
+                          else unique_key end,
         spam_checked_at = coalesce(spam_checked_at, now()),
         updated_at = case when spam_checked_at is null then now() else updated_at end
       where id = ?
       returning is_spam, spam_reason`,
-    [reason !== null, reason, submissionId],
+    [reason !== null, reason, reason !== null, submissionId],
   );
   return stored ? { isSpam: stored.is_spam, reason: stored.spam_reason } : null;
 }

@@ -1,4 +1,6 @@
 import type { FormField } from '../../db/entities/form-fields';
+import type { FormLimits } from '../../db/entities/form-limits';
+import { limitsProblem } from './form-limits';
 
 /**
  * A field list with a `file` field on a form that refuses uploads would take no answer at all:
@@ -25,4 +27,18 @@ export function refuseFileFieldsWithoutUploads(
 ): void {
   const problem = fileFieldsProblem(fields, acceptFiles);
   if (problem) throw new FileFieldsRefusedError(problem);
+}
+
+/** A form's limits that name a unique field outside its fields (limitsProblem). */
+export class LimitsRefusedError extends Error {
+  override name = 'LimitsRefusedError';
+}
+
+/** Throws LimitsRefusedError when `limits.unique_field` is not a field of `fields`. */
+export function refuseLimitsOutsideFields(
+  fields: FormField[] | null | undefined,
+  limits: FormLimits | null | undefined,
+): void {
+  const problem = limitsProblem(fields, limits);
+  if (problem) throw new LimitsRefusedError(problem);
 }

@@ -21,6 +21,7 @@ export type IngestForm = Readonly<
     | 'unknownFields'
     | 'page'
     | 'domain'
+    | 'limits'
   >
 >;
 
@@ -83,6 +84,7 @@ export class FormCache {
       unknownFields: found.unknownFields,
       page: found.page ?? null,
       domain: found.domain ?? null,
+      limits: found.limits ?? null,
     };
     const serialized = JSON.stringify(snapshot);
     const form: CachedForm = {

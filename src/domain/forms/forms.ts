@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Form } from '../../db/entities';
 import type { StoredCaptcha } from '../../db/entities/form-captcha';
 import type { FormField, FormPage, UnknownFieldPolicy } from '../../db/entities/form-fields';
+import type { FormLimits } from '../../db/entities/form-limits';
 import type { Autoresponse } from '../autoresponse/autoresponse-text';
 import { countFormsUnderLock } from '../../db/sql/budget-counts';
 import { type FormPosition, selectFormPositions } from '../../db/sql/forms';
@@ -27,6 +28,8 @@ export type FormChanges = Partial<{
   /** Checked first (checkFormPlace): a verified domain of the form's account. */
   domain: string | null;
   slug: string | null;
+  /** Checked first (limitsProblem): its unique field is one of the fields. */
+  limits: FormLimits | null;
 }>;
 
 /** A form of this account by numeric id or endpoint token; another account's form is "not found". */
@@ -121,6 +124,7 @@ export async function insertForm(
       fields: input.fields ?? null,
       unknownFields: input.unknownFields ?? 'keep',
       page: input.page ?? null,
+      limits: input.limits ?? null,
     });
     await tx.flush();
     return form;

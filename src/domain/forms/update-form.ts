@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Form } from '../../db/entities';
 import type { UseCaseAudit } from '../audit/use-case-audit';
 import { checkFormPlace, isSlugClash } from '../domains/domain-forms';
-import { refuseFileFieldsWithoutUploads } from './field-rules';
+import { refuseFileFieldsWithoutUploads, refuseLimitsOutsideFields } from './field-rules';
 import { askRecipientsToConfirm, type FormUseCaseDeps } from './form-use-case-deps';
 import { applyFormChanges, type FormChanges } from './forms';
 
@@ -29,7 +29,8 @@ const apiFieldName = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLow
 
 /**
  * Changing a form's settings, for `PATCH /api/forms/{id}` and the dashboard's settings page:
- * the fields and upload setting must go together (FileFieldsRefusedError); a domain or slug
+ * the fields and upload setting must go together (FileFieldsRefusedError), a unique field of
+ * the limits must be one of the fields (LimitsRefusedError); a domain or slug
  * must be a verified domain of the account (FormPlaceRefusedError) with the slug free on it
  * (SlugTakenError, also when a parallel change took it first). Ingest's cached copy is
  * forgotten, and when recipient addresses were given the new ones are asked to confirm. A
@@ -44,6 +45,10 @@ export async function updateForm(
   refuseFileFieldsWithoutUploads(
     changes.fields === undefined ? form.fields : changes.fields,
     changes.acceptFiles ?? form.acceptFiles,
+  );
+  refuseLimitsOutsideFields(
+    changes.fields === undefined ? form.fields : changes.fields,
+    changes.limits === undefined ? form.limits : changes.limits,
   );
   if (changes.domain !== undefined || changes.slug !== undefined) {
     const place = await checkFormPlace(em, form, {

@@ -15,6 +15,7 @@ import {
 } from './file-quota';
 import type { Semaphore } from '../concurrency/semaphore';
 import { directWriter, type SubmissionWriter } from './submission-writer';
+import { insertGatedSubmission } from './submission-gate';
 
 /** Where a submission's files go, what they may take, and their download links. */
 export type FileHandling = {
@@ -31,8 +32,15 @@ export type FileHandling = {
  */
 export type StartHold = { heldMs?: number };
 
-/** How storeSubmission writes: `writer` takes ids and stores rows without files (ingest groups them). */
-export type StoreOptions = { start?: StartHold; writer?: SubmissionWriter };
+/** How one row is stored: its start's hold, and whether its form's gates decide it. */
+type RowOptions = StartHold & { gated?: boolean };
+
+/**
+ * How storeSubmission writes: `writer` takes ids and stores rows without files (ingest groups
+ * them); `gated`: the form has `limits`, decided in the insert's transaction under the form's
+ * lock (insertGatedSubmission: FormClosedError, AlreadySubmittedError), never in a group.
+ */
+export type StoreOptions = { start?: StartHold; writer?: SubmissionWriter; gated?: boolean };
 
 /** A file part as ingest received it; `open` streams its bytes from where they were spooled. */
 export type UploadedFile = FileSource & { fieldName: string; filename: string };
@@ -70,6 +78,13 @@ export async function storeSubmission(
   const emOf = typeof emOrLazy === 'function' ? emOrLazy : () => emOrLazy;
   const writer = options.writer ?? directWriter(emOf);
   const id = await retryOnConnectionError(() => writer.takeId());
+  if (input.files.length === 0 && options.gated) {
+    const row = newRow(id, input, options.start);
+    await retryOnConnectionError(() =>
+      emOf().transactional((tx) => insertGatedSubmission(tx, row, Date.now())),
+    );
+    return { id };
+  }
   if (input.files.length === 0) {
     // The ingest hot path: one statement, shared with concurrent submissions by ingest's
     // writer (which needs no EntityManager: the request's fork is not even made).
@@ -77,7 +92,7 @@ export async function storeSubmission(
     return { id };
   }
   const em = emOf();
-  const start = options.start ?? {};
+  const start = { ...options.start, gated: options.gated };
   // One reservation for every attempt: a retry after a commit whose answer was lost must
   // neither count the files twice nor give back what that commit settled. (A reservation
   // whose own answer was lost stays behind until it is an hour old, file-usage.ts.)
@@ -105,7 +120,7 @@ export async function insertSubmission(
   input: NewSubmission,
   files: FileHandling,
   reservation?: FileReservation,
-  start: StartHold = {},
+  start: RowOptions = {},
 ): Promise<{ id: string }> {
   const row = newRow(id, input, start);
 
@@ -122,7 +137,7 @@ export async function insertSubmission(
   // they stay unreferenced in the bucket (docs/running.md, File storage).
   const storedKeys: string[] = [];
   try {
-    const stored = await insertWithFiles(em, row, input, files, held, storedKeys);
+    const stored = await insertWithFiles(em, row, input, files, held, storedKeys, start.gated);
     if (!stored) {
       // An earlier attempt stored the submission: its files and bytes are already counted.
       await giveBack();
@@ -169,6 +184,7 @@ async function insertWithFiles(
   files: FileHandling,
   reservation: FileReservation,
   storedKeys: string[],
+  gated = false,
 ): Promise<boolean> {
   const id = row.id;
   const written: Array<StoredBytes | null> = [];
@@ -181,7 +197,10 @@ async function insertWithFiles(
   return files.writeSlots.run(() =>
     em.transactional(async (tx) => {
       // The row and its files commit together: a row already there means all of it is.
-      if (!(await insertSubmissionOnce(tx, row))) return false;
+      const inserted = gated
+        ? await insertGatedSubmission(tx, row, Date.now())
+        : await insertSubmissionOnce(tx, row);
+      if (!inserted) return false;
       const payload: Record<string, unknown> = { ...input.payload };
       for (const [index, file] of input.files.entries()) {
         const bytes = written[index] ?? (await files.store.put(file, { submissionId: id }));

@@ -27,5 +27,6 @@ export function formChanges(body: UpdateFormBody): FormChanges {
     page: body.page,
     domain: body.domain,
     slug: body.slug,
+    limits: body.limits,
   });
 }

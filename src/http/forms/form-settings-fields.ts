@@ -15,7 +15,22 @@ export type FormSettingsInput = {
   /** Days to keep submissions; empty: for ever (docs/retention.md). */
   retention_days: string;
   delete_after_delivery: boolean;
+  /** The gates (docs/form-limits.md), each empty when unset; all empty: no limits. */
+  max_submissions: string;
+  opens_at: string;
+  closes_at: string;
+  unique_field: string;
+  closed_message: string;
 };
+
+/** The gates' inputs, in `limits` of the API's body. */
+const LIMIT_INPUTS = [
+  'max_submissions',
+  'opens_at',
+  'closes_at',
+  'unique_field',
+  'closed_message',
+] as const;
 
 /** Field name -> the first problem with it, shown next to the field. */
 export type FieldErrors = Partial<Record<keyof FormSettingsInput, string>>;
@@ -34,6 +49,11 @@ export const NEW_FORM_INPUT: FormSettingsInput = {
   notification_email_addresses: '',
   retention_days: '',
   delete_after_delivery: false,
+  max_submissions: '',
+  opens_at: '',
+  closes_at: '',
+  unique_field: '',
+  closed_message: '',
 };
 
 export function formSettingsOf(form: Form): FormSettingsInput {
@@ -46,6 +66,11 @@ export function formSettingsOf(form: Form): FormSettingsInput {
     notification_email_addresses: form.notificationEmailAddresses.join('\n'),
     retention_days: form.retentionDays === null ? '' : String(form.retentionDays),
     delete_after_delivery: form.deleteAfterDelivery,
+    max_submissions: String(form.limits?.max_submissions ?? ''),
+    opens_at: form.limits?.opens_at ?? '',
+    closes_at: form.limits?.closes_at ?? '',
+    unique_field: form.limits?.unique_field ?? '',
+    closed_message: form.limits?.closed_message ?? '',
   };
 }
 
@@ -61,6 +86,25 @@ export function readFormSettings(body: unknown): FormSettingsInput {
     notification_email_addresses: text(fields.notification_email_addresses),
     retention_days: text(fields.retention_days).trim(),
     delete_after_delivery: fields.delete_after_delivery !== undefined,
+    max_submissions: text(fields.max_submissions).trim(),
+    opens_at: text(fields.opens_at).trim(),
+    closes_at: text(fields.closes_at).trim(),
+    unique_field: text(fields.unique_field).trim(),
+    closed_message: text(fields.closed_message),
+  };
+}
+
+/** The gates as the API's body takes them: null when every input is empty. */
+function limitsBody(input: FormSettingsInput) {
+  if (LIMIT_INPUTS.every((name) => input[name].trim() === '')) return null;
+  const orNull = (value: string) => (value.trim() === '' ? null : value);
+  return {
+    // Anything but a whole number is refused by the schema, with its message.
+    max_submissions: input.max_submissions === '' ? null : Number(input.max_submissions),
+    opens_at: orNull(input.opens_at),
+    closes_at: orNull(input.closes_at),
+    unique_field: orNull(input.unique_field),
+    closed_message: orNull(input.closed_message),
   };
 }
 
@@ -82,6 +126,8 @@ export function validateFormSettings(
     // Empty keeps for ever; anything else must be a whole number the schema accepts.
     retention_days: input.retention_days === '' ? null : Number(input.retention_days),
     delete_after_delivery: input.delete_after_delivery,
+    // The settings page edits the gates; a new form starts without (its fields come later).
+    limits: mode === 'update' ? limitsBody(input) : undefined,
   };
   const parsed = (mode === 'create' ? createFormBody : updateFormBody).safeParse(body);
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error, body) };
@@ -92,7 +138,10 @@ function fieldErrors(error: z.ZodError, body: Record<string, unknown>): FieldErr
   const errors: FieldErrors = {};
   for (const issue of error.issues) {
     const [field, index] = issue.path;
-    const key = String(field) as keyof FormSettingsInput;
+    // A gate's problem is shown at its own input (`limits.closes_at` at `closes_at`).
+    const key = String(
+      field === 'limits' && typeof index === 'string' ? index : field,
+    ) as keyof FormSettingsInput;
     const list = body[key];
     // Name the entry of a list that is wrong, e.g. "not a host: must be a host name…".
     const entry = typeof index === 'number' && Array.isArray(list) ? `${list[index]}: ` : '';

@@ -16,6 +16,8 @@ import { captchaViewSchema } from './captcha-schemas';
 import { captchaWidget } from '../ingest/captcha-widget';
 import { embedHtml } from './embed-html';
 import { formExamples, HTML_EXAMPLE_POINTER } from './form-examples';
+import { formLimitsView } from './form-limits-schemas';
+import { closedReason } from '../../domain/forms/form-limits';
 
 export const formSchema = z
   .object({
@@ -103,7 +105,13 @@ export const formSchema = z
       .string()
       .describe('ready-to-paste form markup with the `_hp` honeypot (and the CAPTCHA widget)'),
     autocomplete_script_url: z.string().meta({ format: 'uri' }),
-    submission_count: count('non-spam submissions'),
+    limits: formLimitsView,
+    open: z
+      .boolean()
+      .describe(
+        'whether the form takes submissions now: active, inside its window and under its `max_submissions` (docs/form-limits.md)',
+      ),
+    submission_count: count('non-spam submissions (what `max_submissions` counts)'),
     submission_spam_count: count('spam submissions'),
     last_submission_at: dateTime('newest non-spam submission').nullable(),
     examples: z
@@ -170,6 +178,8 @@ export function formView(
     thanks_url: u.thanksUrl,
     embed_html: html,
     autocomplete_script_url: u.autocompleteScriptUrl,
+    limits: form.limits ?? null,
+    open: form.isActive && closedReason(form.limits, Date.now(), counts.submissions) === null,
     submission_count: counts.submissions,
     submission_spam_count: counts.spam,
     last_submission_at: counts.lastSubmissionAt?.toISOString() ?? null,

@@ -3,7 +3,7 @@ import type { Form } from '../../domain/entities';
 import { can } from '../../domain/accounts/principal';
 import { countSubmissionsByForm } from '../../domain/forms/form-counts';
 import { createForm } from '../../domain/forms/create-form';
-import { FileFieldsRefusedError } from '../../domain/forms/field-rules';
+import { FileFieldsRefusedError, LimitsRefusedError } from '../../domain/forms/field-rules';
 import { findAccountForm, listAccountFormsPage } from '../../domain/forms/forms';
 import { FormPlaceRefusedError, SlugTakenError, updateForm } from '../../domain/forms/update-form';
 import { recipientLookup } from '../../domain/recipients/recipient-states';
@@ -29,6 +29,7 @@ async function recipientsOf(em: EntityManager, form: Form) {
 /** The form use cases' refusals as the API answers them. */
 function answerRefusal(error: unknown): never {
   if (error instanceof FileFieldsRefusedError) throw validationFailed([error.message]);
+  if (error instanceof LimitsRefusedError) throw validationFailed([error.message]);
   if (error instanceof FormPlaceRefusedError) throw validationFailed(error.problems);
   if (error instanceof SlugTakenError) throw new HttpError('slug_taken', error.message);
   throw error;

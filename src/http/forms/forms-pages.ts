@@ -1,7 +1,7 @@
 import { countSubmissionsByForm } from '../../domain/forms/form-counts';
 import { LimitReachedError, limitReachedOrThrow } from '../../domain/budgets/limit-reached';
 import { createForm } from '../../domain/forms/create-form';
-import { FileFieldsRefusedError } from '../../domain/forms/field-rules';
+import { FileFieldsRefusedError, LimitsRefusedError } from '../../domain/forms/field-rules';
 import { listAccountForms } from '../../domain/forms/forms';
 import { updateForm } from '../../domain/forms/update-form';
 import { definePage, type Render } from '../kit/routing/define-page';
@@ -125,11 +125,15 @@ export const formPages = [
     if (!valid.ok) return showSettings(page, ctx, form, { input, errors: valid.errors });
     const updated = await updateForm(req.em, ctx, form, valid.changes).catch((error: unknown) => {
       // Unticking uploads while the form has a file field: shown at the checkbox.
-      if (!(error instanceof FileFieldsRefusedError)) throw error;
-      return { refused: error.message.replace(/^fields: /, '') };
+      if (error instanceof FileFieldsRefusedError)
+        return { refused: { accept_files: error.message.replace(/^fields: /, '') } };
+      // A unique field that is not one of the form's fields: shown at its input.
+      if (error instanceof LimitsRefusedError)
+        return { refused: { unique_field: error.message.replace(/^limits\.unique_field: /, '') } };
+      throw error;
     });
     if ('refused' in updated)
-      return showSettings(page, ctx, form, { input, errors: { accept_files: updated.refused } });
+      return showSettings(page, ctx, form, { input, errors: updated.refused });
     Object.assign(page.audit, updated.audit);
     setFlash(res, ctx.urls.base, 'form_updated');
     res.redirect(303, `/app/forms/${form.id}/settings`);

@@ -9,6 +9,7 @@ import { captchaInput } from './captcha-schemas';
 import { autoresponseSchema } from './autoresponse-schemas';
 import { formFieldList, unknownFieldsPolicy } from './form-fields-schemas';
 import { formPageInput } from './form-page-schemas';
+import { formLimitsInput } from './form-limits-schemas';
 import { text } from '../kit/answers/text';
 
 const hostnamePattern =
@@ -74,6 +75,7 @@ export const formFields = {
     .describe(
       `the hosted page of the form (docs/form-pages.md); at most ${MAX_PAGE_BYTES} bytes serialized as JSON, its texts together; null: none`,
     ),
+  limits: formLimitsInput,
 };
 
 /** A verified custom domain of the account (docs/custom-domains.md); null: none. */
@@ -107,6 +109,7 @@ export const createFormBody = z
     fields: formFields.fields.optional(),
     unknown_fields: formFields.unknown_fields.optional(),
     page: formFields.page.optional(),
+    limits: formFields.limits.optional(),
   })
   .meta({ id: 'CreateForm' });
 
@@ -130,6 +133,7 @@ export const updateFormBody = z
     page: formFields.page.optional(),
     domain: formDomain.optional(),
     slug: formSlug.optional(),
+    limits: formFields.limits.optional(),
   })
   .meta({ id: 'UpdateForm' });
 

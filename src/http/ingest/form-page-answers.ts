@@ -7,6 +7,7 @@ import { answerRefusalsWith } from '../kit/errors/refusal-page';
 import { captchaWidget } from './captcha-widget';
 import type { PageProblem } from './form-page/error-summary';
 import { formPage } from './form-page/form-page';
+import { formPageClosed } from './form-page/closed-page';
 import type { PageChrome } from './form-page/page-document';
 import { setFormPageHeaders } from './form-page-headers';
 import { parseFormBody } from './parse-form-body';
@@ -122,6 +123,9 @@ export function offerPageAgain(
 function formPageAgain(res: Response, again: PageAgain, error: HttpError): string {
   setFormPageHeaders(res, again.form);
   res.setHeader('Cache-Control', 'no-store');
+  // A closed form (docs/form-limits.md) shows its closed message, not the form again.
+  if (error.code === 'form_closed')
+    return formPageClosed(again.form.page, error.message, again.chrome);
   const problem: PageProblem = {
     code: error.code,
     message: error.message,

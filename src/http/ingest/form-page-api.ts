@@ -6,6 +6,8 @@ import { setFormPageHeaders } from './form-page-headers';
 import { rateLimitSubject } from './rate-limit-key';
 import { limitsOf } from './rate-limiter';
 import { defineRoute } from '../kit/routing/define-route';
+import { closedNow } from '../../domain/submissions/submission-gate';
+import { formPageClosed } from './form-page/closed-page';
 
 /** A query parameter's first value, as Express reads `?a=1&a=2`. */
 const firstValue = (value: unknown): string | undefined =>
@@ -41,6 +43,8 @@ export const formPageRoutes = [
       'message beside its field; success goes to the `success_redirect_url` or to ' +
       '`/f/{endpoint_token}/thanks`, which shows the `success_message` (docs/form-pages.md). ' +
       'A form without a page answers 404 `not_found`, an inactive one 404 `not_active`. ' +
+      'While a form with `limits` is closed (outside its window or past its count) the page ' +
+      'shows its closed message instead of the form (docs/form-limits.md). ' +
       'Each client network (IPv4 address, IPv6 /64) may open `FORM_PAGE_RATE` pages a minute ' +
       'across forms: past it 429 `rate_limited` with `Retry-After`.',
     access: 'public',
@@ -54,6 +58,11 @@ export const formPageRoutes = [
     if (!servesPage(form)) throw new HttpError('not_found', 'this form has no page');
     if (!form.isActive) throw new HttpError('not_active', 'this form is not accepting submissions');
     setFormPageHeaders(res, form);
+    const closed = await closedNow(req.em, form, Date.now());
+    if (closed) {
+      const html = formPageClosed(form.page, closed.message, pageChrome(ctx));
+      return { status: 200, content: html, headers: { 'Cache-Control': 'no-cache' } };
+    }
     const html = formPageCacheOf(ctx).page(
       form,
       formPageBase(res, form.endpointToken),

@@ -30,7 +30,8 @@ import { storeSubmission, type StartHold } from '../../domain/submissions/store-
 import { setSpanAttributes } from '../../tracing/trace-hooks';
 import { TEST_RUN_START_HOLD } from '../../domain/submissions/test-submission';
 import { CAPTCHA_BEFORE_FILES, captchaGate, type CaptchaGate } from './captcha-gate';
-import { captchaFailed } from './ingest-refusals';
+import { captchaFailed, formClosed, gateRefusal } from './ingest-refusals';
+import { outsideWindow } from '../../domain/submissions/submission-gate';
 import { fileStorageUnavailable } from '../kit/errors/file-storage-unavailable';
 import { formUrls } from '../forms/form-urls';
 import { HttpError } from '../kit/errors/http-error';
@@ -95,6 +96,10 @@ async function acceptingForm(
   const pageAgain = res && prefersHtml(req) ? offerPageAgain(res, form, pageChrome(ctx)) : null;
   const subject = rateLimitSubject(clientAddress(req));
   try {
+    // Outside its window a gated form is refused before its body is read (the rest of its
+    // gates are decided with the insert, insertGatedSubmission).
+    const closed = outsideWindow(form.limits, Date.now());
+    if (closed) throw formClosed(closed);
     limitsOf(ctx).countPost(subject, form.id);
     return { form, meterBody: limitsOf(ctx).countBody(req, subject), pageAgain };
   } catch (error) {
@@ -149,8 +154,11 @@ async function accept(
       url: (submissionId, fileId) =>
         `${ctx.urls.base}/api/submissions/${submissionId}/files/${fileId}`,
     },
-    { start: options.start, writer: ctx.submissionWriter },
+    // A form with limits takes the gated path; all others keep the group commit.
+    { start: options.start, writer: ctx.submissionWriter, gated: Boolean(form.limits) },
   ).catch((error: unknown) => {
+    const refusal = gateRefusal(error);
+    if (refusal) throw refusal;
     if (error instanceof FileQuotaExceededError)
       throw new HttpError('payload_too_large', error.message);
     if (error instanceof FileStoreUnavailableError) throw fileStorageUnavailable(ctx.logger, error);
@@ -212,6 +220,8 @@ const INGEST_ERRORS = [
   'unsupported_media_type',
   'rate_limited',
   'captcha_failed',
+  'form_closed',
+  'already_submitted',
 ] as const;
 
 const preflight = <P extends string>(path: P, operationId: string, what: string) =>
@@ -244,7 +254,9 @@ export const ingestRoutes = [
       'IngestResult instead. A filled `_hp` stores the submission as spam and answers exactly ' +
       'like success. Errors are an HTML page for browsers and JSON otherwise; a form body ' +
       'that cannot be read at all is 400 `validation_failed`. A form with a `captcha` needs ' +
-      "its widget's field (422 `captcha_failed` without a passing one; docs/captcha.md).",
+      "its widget's field (422 `captcha_failed` without a passing one; docs/captcha.md). " +
+      'A closed form with `limits` is 403 `form_closed`, a repeated unique value 409 ' +
+      '`already_submitted` (docs/form-limits.md).',
     audit: { exempt: 'ingest of a submission by the public, not an account change' },
     access: 'public',
     server: 'ingest',
@@ -360,7 +372,9 @@ export const ingestRoutes = [
       "the form's plugin deliveries run once, synchronously, and `deliveries` reports each; " +
       "it needs `Authorization: Bearer <API_KEY>` with a key of the form's account that has " +
       '`can_create_forms` (401 without a valid key, 403 without the scope), and no CAPTCHA. ' +
-      "A form with a `captcha` otherwise needs its widget's field (422 `captcha_failed`).",
+      "A form with a `captcha` otherwise needs its widget's field (422 `captcha_failed`). " +
+      'A closed form with `limits` is 403 `form_closed`, a repeated unique value 409 ' +
+      '`already_submitted` (docs/form-limits.md).',
     audit: { exempt: 'ingest of a submission by the public, not an account change' },
     access: 'public',
     server: 'ingest',

@@ -1,5 +1,11 @@
 import type { SubmissionProblem } from '../../domain/submissions/prepare-submission';
-import { FieldValidationError, HttpError, validationFailed } from '../kit/errors/http-error';
+import { AlreadySubmittedError, FormClosedError } from '../../domain/submissions/submission-gate';
+import {
+  FieldValidationError,
+  FormClosedAnswer,
+  HttpError,
+  validationFailed,
+} from '../kit/errors/http-error';
 
 /**
  * The answer to a submission prepareSubmission refused: 413 for a limit, 422
@@ -27,3 +33,21 @@ export const captchaFailed = (reason: string) =>
     'captcha_failed',
     `The CAPTCHA check did not pass: ${reason}. Go back to the form, complete the check again and send it.`,
   );
+
+/**
+ * A gated form's refusal (docs/form-limits.md) as its answer: 403 `form_closed` with the
+ * window, 409 `already_submitted`; null for any other error.
+ */
+export function gateRefusal(error: unknown): HttpError | null {
+  if (error instanceof FormClosedError) return formClosed(error);
+  if (error instanceof AlreadySubmittedError)
+    return new HttpError('already_submitted', error.message);
+  return null;
+}
+
+/** 403 `form_closed` with the form's window. */
+export const formClosed = (error: FormClosedError) =>
+  new FormClosedAnswer(error.message, {
+    opens_at: error.limits.opens_at,
+    closes_at: error.limits.closes_at,
+  });

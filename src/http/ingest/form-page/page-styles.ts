@@ -55,8 +55,8 @@ button:hover{filter:brightness(.9)}
 @media (min-width:40rem){button{display:inline-block;width:auto;min-width:10rem}}
 .hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 .visually-hidden{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
-.thanks{text-align:center}
-.thanks p{margin:0 0 .75rem}
+.thanks,.closed{text-align:center}
+.thanks p,.closed p{margin:0 0 .75rem}
 .page-footer{max-width:40rem;margin:0 auto;padding:0 1rem 2rem;color:var(--muted);font-size:.875rem;text-align:center}
 .page-footer p{margin:.25rem 0}
 .page-footer a{color:var(--text)}`;

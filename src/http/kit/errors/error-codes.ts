@@ -35,6 +35,10 @@ export const ERROR_CODES = {
     status: 403,
     when: "ingest from an origin outside the form's `allowed_domains`",
   },
+  form_closed: {
+    status: 403,
+    when: "ingest to a form with `limits` outside its window (before `opens_at`, from `closes_at`) or past its `max_submissions`; the message is the form's `closed_message`, and `opens_at` and `closes_at` come with it; nothing is stored (docs/form-limits.md)",
+  },
   not_found: {
     status: 404,
     when: 'the form, submission, plugin or file does not exist, or belongs to another account',
@@ -60,6 +64,10 @@ export const ERROR_CODES = {
   unsupported_plugin: {
     status: 422,
     when: 'a `plugin_type` other than `webhook` on plugin creation',
+  },
+  already_submitted: {
+    status: 409,
+    when: 'ingest to a form with a `limits.unique_field`: a submission with the same value of that field (trimmed; case-insensitive for an `email` field) was already accepted; nothing is stored (docs/form-limits.md)',
   },
   plugin_disabled: {
     status: 409,
@@ -131,6 +139,16 @@ export const errorSchema = z
       .record(z.string(), z.string())
       .optional()
       .describe('ingest on a form with `fields`: one message by field name (docs/form-fields.md)'),
+    opens_at: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('`form_closed`: when the form opens (its `limits.opens_at`); null: no start'),
+    closes_at: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('`form_closed`: when the form closes (its `limits.closes_at`); null: no end'),
     links: linksSchema('rel `docs`: where the error codes are explained'),
   })
   .describe('Every 4xx and 5xx JSON answer.')

@@ -46,6 +46,19 @@ export class FieldValidationError extends HttpError {
   }
 }
 
+/**
+ * 403 `form_closed` (docs/form-limits.md): the form's window is not open or its count is
+ * reached; the answer carries the window, `opens_at` and `closes_at` (null when unset).
+ */
+export class FormClosedAnswer extends HttpError {
+  constructor(
+    message: string,
+    readonly window: { opens_at: string | null; closes_at: string | null },
+  ) {
+    super('form_closed', message);
+  }
+}
+
 export const notFound = (what = 'resource') => new HttpError('not_found', `${what} not found`);
 
 export const validationFailed = (errors: string[], message = 'the request failed validation') =>

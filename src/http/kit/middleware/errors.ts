@@ -3,7 +3,12 @@ import type { Logger } from 'pino';
 import escapeHtml from 'escape-html';
 import { isConnectionError, withoutStatementValues } from '../../../domain/database-errors';
 import { LimitReachedError } from '../../../domain/budgets/limit-reached';
-import { FieldValidationError, HttpError, limitReached } from '../errors/http-error';
+import {
+  FieldValidationError,
+  FormClosedAnswer,
+  HttpError,
+  limitReached,
+} from '../errors/http-error';
 import { refusalPageOf } from '../errors/refusal-page';
 import type { PublicUrls } from '../../../runtime/public-urls';
 import { routeOf, UndeclaredAnswerError } from '../routing/register-routes';
@@ -58,6 +63,7 @@ export function errorBody(error: HttpError, urls: PublicUrls) {
   const body: Record<string, unknown> = { ok: false, error: error.code, message: error.message };
   if (error.errors) body.errors = error.errors;
   if (error instanceof FieldValidationError) body.field_errors = error.fieldErrors;
+  if (error instanceof FormClosedAnswer) Object.assign(body, error.window);
   body.links = [{ rel: 'docs', href: `${urls.base}/docs#errors` }, ...error.links];
   return body;
 }
