@@ -41,7 +41,8 @@ async function receiptOfJson(
 ): Promise<{ id: string; receipt: string }> {
   const res = await postJson(t.form.json_url, fields);
   const result = expectIngestResult(res, t.stack.url, t.form);
-  return { id: result.id, receipt: result.receipt };
+  expect(result.receipt).toEqual(expect.any(String));
+  return { id: result.id, receipt: result.receipt! };
 }
 
 afterEach(() => {
@@ -89,8 +90,19 @@ describe('the IngestResult', () => {
       { accept: 'application/json' },
     );
     const result = expectIngestResult(res, t.stack.url, t.form);
-    expect(claimsOf(result.receipt)).toMatchObject({ submission_id: result.id });
-    expect(await verifiesAgainstJwks(result.receipt)).toBe(true);
+    expect(claimsOf(result.receipt!)).toMatchObject({ submission_id: result.id });
+    expect(await verifiesAgainstJwks(result.receipt!)).toBe(true);
+  });
+
+  it('answers success with a null receipt when no key can sign, and the submission is stored', async () => {
+    vi.spyOn(t.stack.ctx.receipts, 'sign').mockRejectedValueOnce(new Error('no key readable'));
+    const res = await postJson(t.form.json_url, { message: 'kept' });
+    const result = expectIngestResult(res, t.stack.url, t.form);
+    expect(result.receipt).toBeNull();
+    const [row] = await t.stack.sql<{ id: string }>('select id from submissions where id = ?', [
+      result.id,
+    ]);
+    expect(row?.id).toBe(result.id);
   });
 });
 

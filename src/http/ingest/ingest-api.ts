@@ -170,13 +170,20 @@ async function accept(
     throw error;
   });
   setSpanAttributes({ 'formward.submission_id': submission.id, 'formward.form_id': form.id });
-  // After the commit: the receipt names what was stored (docs/receipts.md).
-  const receipt = await ctx.receipts.sign({
-    formId: form.id,
-    submissionId: submission.id,
-    receivedAt: new Date(receivedAtMs),
-    payload: prepared.payload,
-  });
+  // After the commit: the receipt names what was stored (docs/receipts.md). The submission
+  // is stored whatever happens here, so a signing failure (no key readable yet) answers
+  // success without a receipt rather than an error a client would retry.
+  const receipt = await ctx.receipts
+    .sign({
+      formId: form.id,
+      submissionId: submission.id,
+      receivedAt: new Date(receivedAtMs),
+      payload: prepared.payload,
+    })
+    .catch((error: unknown) => {
+      ctx.logger.warn({ err: error, submissionId: submission.id }, 'receipt not signed');
+      return null;
+    });
   return { id: submission.id, receipt };
 }
 

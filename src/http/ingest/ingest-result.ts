@@ -23,10 +23,12 @@ export const ingestResultSchema = z
     id: idString('the stored submission'),
     receipt: z
       .string()
+      .nullable()
       .describe(
         'a compact JWS (EdDSA, Ed25519) over `{form_id, submission_id, received_at, ' +
           "payload_sha256}`, signed with the instance's key `kid` of " +
-          '`/.well-known/jwks.json` (docs/receipts.md)',
+          '`/.well-known/jwks.json` (docs/receipts.md); null when no signing key could be ' +
+          'read (the submission is stored all the same)',
       ),
     test: z.literal(true).optional().describe('present on `?test=true` runs'),
     deliveries: z

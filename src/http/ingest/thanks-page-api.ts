@@ -13,8 +13,8 @@ import type { OfferedReceipt } from './receipt-download';
 const RECEIPT_MAX_CHARS = 2048;
 
 /** The thank-you page's URL carrying the submission's receipt (docs/receipts.md). */
-export function withReceipt(thanksUrl: string, receipt: string): string {
-  return `${thanksUrl}?receipt=${encodeURIComponent(receipt)}`;
+export function withReceipt(thanksUrl: string, receipt: string | null): string {
+  return receipt ? `${thanksUrl}?receipt=${encodeURIComponent(receipt)}` : thanksUrl;
 }
 
 /** The receipt of the query when this instance signed it for this form; else none is offered. */
