@@ -64,7 +64,8 @@ describe('a builder edit of a list stored over the budget', () => {
       label: 'L'.repeat(50),
     }));
     expect(formFieldList.safeParse(stored).success).toBe(false);
-    const edit = (e: Parameters<typeof applyFieldEdit>[1]) => applyFieldEdit(stored, e, false);
+    const edit = (e: Parameters<typeof applyFieldEdit>[1]) =>
+      applyFieldEdit(stored, e, { acceptFiles: false });
 
     expect(edit({ intent: 'down', target: 'c1' })).toMatchObject({ ok: true });
     expect(edit({ intent: 'remove', target: 'c8' })).toMatchObject({ ok: true });

@@ -5,6 +5,7 @@ import {
 } from '../../domain/forms/definition-budget';
 import { fileFieldsProblem } from '../../domain/forms/field-rules';
 import type { FormField } from '../../domain/forms/form-fields';
+import { type FormLimits, limitsProblem } from '../../domain/forms/form-limits';
 import { formFieldListWithoutBudget } from './form-fields-schemas';
 import { type DraftErrors, type FieldDraft, fieldOfDraft } from './field-drafts';
 
@@ -47,7 +48,8 @@ const moved = (fields: FormField[], from: number, to: number) => {
 
 /**
  * Applies the edit to the stored list and checks the whole new list as PATCH
- * /api/forms/{id} would (`formFieldList`, then a file field needing `accept_files`), except
+ * /api/forms/{id} would (`formFieldList`, then a file field needing `accept_files` and the
+ * limits' unique field staying in the list), except
  * that an edit which does not grow a list already over the byte budget passes
  * (fieldListEditBudgetProblems): either the list to store, or the problems by editor input
  * and nothing changes.
@@ -55,7 +57,7 @@ const moved = (fields: FormField[], from: number, to: number) => {
 export function applyFieldEdit(
   stored: FormField[],
   edit: FieldListEdit,
-  acceptFiles: boolean,
+  form: { acceptFiles: boolean; limits?: FormLimits | null },
 ): FieldListResult {
   const at =
     edit.intent === 'add' ? stored.length : stored.findIndex((f) => f.name === edit.target);
@@ -106,11 +108,19 @@ export function applyFieldEdit(
     return { ok: false, errors: { list: `The field list: ${overBudget}${hint}` } };
   }
   // The API's rule (field-rules.ts), said in the dashboard's words.
-  if (fileFieldsProblem(parsed.data, acceptFiles))
+  if (fileFieldsProblem(parsed.data, form.acceptFiles))
     return {
       ok: false,
       errors: {
         type: 'this form does not accept files: tick “Accept file uploads” under Settings first',
+      },
+    };
+  // Removing or renaming the unique field would switch the once-per-value gate off unseen.
+  if (limitsProblem(parsed.data, form.limits))
+    return {
+      ok: false,
+      errors: {
+        list: `“${form.limits?.unique_field}” is the form's unique field: choose another one (or none) under Settings, Limits first`,
       },
     };
   return { ok: true, fields: parsed.data.length > 0 ? parsed.data : null };

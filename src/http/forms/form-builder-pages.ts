@@ -139,7 +139,7 @@ export const formBuilderPages = [
       const state = { ...storedBuilderState(form), errors: { list: 'Unknown action.' } };
       return showBuilder(page, ctx, form, state, 422);
     }
-    const result = applyFieldEdit(form.fields ?? [], edit, form.acceptFiles);
+    const result = applyFieldEdit(form.fields ?? [], edit, form);
     if (!result.ok) {
       const state = storedBuilderState(form);
       const shown: BuilderState =
