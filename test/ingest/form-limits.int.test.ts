@@ -268,6 +268,34 @@ describe('spam marked in the dashboard', () => {
     ingestResultOf(await postJson(form.json_url, { email: 'ada@example.com' }));
     expect(await acceptedRows(form.id)).toBe(1);
   });
+
+  it('marked not spam again, takes its value back, unless another submission holds it now', async () => {
+    const form = await gatedForm({ unique_field: 'email' });
+    const em = () => t.stack.ctx.orm.em.fork();
+    const ada = ingestResultOf(await postJson(form.json_url, { email: 'Ada@example.com ' }));
+    const bob = ingestResultOf(await postJson(form.json_url, { email: 'bob@example.com' }));
+    await markSubmissionSpam(em(), t.accountId, ada.id, true);
+    await markSubmissionSpam(em(), t.accountId, bob.id, true);
+    // Ada's value is taken by a newer submission meanwhile; Bob's is free.
+    ingestResultOf(await postJson(form.json_url, { email: 'ada@example.com' }));
+    expect(await markSubmissionSpam(em(), t.accountId, ada.id, false)).toEqual({
+      outcome: 'breaks_rules',
+      problem: {
+        kind: 'invalid',
+        errors: [expect.stringContaining('email: another accepted submission has this value')],
+      },
+    });
+    expect(await markSubmissionSpam(em(), t.accountId, bob.id, false)).toEqual({
+      outcome: 'changed',
+    });
+    // Bob holds his value again: the same address is refused, and counted.
+    expectError(
+      await postJson(form.json_url, { email: 'BOB@example.com' }),
+      409,
+      'already_submitted',
+    );
+    expect(await acceptedRows(form.id)).toBe(2);
+  });
 });
 
 describe('the hosted page of a closed form', () => {

@@ -8,22 +8,24 @@ import { runStatement, selectRows } from './execute';
 /**
  * Sets the spam verdict by hand; also stamps spam_checked_at, so a spam check still running
  * for the submission does not overwrite it (recordSpamVerdict writes only unchecked rows).
- * Marked spam, it lets go of its unique value on a gated form (docs/form-limits.md). False
- * when the account has no such submission.
+ * Marked spam, it lets go of its unique value on a gated form; marked not spam, it takes
+ * `uniqueKey` back, when given (docs/form-limits.md): the unique index refuses it when another
+ * submission holds that value now. False when the account has no such submission.
  */
 export async function setSpamVerdict(
   em: EntityManager,
   accountId: string,
   submissionId: string,
   reason: string | null,
+  uniqueKey: string | null = null,
 ): Promise<boolean> {
   const changed = await runStatement(
     em,
     `update submissions set is_spam = ?, spam_reason = ?,
-        unique_key = case when ? then null else unique_key end,
+        unique_key = case when ? then null else coalesce(?, unique_key) end,
         spam_checked_at = coalesce(spam_checked_at, now()), updated_at = now()
       where id = ? and account_id = ?`,
-    [reason !== null, reason, reason !== null, submissionId, accountId],
+    [reason !== null, reason, reason !== null, uniqueKey, submissionId, accountId],
   );
   return changed > 0;
 }

@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Form, SubmissionFile } from '../../db/entities';
 import { findAccountSubmissionRow } from '../../db/sql/submissions';
 import { checkFormRules, type SubmissionProblem } from './form-rules';
+import { isUniqueValueClash } from '../../db/sql/submission-gates';
+import { uniqueKeyOf, uniqueValueOf } from '../forms/form-limits';
 import {
   countSenderSubmissions,
   deleteAccountSubmission,
@@ -26,7 +28,8 @@ export type SpamMarking =
  * submission marked not spam is delivered only when someone replays it (docs/dashboard.md).
  * A spam submission is marked not spam only when its stored values keep the form's current
  * rules (the field list and the e-mail check, as at ingest), since a filled honeypot is
- * stored whatever it holds; otherwise it stays spam and the problems come back.
+ * stored whatever it holds, and its unique value (on a gated form) is not held by another
+ * accepted submission; otherwise it stays spam and the problems come back.
  */
 export async function markSubmissionSpam(
   em: EntityManager,
@@ -35,31 +38,49 @@ export async function markSubmissionSpam(
   spam: boolean,
 ): Promise<SpamMarking> {
   if (!isSubmissionId(submissionId)) return { outcome: 'not_found' };
+  let uniqueKey: string | null = null;
+  let uniqueField: string | null = null;
   if (!spam) {
     const row = await findAccountSubmissionRow(em, accountId, submissionId);
     if (!row) return { outcome: 'not_found' };
     if (row.is_spam) {
-      const problem = await breaksFormRules(em, row.form_id, submissionId, row.payload_json);
-      if (problem) return { outcome: 'breaks_rules', problem };
+      const rules = await formRulesOf(em, row.form_id, submissionId, row.payload_json);
+      if (rules.problem) return { outcome: 'breaks_rules', problem: rules.problem };
+      uniqueKey = rules.uniqueKey;
+      uniqueField = rules.uniqueField;
     }
   }
-  const changed = await setSpamVerdict(
-    em,
-    accountId,
-    submissionId,
-    spam ? MARKED_SPAM_REASON : null,
-  );
-  return { outcome: changed ? 'changed' : 'not_found' };
+  const reason = spam ? MARKED_SPAM_REASON : null;
+  try {
+    const changed = await setSpamVerdict(em, accountId, submissionId, reason, uniqueKey);
+    return { outcome: changed ? 'changed' : 'not_found' };
+  } catch (error) {
+    // Back from spam, it takes its unique value again: not when another one holds it now.
+    if (!isUniqueValueClash(error)) throw error;
+    const message = `${uniqueField}: another accepted submission has this value, and the form takes one submission per value (its limits)`;
+    return { outcome: 'breaks_rules', problem: { kind: 'invalid', errors: [message] } };
+  }
 }
 
-/** The problems of a stored payload (and its files) under its form's current rules, or null. */
-async function breaksFormRules(
+/**
+ * A stored payload (and its files) under its form's current rules: its problems, or none and
+ * the key of its unique value when the form's limits name a unique field.
+ */
+async function formRulesOf(
   em: EntityManager,
   formId: string,
   submissionId: string,
   payload: Record<string, unknown>,
-): Promise<SubmissionProblem | null> {
-  const form = await em.findOne(Form, { id: formId }, { fields: ['fields', 'unknownFields'] });
+): Promise<{
+  problem: SubmissionProblem | null;
+  uniqueKey: string | null;
+  uniqueField: string | null;
+}> {
+  const form = await em.findOne(
+    Form,
+    { id: formId },
+    { fields: ['fields', 'unknownFields', 'limits'] },
+  );
   const rules = form?.fields ? { fields: form.fields, unknownFields: form.unknownFields } : null;
   const files = rules
     ? await em.find(
@@ -69,7 +90,14 @@ async function breaksFormRules(
       )
     : [];
   const checked = checkFormRules(rules, payload, files);
-  return checked.ok ? null : checked.problem;
+  if (!checked.ok) return { problem: checked.problem, uniqueKey: null, uniqueField: null };
+  const value = uniqueValueOf(form?.limits, form?.fields, checked.payload);
+  const field = form?.limits?.unique_field ?? null;
+  return {
+    problem: null,
+    uniqueKey: value === null || field === null ? null : uniqueKeyOf(field, value),
+    uniqueField: field,
+  };
 }
 
 /** Deletes a submission of the account with its files and delivery log; false when none. */
