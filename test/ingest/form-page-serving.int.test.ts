@@ -165,4 +165,29 @@ describe('page GETs per client network', () => {
     const elsewhere = await t.http.get(path, { headers: { ...HTML, ...network(101) } });
     expect(elsewhere.status).toBe(200);
   });
+
+  it('the thank-you page counts with the form pages', async () => {
+    const tenant = await t.newTenant();
+    const form = await tenant.api.createForm(pageFormSettings());
+    for (let i = 0; i < 60; i++) {
+      const page = await t.http.get(`/f/${form.endpoint_token}`, {
+        headers: { ...HTML, ...network(102, i + 1) },
+      });
+      expect(page.status).toBe(200);
+      // A receipt query makes each GET verify a signature: nothing to offer here, still counted.
+      const thanks = await t.http.get(`/f/${form.endpoint_token}/thanks?receipt=a.b.c`, {
+        headers: { ...HTML, ...network(102, i + 1) },
+      });
+      expect(thanks.status).toBe(200);
+      expect(thanks.text).not.toContain('Download your receipt');
+    }
+    const refused = await t.http.get(`/f/${form.endpoint_token}/thanks`, {
+      headers: { ...HTML, ...network(102, 7) },
+    });
+    expect(refused.status).toBe(429);
+    const elsewhere = await t.http.get(`/f/${form.endpoint_token}/thanks`, {
+      headers: { ...HTML, ...network(103) },
+    });
+    expect(elsewhere.status).toBe(200);
+  });
 });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { findFormByToken } from '../../domain/forms/forms';
 import { HttpError } from '../kit/errors/http-error';
 import { setNoStore } from '../kit/middleware/no-store';
 import { formPageBase, pageChrome } from './form-page-answers';
@@ -8,6 +7,9 @@ import { thanksPage } from './thanks-page';
 import { defineRoute, type RouteContext } from '../kit/routing/define-route';
 import { formPageThanks } from './form-page/thanks-page';
 import type { OfferedReceipt } from './receipt-download';
+import { clientAddress } from '../kit/middleware/client-address';
+import { rateLimitSubject } from './rate-limit-key';
+import { limitsOf } from './rate-limiter';
 
 /** A compact JWS of ours is some 400 characters; anything much longer is not one. */
 const RECEIPT_MAX_CHARS = 2048;
@@ -40,7 +42,8 @@ export const thanksPageRoute = defineRoute({
     'Where browsers land after posting when the form has no `success_redirect_url`: for a ' +
     "form with a hosted page, the page's `success_message` in the page's style " +
     '(docs/form-pages.md); otherwise a default page naming the form. With the `receipt` ' +
-    'the post redirected with, the page offers it as a download (docs/receipts.md).',
+    'the post redirected with, the page offers it as a download (docs/receipts.md). It counts ' +
+    'as a page under `FORM_PAGE_RATE` (past it 429 `rate_limited`).',
   access: 'public',
   server: 'ingest',
   query: z.object({
@@ -52,9 +55,11 @@ export const thanksPageRoute = defineRoute({
       ),
   }),
   responses: { 200: { description: 'the page', content: 'text/html' } },
-  errors: ['not_found'],
+  errors: ['not_found', 'rate_limited'],
 }).handle(async ({ req, res, params, query }, ctx) => {
-  const form = await findFormByToken(req.em, params.endpoint_token);
+  // Each GET may verify a receipt: counted with the form pages, and the form read from the cache.
+  limitsOf(ctx).countPageView(rateLimitSubject(clientAddress(req)));
+  const form = await ctx.forms.byToken(() => req.em, params.endpoint_token);
   if (!form) throw new HttpError('not_found', 'no form has this endpoint token');
   const receipt = await offeredReceipt(ctx, form.id, query.receipt);
   // A page carrying one submitter's receipt stays out of shared caches.
