@@ -65,6 +65,8 @@ describe('checkSubmission and prepareSubmission', () => {
       userAgent: 'ua',
       referrer: null,
       fillMs: null,
+      // Stored as created_at: the receipt's received_at.
+      receivedAt: new Date(NOW),
       files: [file],
     };
     expect(checked).toEqual({ ok: true, submission: { ...row, honeypotFilled: false } });

@@ -37,6 +37,7 @@ function submission(message: string, withFile = false): NewSubmission {
     referrer: null,
     spamReason: null,
     fillMs: null,
+    receivedAt: new Date(),
     files: withFile
       ? [
           {

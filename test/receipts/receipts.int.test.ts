@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { receiptsRotateKey } from '../../src/cli/receipt-commands';
 import { expectAnswer } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { expectIngestResult, postForm, postJson } from '../support/ingest-requests';
+import { expectIngestResult, postForm, postJson, postMultipart } from '../support/ingest-requests';
 
 // Receipts on the real stack (docs/receipts.md): the IngestResult's, the thank-you page's,
 // the key set at /.well-known/jwks.json, and a rotation. Verified with Node's own Ed25519, not
@@ -81,6 +81,38 @@ describe('the IngestResult', () => {
     const hash = (value: object) => createHash('sha256').update(canonicalize(value)!).digest('hex');
     expect(claims.payload_sha256).toBe(hash(fields));
     expect(claims.payload_sha256).not.toBe(hash({ ...fields, message: 'Hello!' }));
+  });
+
+  it('names the row as stored: its created_at, and its files as the payload lists them', async () => {
+    // The autoresponse signs the stored row again later: both receipts must be the same one.
+    const form = await t.api.createForm({ name: 'With uploads', accept_files: true });
+    const res = await postMultipart(
+      form.submission_url,
+      [
+        { name: 'message', value: 'see attached' },
+        { name: 'cv', filename: 'cv.txt', contentType: 'text/plain', content: 'my cv' },
+      ],
+      { accept: 'application/json' },
+    );
+    const result = expectIngestResult(res, t.stack.url, form);
+    const [row] = await t.stack.sql<{ created_at: Date; payload_json: Record<string, unknown> }>(
+      'select created_at, payload_json from submissions where id = ?',
+      [result.id],
+    );
+    expect(row!.payload_json.cv).toMatchObject({ filename: 'cv.txt', size: 5 });
+    const canonicalize = (await import('canonicalize')).default;
+    const stored = createHash('sha256').update(canonicalize(row!.payload_json)!).digest('hex');
+    expect(claimsOf(result.receipt!)).toMatchObject({
+      received_at: new Date(row!.created_at).toISOString(),
+      payload_sha256: stored,
+    });
+    const again = await t.stack.ctx.receipts.sign({
+      formId: form.id,
+      submissionId: result.id,
+      receivedAt: new Date(row!.created_at),
+      payload: row!.payload_json,
+    });
+    expect(again).toBe(result.receipt);
   });
 
   it('on /f asking for JSON too', async () => {

@@ -34,6 +34,8 @@ export type NewSubmissionRow = {
   isSpam: boolean;
   spamReason: string | null;
   fillMs: number | null;
+  /** When ingest received it (its receipt says so too); absent: the transaction's time. */
+  createdAt?: Date;
   /** The ingest request's trace, for the workflow start (only while tracing is on). */
   traceparent?: string | null;
   /** How long no worker may claim its workflow start (a test run starts its own); 0 if unset. */
@@ -57,6 +59,7 @@ export function encodeSubmissionRow(row: NewSubmissionRow): EncodedSubmissionRow
     is_spam: row.isSpam,
     spam_reason: row.spamReason,
     fill_ms: row.fillMs,
+    created_at: row.createdAt?.toISOString() ?? null,
     held_ms: row.startHeldMs ?? 0,
     traceparent: row.traceparent ?? null,
   });
@@ -80,18 +83,18 @@ export async function insertSubmissionGroup(
        select * from jsonb_to_recordset(?::jsonb) as r(id bigint, form_id bigint,
          account_id bigint, payload_json jsonb, special_normalized jsonb, source_ip text,
          user_agent text, referrer text, is_spam boolean, spam_reason text, fill_ms integer,
-         held_ms integer, traceparent text)
+         created_at timestamptz, held_ms integer, traceparent text)
      ), inserted as (
        insert into submissions (id, form_id, account_id, payload_json, special_normalized,
-              source_ip, user_agent, referrer, is_spam, spam_reason, fill_ms)
+              source_ip, user_agent, referrer, is_spam, spam_reason, fill_ms, created_at)
        select id, form_id, account_id, payload_json, special_normalized, source_ip,
-              user_agent, referrer, is_spam, spam_reason, fill_ms
+              user_agent, referrer, is_spam, spam_reason, fill_ms, coalesce(created_at, now())
          from input
        on conflict (id) do nothing
        returning id, created_at
      ), pending as (
        insert into pending_workflow_starts (submission_id, created_at, claimed_until, traceparent)
-       select i.id, i.created_at, i.created_at + (input.held_ms * interval '1 millisecond'),
+       select i.id, now(), now() + (input.held_ms * interval '1 millisecond'),
               input.traceparent
          from inserted i join input on input.id = i.id
        returning submission_id

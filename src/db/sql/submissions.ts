@@ -240,3 +240,16 @@ export async function updateSubmissionPayload(
 export async function markTestRun(em: EntityManager, submissionId: string): Promise<void> {
   await runStatement(em, 'update submissions set is_test = true where id = ?', [submissionId]);
 }
+
+/** A stored submission's payload, or null when there is none with that id. */
+export async function selectSubmissionPayload(
+  em: EntityManager,
+  submissionId: string,
+): Promise<Record<string, unknown> | null> {
+  const [row] = await selectRows<{ payload_json: Record<string, unknown> }>(
+    em,
+    'select payload_json from submissions where id = ?',
+    [submissionId],
+  );
+  return row?.payload_json ?? null;
+}

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type KeyObject, type webcrypto } from 'node:crypto';
 import { z } from 'zod';
 import type { Orm } from '../../db/orm';
 import { SigningSecretCipher } from '../secrets/signing-secret';
@@ -43,6 +43,20 @@ export async function payloadSha256(payload: Record<string, unknown>): Promise<s
     .digest('hex');
 }
 
+/**
+ * jose signs through WebCrypto: given a KeyObject it converts it on every call, which costs
+ * about as much as the signature itself on the ingest path. Converted once per key instead.
+ */
+const cryptoKeys = new WeakMap<KeyObject, webcrypto.CryptoKey>();
+function signingCryptoKey(key: KeyObject): webcrypto.CryptoKey {
+  let converted = cryptoKeys.get(key);
+  if (!converted) {
+    converted = key.toCryptoKey('Ed25519', false, ['sign']);
+    cryptoKeys.set(key, converted);
+  }
+  return converted;
+}
+
 /** Where receipts find their keys: ReceiptKeys, or a fixed pair in unit tests. */
 export type ReceiptKeySource = {
   signingKey(): Promise<ReceiptSigningKey>;
@@ -71,7 +85,7 @@ export class Receipts<Keys extends ReceiptKeySource = ReceiptKeys> {
     };
     return new jose.CompactSign(Buffer.from(JSON.stringify(claims), 'utf8'))
       .setProtectedHeader({ alg: 'EdDSA', kid: key.kid })
-      .sign(key.privateKey);
+      .sign(signingCryptoKey(key.privateKey));
   }
 
   /** The claims of a receipt signed by one of this instance's keys; null for anything else. */

@@ -119,6 +119,7 @@ export function checkSubmission(input: SubmissionToCheck): SubmissionCheck {
       userAgent: input.request.userAgent?.slice(0, USER_AGENT_CHARS) ?? null,
       referrer: input.request.referrer?.slice(0, REFERRER_CHARS) ?? null,
       fillMs,
+      receivedAt: new Date(input.request.receivedAtMs),
       files: checked.ok ? checked.files : [],
       honeypotFilled: spam,
     },

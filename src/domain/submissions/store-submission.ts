@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { insertSubmissionFile } from '../../db/sql/submission-files';
 import { currentTraceparent } from '../../tracing/trace-hooks';
 import { insertSubmissionOnce, type NewSubmissionRow } from '../../db/sql/submission-inserts';
-import { updateSubmissionPayload } from '../../db/sql/submissions';
+import { selectSubmissionPayload, updateSubmissionPayload } from '../../db/sql/submissions';
 import type { SpecialFields } from '../../db/entities/submission';
 import { retryOnConnectionError } from '../../db/connection-errors';
 import type { FileSource, FileStore, StoredBytes } from '../files/file-store';
@@ -56,8 +56,13 @@ export type NewSubmission = {
   spamReason: string | null;
   /** How long the form took to fill (ms), or null when unknown. */
   fillMs: number | null;
+  /** When ingest received it: stored as created_at, so its receipt and the row agree. */
+  receivedAt: Date;
   files: UploadedFile[];
 };
+
+/** A stored submission: its id and its payload as stored (files as their entries). */
+export type StoredSubmission = { id: string; payload: Record<string, unknown> };
 
 /**
  * Stores a submission and its files in one transaction, the files only within the quota
@@ -67,14 +72,14 @@ export type NewSubmission = {
  * taken first, so a retry after a commit whose answer was lost finds the row instead of
  * storing it twice (the workflow id, `submission-{id}`, follows it). Files appear in
  * `payload_json` under their field name as `{filename, content_type, size, url}`; the url is
- * the authenticated download link of the API.
+ * the authenticated download link of the API; the payload returned is the one stored.
  */
 export async function storeSubmission(
   emOrLazy: EntityManager | (() => EntityManager),
   input: NewSubmission,
   files: FileHandling,
   options: StoreOptions = {},
-): Promise<{ id: string }> {
+): Promise<StoredSubmission> {
   const emOf = typeof emOrLazy === 'function' ? emOrLazy : () => emOrLazy;
   const writer = options.writer ?? directWriter(emOf);
   const id = await retryOnConnectionError(() => writer.takeId());
@@ -83,13 +88,13 @@ export async function storeSubmission(
     await retryOnConnectionError(() =>
       emOf().transactional((tx) => insertGatedSubmission(tx, row, Date.now())),
     );
-    return { id };
+    return { id, payload: input.payload };
   }
   if (input.files.length === 0) {
     // The ingest hot path: one statement, shared with concurrent submissions by ingest's
     // writer (which needs no EntityManager: the request's fork is not even made).
     await retryOnConnectionError(() => writer.insert(newRow(id, input, options.start)));
-    return { id };
+    return { id, payload: input.payload };
   }
   const em = emOf();
   const start = { ...options.start, gated: options.gated };
@@ -121,12 +126,12 @@ export async function insertSubmission(
   files: FileHandling,
   reservation?: FileReservation,
   start: RowOptions = {},
-): Promise<{ id: string }> {
+): Promise<StoredSubmission> {
   const row = newRow(id, input, start);
 
   if (input.files.length === 0) {
     await insertSubmissionOnce(em, row);
-    return { id };
+    return { id, payload: input.payload };
   }
 
   const held =
@@ -142,8 +147,9 @@ export async function insertSubmission(
       // An earlier attempt stored the submission: its files and bytes are already counted.
       await giveBack();
       await files.store.delete(storedKeys).catch(() => undefined);
+      return { id, payload: (await selectSubmissionPayload(em, id)) ?? input.payload };
     }
-    return { id };
+    return { id, payload: stored };
   } catch (error) {
     await giveBack();
     await files.store.delete(storedKeys).catch(() => undefined);
@@ -164,6 +170,7 @@ const newRow = (id: string, input: NewSubmission, start?: StartHold): NewSubmiss
   isSpam: input.spamReason !== null,
   spamReason: input.spamReason,
   fillMs: input.fillMs,
+  createdAt: input.receivedAt,
   traceparent: currentTraceparent(),
   startHeldMs: start?.heldMs,
 });
@@ -172,7 +179,7 @@ const totalBytes = (list: UploadedFile[]) => list.reduce((sum, file) => sum + fi
 
 /**
  * Writes the files and commits the row, its file rows and the reservation's bytes as kept in
- * one transaction; false when the row was already there. An object store is written first,
+ * one transaction: the payload stored, or null when the row was already there. An object store is written first,
  * with no connection held; PostgreSQL takes the bytes inside the transaction, one file in
  * memory at a time, in one of `files.writeSlots`. No quota lock is held while bytes move:
  * the counters are settled last, their rows locked only until the commit.
@@ -185,7 +192,7 @@ async function insertWithFiles(
   reservation: FileReservation,
   storedKeys: string[],
   gated = false,
-): Promise<boolean> {
+): Promise<Record<string, unknown> | null> {
   const id = row.id;
   const written: Array<StoredBytes | null> = [];
   for (const file of input.files) {
@@ -200,7 +207,7 @@ async function insertWithFiles(
       const inserted = gated
         ? await insertGatedSubmission(tx, row, Date.now())
         : await insertSubmissionOnce(tx, row);
-      if (!inserted) return false;
+      if (!inserted) return null;
       const payload: Record<string, unknown> = { ...input.payload };
       for (const [index, file] of input.files.entries()) {
         const bytes = written[index] ?? (await files.store.put(file, { submissionId: id }));
@@ -218,7 +225,7 @@ async function insertWithFiles(
       }
       await updateSubmissionPayload(tx, id, payload);
       await settleFileReservation(tx, reservation);
-      return true;
+      return payload;
     }),
   );
 }

@@ -177,8 +177,8 @@ async function accept(
     .sign({
       formId: form.id,
       submissionId: submission.id,
-      receivedAt: new Date(receivedAtMs),
-      payload: prepared.payload,
+      receivedAt: prepared.receivedAt,
+      payload: submission.payload,
     })
     .catch((error: unknown) => {
       ctx.logger.warn({ err: error, submissionId: submission.id }, 'receipt not signed');
