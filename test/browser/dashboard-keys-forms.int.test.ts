@@ -109,6 +109,35 @@ describe('keys and forms in a browser', () => {
         allowed_domains: ['example.com'],
       });
 
+      // Limits: a refused date shown at its input, then a count and a hostile closed message.
+      await page.fill('input[name="max_submissions"]', '50');
+      await page.fill('input[name="closes_at"]', 'next friday');
+      await page.fill('textarea[name="closed_message"]', 'Sold out <b>sorry</b>');
+      await submit(page, `form[action="/app/forms/${formId}"] button[type="submit"]`);
+      expect(await page.locator('input[name="closes_at"][aria-invalid="true"]').count()).toBe(1);
+      expect(await page.inputValue('textarea[name="closed_message"]')).toBe(
+        'Sold out <b>sorry</b>',
+      );
+      await shot(page, 'forms-03b-limits-refused');
+      await page.fill('input[name="closes_at"]', '2031-02-28T17:00:00Z');
+      await submit(page, `form[action="/app/forms/${formId}"] button[type="submit"]`);
+      expect(await page.textContent('[role="status"]')).toContain('saved');
+      expect(await page.locator('fieldset b').count()).toBe(0);
+      await shot(page, 'forms-03c-limits-saved');
+      const limited = expectAnswer(
+        await t.api.get(`/api/forms/${formId}`),
+        'GET /api/forms/{id}',
+        200,
+      );
+      expect(limited.form).toMatchObject({
+        limits: {
+          max_submissions: 50,
+          closes_at: '2031-02-28T17:00:00.000Z',
+          closed_message: 'Sold out <b>sorry</b>',
+        },
+        open: true,
+      });
+
       // A test submission, delivered to the local receiver.
       await t.api.addWebhook(formId, receiver.url);
       await submit(page, 'nav.form-sections a:text("Overview")');
