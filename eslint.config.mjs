@@ -210,6 +210,15 @@ export default defineConfig(
     ),
   },
   {
+    // The catalogue of the hosted pages' texts (docs/languages.md): read by src/http, pure text.
+    files: ['src/i18n/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: layerRule(
+      EVERY_LAYER,
+      'src/i18n (languages and their messages) is read by src/http: it imports none of the layers',
+    ),
+  },
+  {
     files: ['src/config/**/*.ts'],
     rules: layerRule(
       EVERY_LAYER,

@@ -211,10 +211,18 @@ describe('the field builder', () => {
     expect(refused.text).toContain('value="Contact &lt;us&gt;"');
     expect((await readForm(form.id)).page).toBeNull();
 
-    expect((await post(session, page, { ...settings, accent_color: '#2450C8' })).status).toBe(303);
+    const saved = await post(session, page, {
+      ...settings,
+      accent_color: '#2450C8',
+      language: 'de',
+    });
+    expect(saved.status).toBe(303);
     const fields = `/app/forms/${form.id}/fields`;
     const builder = await get(session, fields);
     expect(builder.text).toContain('The page is not served yet: it needs at least one field.');
+    // The page's language, each by its own name (docs/languages.md).
+    expect(builder.text).toContain('<option value="de" lang="de" selected>Deutsch</option>');
+    expect(builder.text).toContain('<option value="ar" lang="ar">العربية</option>');
     await post(
       session,
       fields,
@@ -227,6 +235,7 @@ describe('the field builder', () => {
       submit_label: 'Send it',
       success_message: 'Thank you! Your submission has been received.',
       accent_color: '#2450c8',
+      language: 'de',
     });
     expect(stored.page_url).toBe(`${t.stack.url}/f/${stored.endpoint_token}`);
     expect(await updates(form.id)).toEqual([

@@ -192,7 +192,7 @@ describe('checkSubmission and prepareSubmission', () => {
     expect(kept.payload).toEqual({ email: 'nope', seats: 3, age: '99x', extra: 'junk' });
     // The same post without the honeypot is refused.
     expect(problem({ ...sent, _hp: '' }, { rules: { fields, unknownFields: 'drop' } })).toEqual(
-      expect.objectContaining({ kind: 'invalid', fieldErrors: expect.any(Object) }),
+      expect.objectContaining({ kind: 'invalid', fieldProblems: expect.any(Object) }),
     );
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FormField } from '../../src/domain/forms/form-fields';
 import { validateFields, type FieldRules } from '../../src/domain/forms/validate-fields';
 import type { UploadedFile } from '../../src/domain/submissions/store-submission';
+import { fieldErrorsIn } from '../../src/http/ingest/field-problem-text';
 import { Readable } from 'node:stream';
 
 const field = (f: Partial<FormField> & Pick<FormField, 'name' | 'type'>): FormField => ({
@@ -25,7 +26,8 @@ const rules = (fields: FormField[], unknownFields: FieldRules['unknownFields'] =
 
 const errorsOf = (r: FieldRules, payload: Record<string, unknown>, files: UploadedFile[] = []) => {
   const result = validateFields(r, payload, files);
-  return result.ok ? {} : result.fieldErrors;
+  // The problems as the API words them in English (src/http/ingest/field-problem-text.ts).
+  return result.ok ? {} : fieldErrorsIn(result.fieldProblems, 'en');
 };
 
 describe('validateFields', () => {

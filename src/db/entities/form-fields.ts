@@ -60,6 +60,8 @@ export type FormPage = {
   success_message: string;
   /** `#rrggbb`, readable against white at WCAG 2.2 AA. */
   accent_color: string | null;
+  /** The page's language, a tag of src/i18n/languages.ts; absent on pages stored before it: en. */
+  language?: string;
 };
 
 /** A field whose answer is a single checkbox: present (any non-empty value) or absent. */

@@ -6,6 +6,7 @@ import {
   type UnknownFieldPolicy,
 } from '../../db/entities/form-fields';
 import type { UploadedFile } from '../submissions/store-submission';
+import type { FieldProblem } from './field-problems';
 import { fileMatchesAccept } from './file-accept';
 
 /** What ingest checks a submission against (docs/form-fields.md); absent: free-form. */
@@ -21,7 +22,7 @@ export type FileFacts = Pick<UploadedFile, 'fieldName' | 'filename' | 'contentTy
  */
 export type FieldCheck<F extends FileFacts = UploadedFile> =
   | { ok: true; payload: Record<string, unknown>; files: F[] }
-  | { ok: false; fieldErrors: Record<string, string>; payload: Record<string, unknown> };
+  | { ok: false; fieldProblems: Record<string, FieldProblem>; payload: Record<string, unknown> };
 
 const emailSchema = z.email();
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -62,54 +63,53 @@ const httpUrl = (value: string) => {
   }
 };
 
-type Outcome = { value: unknown } | { error: string } | { omit: true };
+type Outcome = { value: unknown } | { error: FieldProblem } | { omit: true };
 
 /** One answer to a non-file field: its stored form, or why it is refused. */
 function checkValue(field: FormField, raw: unknown): Outcome {
   if (isSingleCheckbox(field)) {
     const text = asText(Array.isArray(raw) ? raw[0] : raw);
     const checked = raw === true || (text !== null && !UNCHECKED.has(text.trim().toLowerCase()));
-    if (field.required && !checked) return { error: 'must be checked' };
+    if (field.required && !checked) return { error: { code: 'must_be_checked' } };
     return { value: checked };
   }
-  if (isEmpty(raw)) return field.required ? { error: 'is required' } : { omit: true };
+  if (isEmpty(raw)) return field.required ? { error: { code: 'required' } } : { omit: true };
   const many = field.type === 'checkbox' || (field.type === 'select' && field.multiple === true);
   const list = Array.isArray(raw) ? raw : [raw];
-  if (!many && list.length > 1) return { error: 'takes one value' };
+  if (!many && list.length > 1) return { error: { code: 'one_value' } };
   const texts = list.map(asText);
-  if (texts.some((t) => t === null)) return { error: 'must be text' };
+  if (texts.some((t) => t === null)) return { error: { code: 'not_text' } };
   const values = (texts as string[]).filter((t) => t.trim() !== '');
   if (CHOICE_TYPES.has(field.type)) {
     const unknown = values.find((v) => !(field.options ?? []).includes(v));
     if (unknown !== undefined)
-      return { error: `must be one of the options (got "${unknown.slice(0, 64)}")` };
+      return { error: { code: 'not_an_option', got: unknown.slice(0, 64) } };
     return { value: many ? values : values[0] };
   }
   const value = values[0]!;
   switch (field.type) {
     case 'number': {
       const number = typeof raw === 'number' ? raw : Number(value.trim());
-      if (!Number.isFinite(number)) return { error: 'must be a number' };
+      if (!Number.isFinite(number)) return { error: { code: 'not_a_number' } };
       if (field.min !== undefined && number < field.min)
-        return { error: `must be at least ${field.min}` };
+        return { error: { code: 'too_small', min: field.min } };
       if (field.max !== undefined && number > field.max)
-        return { error: `must be at most ${field.max}` };
+        return { error: { code: 'too_large', max: field.max } };
       return { value: number };
     }
     case 'email': {
       const address = value.trim();
-      if (!emailSchema.safeParse(address).success)
-        return { error: 'must be a valid e-mail address' };
+      if (!emailSchema.safeParse(address).success) return { error: { code: 'invalid_email' } };
       return withinLength(field, address);
     }
     case 'url':
-      if (!httpUrl(value.trim())) return { error: 'must be an http:// or https:// URL' };
+      if (!httpUrl(value.trim())) return { error: { code: 'invalid_url' } };
       return withinLength(field, value.trim());
     case 'date':
-      if (!realDate(value.trim())) return { error: 'must be a date as YYYY-MM-DD' };
+      if (!realDate(value.trim())) return { error: { code: 'invalid_date' } };
       return { value: value.trim() };
     case 'file':
-      return { error: 'must be sent as a file' };
+      return { error: { code: 'not_a_file' } };
     default:
       return withinLength(field, value);
   }
@@ -117,21 +117,21 @@ function checkValue(field: FormField, raw: unknown): Outcome {
 
 const withinLength = (field: FormField, value: string): Outcome =>
   field.max_length !== undefined && chars(value) > field.max_length
-    ? { error: `must be at most ${field.max_length} characters` }
+    ? { error: { code: 'too_long', max: field.max_length } }
     : { value };
 
-function checkFiles(field: FormField, files: FileFacts[]): string | null {
-  if (files.length === 0) return field.required ? 'is required' : null;
-  if (files.length > 1 && !field.multiple) return 'takes one file';
+function checkFiles(field: FormField, files: FileFacts[]): FieldProblem | null {
+  if (files.length === 0) return field.required ? { code: 'required' } : null;
+  if (files.length > 1 && !field.multiple) return { code: 'one_file' };
   const refused = files.find((file) => !fileMatchesAccept(file, field.accept));
   if (refused)
-    return `"${refused.filename.slice(0, 64)}" is not an accepted type (${field.accept!.join(', ')})`;
+    return { code: 'file_type', filename: refused.filename.slice(0, 64), accepted: field.accept! };
   return null;
 }
 
 /**
  * Checks a submission's fields (control and CAPTCHA fields already taken out) and files
- * against the form's list: every problem by field name, or the payload to store, with numbers
+ * against the form's list: every problem by field name (a code, FieldProblem), or the payload to store, with numbers
  * as numbers, checkbox groups as lists, a single checkbox as true/false and empty optional
  * answers left out. Names outside the list follow `unknownFields`.
  */
@@ -140,7 +140,7 @@ export function validateFields<F extends FileFacts>(
   payload: Record<string, unknown>,
   files: F[],
 ): FieldCheck<F> {
-  const errors: Record<string, string> = {};
+  const errors: Record<string, FieldProblem> = {};
   const stored: Record<string, unknown> = {};
   const known = new Map(rules.fields.map((field) => [field.name, field]));
   for (const field of rules.fields) {
@@ -151,7 +151,7 @@ export function validateFields<F extends FileFacts>(
       );
       if (problem) errors[field.name] = problem;
       if (payload[field.name] !== undefined && !isEmpty(payload[field.name]))
-        errors[field.name] ??= 'must be sent as a file';
+        errors[field.name] ??= { code: 'not_a_file' };
       continue;
     }
     const outcome = checkValue(field, payload[field.name]);
@@ -159,17 +159,18 @@ export function validateFields<F extends FileFacts>(
       errors[field.name] = outcome.error;
       if (payload[field.name] !== undefined) stored[field.name] = payload[field.name];
     } else if ('value' in outcome) stored[field.name] = outcome.value;
-    if (files.some((f) => f.fieldName === field.name)) errors[field.name] ??= 'must not be a file';
+    if (files.some((f) => f.fieldName === field.name))
+      errors[field.name] ??= { code: 'must_not_be_file' };
   }
   const unknownNames = [
     ...Object.keys(payload).filter((name) => !known.has(name)),
     ...files.map((f) => f.fieldName).filter((name) => !known.has(name)),
   ];
   if (rules.unknownFields === 'reject')
-    for (const name of new Set(unknownNames)) errors[name] = 'is not a field of this form';
+    for (const name of new Set(unknownNames)) errors[name] = { code: 'unknown_field' };
   if (rules.unknownFields === 'keep')
     for (const name of Object.keys(payload)) if (!known.has(name)) stored[name] = payload[name];
-  if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors, payload: stored };
+  if (Object.keys(errors).length > 0) return { ok: false, fieldProblems: errors, payload: stored };
   const keptFiles =
     rules.unknownFields === 'keep' ? files : files.filter((f) => known.has(f.fieldName));
   return { ok: true, payload: stored, files: keptFiles };

@@ -1,17 +1,20 @@
 import type { SpecialFields } from '../../db/entities/submission';
+import type { FieldProblem } from '../forms/field-problems';
 import { validateFields, type FieldRules, type FileFacts } from '../forms/validate-fields';
 import { normalizeSpecialFields } from './special-fields';
 
 /**
  * Why a submission is refused: `too_large` (a limit is exceeded, HTTP 413), `ill_formed`
  * (text that is not well-formed Unicode, HTTP 422 `invalid_payload`) or `invalid` (HTTP 422
- * `validation_failed`); `errors` names each problem, one line a field.
+ * `validation_failed`); `errors` names each problem, one line a field, and with a field list
+ * `fieldProblems` holds them by field name as codes instead, for the edge to put in words
+ * (src/http/ingest/field-problem-text.ts: the API's English lines, a page's language).
  */
 export type SubmissionProblem = {
   kind: 'too_large' | 'ill_formed' | 'invalid';
   errors: string[];
-  /** With a field list: one message by field name, for pages and clients to show beside it. */
-  fieldErrors?: Record<string, string>;
+  /** With a field list: one problem by field name, for pages and clients to show beside it. */
+  fieldProblems?: Record<string, FieldProblem>;
 };
 
 export type FormRulesCheck<F extends FileFacts> =
@@ -37,17 +40,16 @@ export function checkFormRules<F extends FileFacts>(
 ): FormRulesCheck<F> {
   let fields = payload;
   let kept = files;
-  let fieldErrors: Record<string, string> | undefined;
+  let fieldProblems: Record<string, FieldProblem> | undefined;
   if (rules) {
     const checked = validateFields(rules, payload, files);
     fields = checked.payload;
     if (checked.ok) kept = checked.files;
-    else fieldErrors = checked.fieldErrors;
+    else fieldProblems = checked.fieldProblems;
   }
   const special = normalizeSpecialFields(fields);
-  if (fieldErrors) {
-    const errors = Object.entries(fieldErrors).map(([name, message]) => `${name}: ${message}`);
-    const problem: SubmissionProblem = { kind: 'invalid', errors, fieldErrors };
+  if (fieldProblems) {
+    const problem: SubmissionProblem = { kind: 'invalid', errors: [], fieldProblems };
     return { ok: false, problem, payload: fields, special: special.special };
   }
   if (special.errors.length > 0) {

@@ -41,7 +41,9 @@ export function storeTestSubmission(
   });
   // The sample is fixed and passes every rule (test/domain/prepare-submission.test.ts).
   if (!checked.ok)
-    throw new Error(`the test sample is refused: ${checked.problem.errors.join('; ')}`);
+    throw new Error(
+      `the test sample is refused: ${JSON.stringify(checked.problem.fieldProblems ?? checked.problem.errors)}`,
+    );
   // The owner's test needs no CAPTCHA, as `?test=true` by the owner's key.
   const submission = prepareSubmission({ ...checked.submission, captcha: 'none' });
   return storeSubmission(em, submission, files, { start: TEST_RUN_START_HOLD });

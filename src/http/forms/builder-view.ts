@@ -2,6 +2,7 @@ import type { Form } from '../../domain/entities';
 import { FIELD_TYPES, type FieldType, type FormField } from '../../domain/forms/form-fields';
 import { type DraftErrors, EMPTY_FIELD_DRAFT, type FieldDraft, fieldDraftOf } from './field-drafts';
 import { type PageDraft, pageDraftOf } from './page-drafts';
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from '../../i18n/languages';
 
 /** What a person picks from, with the API's type in brackets. */
 export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
@@ -37,6 +38,8 @@ export type BuilderState = {
 export type BuilderView = BuilderState & {
   fields: FormField[];
   types: { value: FieldType; label: string }[];
+  /** The page's languages to choose from, each by its own name (docs/languages.md). */
+  languages: { value: Language; label: string }[];
   hasPage: boolean;
   /** What the hosted page still needs; empty when it is served. */
   missing: string[];
@@ -76,6 +79,7 @@ export function builderView(form: Form, state: BuilderState): BuilderView {
     ...state,
     fields,
     types: FIELD_TYPES.map((value) => ({ value, label: FIELD_TYPE_LABELS[value] })),
+    languages: LANGUAGES.map((value) => ({ value, label: LANGUAGE_NAMES[value] })),
     hasPage: form.page !== null && form.page !== undefined,
     missing,
     swatch: swatchOf(form.page?.accent_color),

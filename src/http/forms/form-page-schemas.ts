@@ -6,6 +6,8 @@ import {
 } from '../../domain/forms/color-contrast';
 import { pageBudgetProblem } from '../../domain/forms/definition-budget';
 import { text } from '../kit/answers/text';
+import { CATALOGUE } from '../../i18n/catalogue';
+import { DEFAULT_LANGUAGE, LANGUAGES, supportedLanguage } from '../../i18n/languages';
 
 const HEX_COLOR = /^#[0-9a-f]{6}$/;
 
@@ -29,6 +31,15 @@ const accentColor = text()
       });
   });
 
+/** A language of the supported set (docs/languages.md), any case in, its canonical tag out. */
+const pageLanguage = text()
+  .trim()
+  .overwrite((value) => supportedLanguage(value) ?? value)
+  .refine(
+    (value) => supportedLanguage(value) !== null,
+    `must be one of the supported languages: ${LANGUAGES.join(', ')}`,
+  );
+
 /**
  * A page with every text valid, before its byte budget: how a stored page is answered (a page
  * stored before the budget existed may be over it).
@@ -41,17 +52,29 @@ export const storedFormPage = z.strictObject({
     .nullable()
     .default(null)
     .describe('plain text under the heading; blank lines separate paragraphs'),
-  submit_label: text().trim().min(1, 'must not be empty').max(60).default('Send'),
+  submit_label: text()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(60)
+    .default(CATALOGUE.en['page.submit'])
+    .describe("the button; the default is shown in the page's language"),
   success_message: text()
     .trim()
     .min(1, 'must not be empty')
     .max(2000)
-    .default('Thank you! Your submission has been received.')
-    .describe('shown after a successful post, unless success_redirect_url is set'),
+    .default(CATALOGUE.en['thanks.default'])
+    .describe(
+      "shown after a successful post, unless success_redirect_url is set; the default is shown in the page's language",
+    ),
   accent_color: accentColor
     .nullable()
     .default(null)
     .describe('#rrggbb for buttons, links and focus rings; needs 4.5:1 against white'),
+  language: pageLanguage
+    .default(DEFAULT_LANGUAGE)
+    .describe(
+      `the language of the page's own texts and messages, a BCP 47 tag: one of ${LANGUAGES.join(', ')} (docs/languages.md)`,
+    ),
 });
 
 /** A page as the API and the builder take it: valid texts within the definition's byte budget. */

@@ -1,6 +1,8 @@
 import type { FormPage } from '../../domain/forms/form-fields';
 import { formPageInput } from './form-page-schemas';
 import type { DraftErrors } from './field-drafts';
+import { CATALOGUE } from '../../i18n/catalogue';
+import { DEFAULT_LANGUAGE } from '../../i18n/languages';
 
 /** The page settings of the builder as typed (templates/form-page-settings.eta). */
 export type PageDraft = {
@@ -9,15 +11,18 @@ export type PageDraft = {
   submit_label: string;
   success_message: string;
   accent_color: string;
+  /** A tag of the supported set (docs/languages.md). */
+  language: string;
 };
 
 /** What a form without a page starts from: the schema's defaults, shown so they can be changed. */
 export const NEW_PAGE_DRAFT: PageDraft = {
   title: '',
   description: '',
-  submit_label: 'Send',
-  success_message: 'Thank you! Your submission has been received.',
+  submit_label: CATALOGUE.en['page.submit'],
+  success_message: CATALOGUE.en['thanks.default'],
   accent_color: '',
+  language: DEFAULT_LANGUAGE,
 };
 
 export const pageDraftOf = (page: FormPage | null, formName: string): PageDraft =>
@@ -28,6 +33,7 @@ export const pageDraftOf = (page: FormPage | null, formName: string): PageDraft 
         submit_label: page.submit_label,
         success_message: page.success_message,
         accent_color: page.accent_color ?? '',
+        language: page.language ?? DEFAULT_LANGUAGE,
       }
     : { ...NEW_PAGE_DRAFT, title: formName };
 
@@ -40,6 +46,7 @@ export function readPageDraft(body: Record<string, unknown>): PageDraft {
     submit_label: textOf('submit_label'),
     success_message: textOf('success_message'),
     accent_color: textOf('accent_color'),
+    language: textOf('language'),
   };
 }
 
@@ -55,6 +62,7 @@ export function pageOfDraft(
   body.accent_color = draft.accent_color.trim() === '' ? null : draft.accent_color;
   if (draft.submit_label.trim() !== '') body.submit_label = draft.submit_label;
   if (draft.success_message.trim() !== '') body.success_message = draft.success_message;
+  if (draft.language.trim() !== '') body.language = draft.language;
   const parsed = formPageInput.safeParse(body);
   if (parsed.success) return { ok: true, page: parsed.data };
   const errors: DraftErrors = {};

@@ -2,7 +2,9 @@ import type { Request, Response } from 'express';
 import { sameOrigin } from '../../domain/forms/allowed-domains';
 import type { FormField, FormPage } from '../../domain/forms/form-fields';
 import type { IngestForm } from '../../domain/forms/form-cache';
-import { FieldValidationError, type HttpError } from '../kit/errors/http-error';
+import { FieldValidationError, FormClosedAnswer, type HttpError } from '../kit/errors/http-error';
+import { fieldErrorsIn } from './field-problem-text';
+import { pageLanguage } from './form-page/page-text';
 import { answerRefusalsWith } from '../kit/errors/refusal-page';
 import { captchaWidget } from './captcha-widget';
 import type { PageProblem } from './form-page/error-summary';
@@ -12,7 +14,7 @@ import type { PageChrome } from './form-page/page-document';
 import { setFormPageHeaders } from './form-page-headers';
 import { parseFormBody } from './parse-form-body';
 
-type PageForm = Pick<IngestForm, 'page' | 'fields' | 'captcha' | 'successRedirectUrl'>;
+type PageForm = Pick<IngestForm, 'page' | 'fields' | 'captcha' | 'successRedirectUrl' | 'limits'>;
 export type ServedForm = PageForm & { page: FormPage; fields: FormField[] };
 
 /** What every hosted page's footer needs of the configuration. */
@@ -124,13 +126,20 @@ function formPageAgain(res: Response, again: PageAgain, error: HttpError): strin
   setFormPageHeaders(res, again.form);
   res.setHeader('Cache-Control', 'no-store');
   // A closed form (docs/form-limits.md) shows its closed message, not the form again.
-  if (error.code === 'form_closed')
-    return formPageClosed(again.form.page, error.message, again.chrome);
+  if (error.code === 'form_closed') {
+    const reason = error instanceof FormClosedAnswer ? error.reason : 'closed';
+    const closed = { reason, limits: again.form.limits };
+    return formPageClosed(again.form.page, closed, again.chrome);
+  }
   const problem: PageProblem = {
     code: error.code,
     message: error.message,
     details: error.errors ?? [],
-    fieldErrors: error instanceof FieldValidationError ? error.fieldErrors : {},
+    // Said in the page's language, whatever the request's Accept-Language asked for.
+    fieldErrors:
+      error instanceof FieldValidationError
+        ? fieldErrorsIn(error.fieldProblems, pageLanguage(again.form.page))
+        : {},
   };
   return renderFormPage(
     again.form,

@@ -60,7 +60,11 @@ export const formPageRoutes = [
     setFormPageHeaders(res, form);
     const closed = await closedNow(req.em, form, Date.now());
     if (closed) {
-      const html = formPageClosed(form.page, closed.message, pageChrome(ctx));
+      const html = formPageClosed(
+        form.page,
+        { reason: closed.reason, limits: form.limits },
+        pageChrome(ctx),
+      );
       return { status: 200, content: html, headers: { 'Cache-Control': 'no-cache' } };
     }
     const html = formPageCacheOf(ctx).page(

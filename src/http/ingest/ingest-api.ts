@@ -38,6 +38,7 @@ import { HttpError } from '../kit/errors/http-error';
 import { autocompleteScript } from './autocomplete-script';
 import { clientAddress } from '../kit/middleware/client-address';
 import { submissionRefused } from './ingest-refusals';
+import { negotiateLanguage } from '../../i18n/accept-language';
 import { answerPreflight, setIngestCors } from './cors';
 import { parseFormBody, type ParsedFormBody } from './parse-form-body';
 import { rateLimitSubject } from './rate-limit-key';
@@ -136,7 +137,8 @@ async function accept(
       referrer: req.get('referer') ?? null,
     },
   });
-  if (!checked.ok) throw submissionRefused(checked.problem);
+  if (!checked.ok)
+    throw submissionRefused(checked.problem, negotiateLanguage(req.get('accept-language')));
   // The CAPTCHA is verified once the fields passed, not before: an answer is good once at its
   // provider, so a post refused for its fields keeps its answer for the next try and its
   // refusal (validation_failed, not captcha_failed), and waits for no provider (up to 5 s).
@@ -380,6 +382,9 @@ export const ingestRoutes = [
       "it needs `Authorization: Bearer <API_KEY>` with a key of the form's account that has " +
       '`can_create_forms` (401 without a valid key, 403 without the scope), and no CAPTCHA. ' +
       "A form with a `captcha` otherwise needs its widget's field (422 `captcha_failed`). " +
+      "A refusal by the form's `fields` is 422 `validation_failed` with English `errors` and " +
+      "`field_errors` by field name, in the supported language the request's `Accept-Language` " +
+      'asks for (English without one; docs/languages.md). ' +
       'A closed form with `limits` is 403 `form_closed`, a repeated unique value 409 ' +
       '`already_submitted` (docs/form-limits.md).',
     audit: { exempt: 'ingest of a submission by the public, not an account change' },

@@ -6,12 +6,19 @@ import {
   HttpError,
   validationFailed,
 } from '../kit/errors/http-error';
+import { DEFAULT_LANGUAGE, type Language } from '../../i18n/languages';
+import { fieldErrorsIn, problemLines } from './field-problem-text';
 
 /**
  * The answer to a submission prepareSubmission refused: 413 for a limit, 422
  * `invalid_payload` for text that is not well-formed Unicode, else 422 `validation_failed`.
+ * Its `errors` are English; `field_errors` are in `language`, the one the request's
+ * `Accept-Language` asked for (docs/languages.md), English when it asked for none.
  */
-export function submissionRefused(problem: SubmissionProblem): HttpError {
+export function submissionRefused(
+  problem: SubmissionProblem,
+  language: Language | null = null,
+): HttpError {
   if (problem.kind === 'too_large')
     return new HttpError('payload_too_large', 'the submission exceeds a limit', problem.errors);
   if (problem.kind === 'ill_formed')
@@ -20,8 +27,12 @@ export function submissionRefused(problem: SubmissionProblem): HttpError {
       'the submission holds text that is not well-formed Unicode',
       problem.errors,
     );
-  if (problem.fieldErrors) return new FieldValidationError(problem.errors, problem.fieldErrors);
-  return validationFailed(problem.errors);
+  const errors = problemLines(problem);
+  if (problem.fieldProblems) {
+    const fieldErrors = fieldErrorsIn(problem.fieldProblems, language ?? DEFAULT_LANGUAGE);
+    return new FieldValidationError(errors, fieldErrors, problem.fieldProblems);
+  }
+  return validationFailed(errors);
 }
 
 /**
@@ -47,7 +58,11 @@ export function gateRefusal(error: unknown): HttpError | null {
 
 /** 403 `form_closed` with the form's window. */
 export const formClosed = (error: FormClosedError) =>
-  new FormClosedAnswer(error.message, {
-    opens_at: error.limits.opens_at,
-    closes_at: error.limits.closes_at,
-  });
+  new FormClosedAnswer(
+    error.message,
+    {
+      opens_at: error.limits.opens_at,
+      closes_at: error.limits.closes_at,
+    },
+    error.reason,
+  );

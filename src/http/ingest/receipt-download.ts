@@ -1,4 +1,6 @@
 import escapeHtml from 'escape-html';
+import { DEFAULT_LANGUAGE, type Language } from '../../i18n/languages';
+import { htmlIn, textIn } from './form-page/page-text';
 
 /** A receipt the thank-you page offers: checked to be this instance's, for this form. */
 export type OfferedReceipt = { submissionId: string; receipt: string };
@@ -8,12 +10,15 @@ export type OfferedReceipt = { submissionId: string; receipt: string };
  * it works without JavaScript and without another request. A compact JWS is base64url and
  * dots only, so it needs no escaping in the URL; the attributes are escaped all the same.
  */
-export function receiptDownloadLink(offered: OfferedReceipt | null): string {
+export function receiptDownloadLink(
+  offered: OfferedReceipt | null,
+  language: Language = DEFAULT_LANGUAGE,
+): string {
   if (!offered) return '';
   const href = `data:application/jose;charset=us-ascii,${offered.receipt}`;
   const filename = `receipt-${offered.submissionId}.jws`;
-  return (
-    `<p class="receipt"><a href="${escapeHtml(href)}" download="${escapeHtml(filename)}">` +
-    'Download your receipt</a>: a signed record of what was received.</p>'
-  );
+  const link =
+    `<a href="${escapeHtml(href)}" download="${escapeHtml(filename)}">` +
+    `${textIn(language, 'thanks.receipt_link')}</a>`;
+  return `<p class="receipt">${htmlIn(language, 'thanks.receipt', { link })}</p>`;
 }

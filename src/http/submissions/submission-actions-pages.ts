@@ -12,6 +12,7 @@ import { definePage } from '../kit/routing/define-page';
 import { displayFields } from './submission-display';
 import { setFlash } from '../kit/session/flash';
 import { sendNotFound } from '../kit/chrome/not-found';
+import { problemLines } from '../ingest/field-problem-text';
 
 const ERASE = {
   access: 'session',
@@ -85,7 +86,10 @@ export const submissionActionPages = [
         return sendNotFound(req, res, 'submission');
       const submission = submissionView(row, ctx.urls, sessionPrincipal(session));
       const fields = displayFields(row.payload_json, submission.id);
-      return render({ submission, fields, notSpamRefused: marked.problem.errors }, { status: 422 });
+      return render(
+        { submission, fields, notSpamRefused: problemLines(marked.problem) },
+        { status: 422 },
+      );
     }
     setFlash(res, ctx.urls.base, spam ? 'marked_spam' : 'marked_not_spam');
     res.redirect(303, `/app/submissions/${params.id}`);

@@ -1,6 +1,9 @@
 import escapeHtml from 'escape-html';
 import { isSingleCheckbox, type FormField } from '../../../domain/forms/form-fields';
 import { attr, autocompleteOf, INPUT_TYPES } from '../../forms/field-attributes';
+import { translate } from '../../../i18n/catalogue';
+import type { Language } from '../../../i18n/languages';
+import { textIn } from './page-text';
 
 /** What one field shows besides its definition: values, its error, whether it takes focus. */
 export type FieldState = {
@@ -11,6 +14,8 @@ export type FieldState = {
   autofocus: boolean;
   /** The page is shown again after a post: chosen files were not kept. */
   filesDropped: boolean;
+  /** The page's language, of every text that is not the owner's. */
+  language: Language;
 };
 
 /** Ids come from the field's position, never from its name (names may hold any character). */
@@ -39,7 +44,7 @@ export function fieldMarkup(field: FormField, index: number, state: FieldState):
   const notes =
     (help ? `<p class="hint" id="${helpId}">${escapeHtml(help)}</p>` : '') +
     (state.error
-      ? `<p class="error" id="${errorId}"><span class="visually-hidden">Error: </span>${escapeHtml(state.error)}</p>`
+      ? `<p class="error" id="${errorId}"><span class="visually-hidden">${textIn(state.language, 'field.error_prefix')} </span>${escapeHtml(state.error)}</p>`
       : '');
   const wrapper = `field${state.error ? ' field-invalid' : ''}`;
   const label = escapeHtml(field.label) + (field.required ? requiredMark : '');
@@ -65,7 +70,9 @@ export function fieldMarkup(field: FormField, index: number, state: FieldState):
           (o) =>
             `<option${optionValue(o)}${attr('selected', chosen.has(o))}>${escapeHtml(o)}</option>`,
         );
-        const placeholder = field.multiple ? '' : '<option value="">Choose…</option>';
+        const placeholder = field.multiple
+          ? ''
+          : `<option value="">${textIn(state.language, 'page.choose')}</option>`;
         return `<select id="${id}"${common}${attr('multiple', field.multiple)}>${placeholder}${options.join('')}</select>`;
       }
       case 'file':
@@ -92,7 +99,9 @@ export function fieldMarkup(field: FormField, index: number, state: FieldState):
       ? ` role="radiogroup"${attr('aria-required', field.required ? 'true' : undefined)}${attr('aria-invalid', state.error ? 'true' : undefined)}`
       : '';
     const atLeastOne =
-      !radio && field.required ? '<span class="visually-hidden"> (choose at least one)</span>' : '';
+      !radio && field.required
+        ? `<span class="visually-hidden"> ${textIn(state.language, 'page.choose_at_least_one')}</span>`
+        : '';
     return `<fieldset class="${wrapper}"${groupAria}${attr('aria-describedby', describedBy)}><legend>${label}${atLeastOne}</legend>${notes}<div class="choices">${choices.join('')}</div></fieldset>`;
   }
 }
@@ -111,9 +120,11 @@ const requiredAttrs = (field: FormField) =>
 /** A file field's help: its own, the accepted types, and after a failed post a reminder. */
 function fileHelp(field: FormField, state: FieldState): string | null {
   const parts = [field.help ?? null];
-  if (field.accept?.length) parts.push(`Accepted: ${field.accept.join(', ')}.`);
-  if (state.filesDropped)
-    parts.push('Files are not kept when the form is shown again: choose them again.');
+  if (field.accept?.length)
+    parts.push(
+      translate(state.language, 'page.files_accepted', { types: field.accept.join(', ') }),
+    );
+  if (state.filesDropped) parts.push(translate(state.language, 'page.files_choose_again'));
   const text = parts.filter(Boolean).join(' ');
   return text === '' ? null : text;
 }

@@ -1,12 +1,9 @@
 import escapeHtml from 'escape-html';
 import type { FormPage } from '../../../domain/forms/form-fields';
+import { textDirection, type Language } from '../../../i18n/languages';
 import { DEFAULT_ACCENT, pageStyles } from './page-styles';
+import { pageLanguage, textIn } from './page-text';
 
-/**
- * The HTML document around a hosted page's content (the form, or its thank-you message):
- * the page's title, the viewport for phones and its stylesheet. `content` is markup,
- * already escaped.
- */
 /** What every hosted page ends with: the operator's abuse contact, when there is one. */
 export type PageChrome = { abuseContact: string | null };
 
@@ -14,29 +11,38 @@ export type PageChrome = { abuseContact: string | null };
  * Pages on our host or a customer's domain can be abused for phishing: every page says it is
  * a hosted form, warns against sending passwords, and links to where to report it.
  */
-function pageFooter(chrome: PageChrome): string {
+function pageFooter(chrome: PageChrome, language: Language): string {
   const report = chrome.abuseContact
-    ? ` <a href="${escapeHtml(chrome.abuseContact)}">Report abuse</a>`
+    ? ` <a href="${escapeHtml(chrome.abuseContact)}">${textIn(language, 'footer.report_abuse')}</a>`
     : '';
   return `<footer class="page-footer">
-<p>Never submit passwords through this form.</p>
-<p>A form hosted with Formward.${report}</p>
+<p>${textIn(language, 'footer.no_passwords')}</p>
+<p>${textIn(language, 'footer.hosted')}${report}</p>
 </footer>`;
 }
 
+/**
+ * The HTML document around a hosted page's content (the form, or its thank-you message):
+ * its language and direction, the page's title (after "Error:" in the page's language when
+ * `error`), the viewport for phones and its stylesheet. `content` is markup, already escaped.
+ */
 export function pageDocument(
   page: FormPage,
   content: string,
   chrome: PageChrome,
-  titlePrefix = '',
+  error = false,
 ): string {
   const accent = page.accent_color ?? DEFAULT_ACCENT;
+  const language = pageLanguage(page);
+  const title = error
+    ? textIn(language, 'page.title_error', { title: page.title })
+    : escapeHtml(page.title);
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}" dir="${textDirection(language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(titlePrefix + page.title)}</title>
+<title>${title}</title>
 <style>${pageStyles(accent)}</style>
 </head>
 <body>
@@ -45,7 +51,7 @@ export function pageDocument(
 ${content}
 </div>
 </main>
-${pageFooter(chrome)}
+${pageFooter(chrome, language)}
 </body>
 </html>`;
 }

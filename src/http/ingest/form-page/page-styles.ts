@@ -22,18 +22,18 @@ a{color:var(--accent);text-decoration-thickness:1px;text-underline-offset:2px}
 a:hover{text-decoration-thickness:2px}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .required-note{color:var(--muted);font-size:.9375rem;margin:0 0 1.25rem}
-.req{color:var(--error);font-weight:700;margin-left:.25em}
+.req{color:var(--error);font-weight:700;margin-inline-start:.25em}
 .required-note .req{margin:0}
 .field{margin:0 0 1.25rem;padding:0;border:0;min-width:0}
 .field>label,.field>legend{display:block;font-weight:600;margin:0 0 .25rem;padding:0}
 .hint{color:var(--muted);font-size:.9375rem;margin:0 0 .375rem}
 .error{color:var(--error);font-weight:600;margin:0 0 .375rem}
-.field-invalid{border-left:4px solid var(--error);padding-left:.75rem}
+.field-invalid{border-inline-start:4px solid var(--error);padding-inline-start:.75rem}
 input[type=text],input[type=email],input[type=number],input[type=tel],input[type=url],input[type=date],select,textarea{display:block;width:100%;min-height:2.75rem;padding:.5rem .75rem;font:inherit;color:inherit;background:#fff;border:1px solid var(--border);border-radius:6px}
 textarea{min-height:8rem;resize:vertical}
 select[multiple]{min-height:7rem;padding:.25rem}
 input[type=file]{display:block;width:100%;min-height:2.75rem;padding:.5rem 0;font:inherit}
-input[type=file]::file-selector-button{min-height:2.75rem;margin-right:.75rem;padding:.5rem 1rem;font:inherit;border:1px solid var(--border);border-radius:6px;background:#fff;color:var(--text)}
+input[type=file]::file-selector-button{min-height:2.75rem;margin-inline-end:.75rem;padding:.5rem 1rem;font:inherit;border:1px solid var(--border);border-radius:6px;background:#fff;color:var(--text)}
 input[aria-invalid=true]:not([type=radio]):not([type=checkbox]),select[aria-invalid=true],textarea[aria-invalid=true]{border:2px solid var(--error)}
 input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid var(--accent);outline-offset:1px}
 .choices{display:grid;gap:.25rem}
@@ -45,7 +45,7 @@ input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px soli
 .check label{display:flex;align-items:center;min-height:2.75rem;font-weight:600;cursor:pointer}
 .error-summary{border:3px solid var(--error);border-radius:8px;padding:1rem 1.25rem;margin:0 0 1.5rem}
 .error-summary h2{font-size:1.25rem;margin:0 0 .5rem}
-.error-summary ul{margin:0;padding-left:1.25rem}
+.error-summary ul{margin:0;padding-inline-start:1.25rem}
 .error-summary li{margin:.25rem 0}
 .error-summary a{color:var(--error);font-weight:600}
 .error-summary p{margin:0 0 .5rem}
@@ -53,7 +53,7 @@ input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px soli
 button{display:block;width:100%;min-height:3rem;padding:.75rem 1.5rem;font:inherit;font-weight:600;color:#fff;background:var(--accent);border:0;border-radius:8px;cursor:pointer}
 button:hover{filter:brightness(.9)}
 @media (min-width:40rem){button{display:inline-block;width:auto;min-width:10rem}}
-.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.hp{position:absolute;inset-inline-start:-10000px;width:1px;height:1px;overflow:hidden}
 .visually-hidden{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .thanks,.closed{text-align:center}
 .thanks p,.closed p{margin:0 0 .75rem}

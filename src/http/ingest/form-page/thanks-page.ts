@@ -2,6 +2,7 @@ import escapeHtml from 'escape-html';
 import type { FormPage } from '../../../domain/forms/form-fields';
 import { pageDocument, textParagraphs, type PageChrome } from './page-document';
 import { receiptDownloadLink, type OfferedReceipt } from '../receipt-download';
+import { pageLanguage, successMessageOf, textIn } from './page-text';
 
 /**
  * Where a hosted page's browser lands after a successful post (post/redirect/get, so a reload
@@ -14,11 +15,12 @@ export function formPageThanks(
   chrome: PageChrome,
   receipt: OfferedReceipt | null = null,
 ): string {
+  const language = pageLanguage(page);
   const content = `<div class="thanks">
 <h1>${escapeHtml(page.title)}</h1>
-<div role="status">${textParagraphs(page.success_message)}</div>
-${receiptDownloadLink(receipt)}
-<p><a href="${escapeHtml(base)}">Send another response</a></p>
+<div role="status">${textParagraphs(successMessageOf(page, language))}</div>
+${receiptDownloadLink(receipt, language)}
+<p><a href="${escapeHtml(base)}">${textIn(language, 'thanks.send_another')}</a></p>
 </div>`;
   return pageDocument(page, content, chrome);
 }

@@ -138,7 +138,9 @@ export const errorSchema = z
     field_errors: z
       .record(z.string(), z.string())
       .optional()
-      .describe('ingest on a form with `fields`: one message by field name (docs/form-fields.md)'),
+      .describe(
+        "ingest on a form with `fields`: one message by field name (docs/form-fields.md), in English or in the supported language the request's `Accept-Language` asks for (docs/languages.md); `errors` stay English",
+      ),
     opens_at: z
       .string()
       .nullable()

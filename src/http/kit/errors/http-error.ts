@@ -1,4 +1,6 @@
 import { LimitReachedError } from '../../../domain/budgets/limit-reached';
+import type { FieldProblem } from '../../../domain/forms/field-problems';
+import type { ClosedReason } from '../../../domain/forms/form-limits';
 import { resolveErrorRef, type ErrorRef } from './error-codes';
 import type { Link } from '../answers/links';
 
@@ -35,12 +37,15 @@ export class HttpError extends Error {
 
 /**
  * 422 `validation_failed` of a submission checked against its form's fields: `errors` as
- * everywhere, and the same by field name for pages and clients (docs/form-fields.md).
+ * everywhere, and the same by field name for pages and clients (docs/form-fields.md), in the
+ * language the client asked for (docs/languages.md); `fieldProblems` keeps them as codes, for
+ * a hosted page to say them in its own language.
  */
 export class FieldValidationError extends HttpError {
   constructor(
     errors: string[],
     readonly fieldErrors: Record<string, string>,
+    readonly fieldProblems: Record<string, FieldProblem>,
   ) {
     super('validation_failed', 'the submission failed validation', errors);
   }
@@ -54,6 +59,8 @@ export class FormClosedAnswer extends HttpError {
   constructor(
     message: string,
     readonly window: { opens_at: string | null; closes_at: string | null },
+    /** Why it is closed, for a hosted page to say in its own language. */
+    readonly reason: ClosedReason,
   ) {
     super('form_closed', message);
   }
