@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { FormSettings, FormView } from '../support/api-client';
 import { runAxe } from '../support/axe';
-import { launchChromiumBrowser } from '../support/chromium';
 import { useTestStack } from '../support/fixture';
+import { sendForm, usePageBrowser } from '../support/page-browser';
 import { HOSTILE } from '../support/page-form';
 
 // Each gate of a form's limits (docs/form-limits.md) as a person meets it on the hosted page,
@@ -30,37 +30,16 @@ const PAGE = {
 const HOUR_MS = 3_600_000;
 const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 
-let browser: Browser;
+const { newPage, problems } = usePageBrowser();
 /** The page axe runs in (JavaScript on). */
 let scripted: Page | undefined;
-const contexts: BrowserContext[] = [];
-/** Page errors and dialogs (an `alert` would be the hostile message run as script). */
-const problems: string[] = [];
 
-beforeAll(async () => {
+beforeAll(() => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  browser = await launchChromiumBrowser();
-});
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
 });
 
 /** A visitor of their own (no cookies shared), with JavaScript off unless asked. */
-async function visitor(javaScriptEnabled = false): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    javaScriptEnabled,
-  });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('dialog', (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  return page;
-}
+const visitor = (javaScriptEnabled = false) => newPage({ javaScriptEnabled });
 
 const gatedForm = (limits: FormSettings['limits']) =>
   t.api.createForm({ name: 'Meetup', fields: FIELDS, page: PAGE, limits });
@@ -69,11 +48,7 @@ async function register(page: Page, form: FormView, name: string, email: string)
   await page.goto(form.page_url!);
   await page.fill('#f0', name);
   await page.fill('#f1', email);
-  const [response] = await Promise.all([
-    page.waitForNavigation(),
-    page.click('button[type="submit"]'),
-  ]);
-  return response!;
+  return sendForm(page);
 }
 
 /** axe-core runs as a script: a page seen with JavaScript off is checked again with it on. */

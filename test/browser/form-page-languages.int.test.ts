@@ -1,9 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { runAxe } from '../support/axe';
-import { launchChromiumBrowser } from '../support/chromium';
 import type { FormSettings } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
+import { sendForm as send, usePageBrowser } from '../support/page-browser';
 
 // A hosted page in Hebrew (right to left) and in German (docs/languages.md) in a real
 // Chromium: lang and dir, no axe-core violation (WCAG 2.2 AA) before and after a refused post;
@@ -11,15 +11,7 @@ import { useTestStack } from '../support/fixture';
 
 const t = useTestStack({ env: { ABUSE_CONTACT: 'mailto:abuse@forms.example' } });
 
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-beforeAll(async () => {
-  browser = await launchChromiumBrowser();
-});
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-});
+const { newPage } = usePageBrowser();
 
 const FIELDS = [
   { name: 'name', label: 'Name', type: 'text', required: true },
@@ -59,21 +51,6 @@ async function expectAxeClean(page: Page, what: string) {
   expect(result.rulesRun).toEqual(expect.arrayContaining(['html-has-lang', 'html-lang-valid']));
 }
 
-const send = (page: Page) =>
-  Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]).then(
-    ([response]) => response!,
-  );
-
-/** A new page of its own context (axe-core needs JavaScript; the posts are tried without). */
-async function newPage(javaScriptEnabled: boolean): Promise<Page> {
-  const context = await browser.newContext({
-    javaScriptEnabled,
-    viewport: { width: 390, height: 844 },
-  });
-  contexts.push(context);
-  return context.newPage();
-}
-
 /** Leaves the required name blank (spaces pass the browser's own check, not ingest's). */
 async function fillWithBlankName(page: Page) {
   await page.fill('#f0', '   ');
@@ -92,7 +69,7 @@ describe('a hosted page in its language', () => {
         page: { title: c.title, language: c.language },
       });
 
-      const checked = await newPage(true);
+      const checked = await newPage();
       await checked.goto(form.page_url!);
       expect(await checked.getAttribute('html', 'lang')).toBe(c.language);
       expect(await checked.getAttribute('html', 'dir')).toBe(c.dir);
@@ -102,7 +79,7 @@ describe('a hosted page in its language', () => {
       expect(await checked.getAttribute('html', 'dir')).toBe(c.dir);
       await expectAxeClean(checked, `${c.language}-errors`);
 
-      const page = await newPage(false);
+      const page = await newPage({ javaScriptEnabled: false });
       await page.goto(form.page_url!);
       expect(await page.title()).toBe(c.title);
       await fillWithBlankName(page);

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { FormView } from '../support/api-client';
 import { runAxe, WCAG_TAGS } from '../support/axe';
-import { launchChromiumBrowser } from '../support/chromium';
 import { useTestStack } from '../support/fixture';
+import { usePageBrowser, sendForm as send } from '../support/page-browser';
 import { HOSTILE, pageFormSettings, STORED_ANSWERS } from '../support/page-form';
 
 // The hosted form page (docs/form-pages.md) in a real Chromium: axe-core finds no WCAG 2.2 AA
@@ -27,41 +27,11 @@ const PHONE: BrowserContextOptions = {
 };
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-/** CSP violations, page errors and dialogs (an `alert` would be an injection) of every page. */
-const problems: string[] = [];
+const { newPage, problems } = usePageBrowser();
 
-beforeAll(async () => {
+beforeAll(() => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  browser = await launchChromiumBrowser();
 });
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-});
-
-async function newPage(options: BrowserContextOptions): Promise<Page> {
-  const context = await browser.newContext(options);
-  contexts.push(context);
-  if (options.javaScriptEnabled !== false)
-    await context.addInitScript(`
-      document.addEventListener('securitypolicyviolation', (event) => {
-        console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI);
-      });
-    `);
-  const page = await context.newPage();
-  page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy|CSP violation/i.test(message.text()))
-      problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('dialog', (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  return page;
-}
 
 /** A screenshot into SHOTS, and with UPDATE_SCREENSHOTS=1 a copy for the README. */
 async function shot(page: Page, name: string, readme?: string) {
@@ -122,11 +92,6 @@ const attach = (page: Page) =>
     mimeType: 'text/plain',
     buffer: Buffer.from('chosen in the browser'),
   });
-
-const send = (page: Page) =>
-  Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]).then(
-    ([response]) => response!,
-  );
 
 async function storedSubmission(form: FormView) {
   const rows = await t.stack.sql<{
