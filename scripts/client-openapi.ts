@@ -1,5 +1,8 @@
 import { apiGuide } from '../src/http/docs/api-guide';
-import { buildOpenApiDocument, type OpenApiDocument } from '../src/http/kit/openapi/openapi-document';
+import {
+  buildOpenApiDocument,
+  type OpenApiDocument,
+} from '../src/http/kit/openapi/openapi-document';
 import { OPERATIONS } from '../src/http/routes';
 
 /*

@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Formward, FormwardError } from '../../client/src/index';
 import { useTestStack } from '../support/fixture';
@@ -99,7 +100,8 @@ describe('the client package against a running server', () => {
     const form = await api.forms.create({ name: 'Hooks' });
     const plugin = await api.plugins.create(form.id, {
       plugin_type: 'webhook',
-      config: { url: 'https://hooks.example.com/formward' },
+      // A public address literal: no DNS lookup for the address guard.
+      config: { url: 'https://93.184.216.34/hook' },
     });
     expect(plugin.signing_secret).toMatch(/^whsec_/);
     const disabled = await api.plugins.update(form.id, plugin.id, { enabled: false });
@@ -146,6 +148,31 @@ describe('the client package against a running server', () => {
   });
 });
 
+describe('the client iterator on pages cut short by the byte budget', () => {
+  // Each submission's view is over 3 KiB: a page holds two, and goes on by cursor.
+  const small = useTestStack({ env: { LIST_MAX_BYTES: '8KiB' } });
+
+  it('follows the cursor of each cut page and yields every submission once', async () => {
+    const api = new Formward({ baseUrl: small.stack.url, apiKey: small.adminKey });
+    const form = await api.forms.create({ name: 'Large payloads' });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push(String((await api.submit(form.endpoint_token, { blob: 'x'.repeat(3000), i })).id));
+
+    const pages = [];
+    for await (const page of api.submissions.pages({ form_id: form.id })) pages.push(page);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages[0]!.meta.truncated).toBe(true);
+    const next = pages[0]!.links.find((link) => link.rel === 'next')!;
+    expect(new URL(next.href).searchParams.has('cursor')).toBe(true);
+
+    const walked = [];
+    for await (const submission of api.submissions.all({ form_id: form.id }))
+      walked.push(submission.id);
+    expect(walked).toEqual([...ids].reverse());
+  });
+});
+
 describe('the client package as npm packs it', () => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'formward-client-consumer-'));
   afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -154,12 +181,13 @@ describe('the client package as npm packs it', () => {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
   );
-  const run = (command: string, args: string[], cwd: string, extra: NodeJS.ProcessEnv = {}) =>
-    execFileSync(command, args, { cwd, env: { ...env, ...extra }, encoding: 'utf8' });
+  // Asynchronous: the server under test answers from this very process.
+  const run = async (command: string, args: string[], cwd: string, extra = {}) =>
+    (await promisify(execFile)(command, args, { cwd, env: { ...env, ...extra } })).stdout;
 
   it('builds, installs offline, compiles under --strict and calls the server', async () => {
     const packed = JSON.parse(
-      run('npm', ['pack', '--json', '--pack-destination', scratch], clientDir),
+      await run('npm', ['pack', '--json', '--pack-destination', scratch], clientDir),
     ) as { filename: string; name: string; files: { path: string }[] }[];
     const { filename, name, files } = packed[0]!;
     expect(files.map((f) => f.path)).toEqual(
@@ -170,7 +198,7 @@ describe('the client package as npm packs it', () => {
       path.join(scratch, 'package.json'),
       JSON.stringify({ name: 'scratch-consumer', private: true, type: 'module' }),
     );
-    run(
+    await run(
       'npm',
       ['install', '--offline', '--no-audit', '--no-fund', path.join(scratch, filename)],
       scratch,
@@ -206,8 +234,8 @@ describe('the client package as npm packs it', () => {
       ].join('\n'),
     );
     const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    run(process.execPath, [tsc, '-p', 'tsconfig.json'], scratch);
-    const output = run(process.execPath, ['consumer.js'], scratch, {
+    await run(process.execPath, [tsc, '-p', 'tsconfig.json'], scratch);
+    const output = await run(process.execPath, ['consumer.js'], scratch, {
       FORMWARD_URL: t.stack.url,
       FORMWARD_KEY: t.adminKey,
     });
