@@ -10,7 +10,12 @@ const formward = new Formward({ baseUrl: 'https://forms.example.com', apiKey: 'f
 export async function createAndUpdate(): Promise<Form> {
   const form = await formward.forms.create({
     name: 'Sign-ups',
-    fields: [{ name: 'email', label: 'E-mail', type: 'email', required: true }],
+    // What the API defaults (a field's `required`, the page's texts) may be left out.
+    fields: [
+      { name: 'email', label: 'E-mail', type: 'email', required: true },
+      { name: 'team', label: 'Team', type: 'text' },
+    ],
+    page: { title: 'Sign up' },
     limits: { max_submissions: 100, unique_field: 'email' },
   });
   // @ts-expect-error: a form has a `name`, not a `nam`

@@ -1480,7 +1480,7 @@ export interface components {
                 /** @enum {string} */
                 type: "text" | "email" | "textarea" | "number" | "tel" | "url" | "date" | "select" | "radio" | "checkbox" | "file" | "hidden";
                 /** @default false */
-                required: boolean;
+                required?: boolean;
                 placeholder?: string;
                 /** @description a hint shown under the input */
                 help?: string;
@@ -1509,19 +1509,19 @@ export interface components {
                  * @description plain text under the heading; blank lines separate paragraphs
                  * @default null
                  */
-                description: string | null;
+                description?: string | null;
                 /** @default Send */
-                submit_label: string;
+                submit_label?: string;
                 /**
                  * @description shown after a successful post, unless success_redirect_url is set
                  * @default Thank you! Your submission has been received.
                  */
-                success_message: string;
+                success_message?: string;
                 /**
                  * @description #rrggbb for buttons, links and focus rings; needs 4.5:1 against white
                  * @default null
                  */
-                accent_color: string | null;
+                accent_color?: string | null;
             } | null;
             /**
              * Format: uri
@@ -1680,7 +1680,7 @@ export interface components {
                 /** @enum {string} */
                 type: "text" | "email" | "textarea" | "number" | "tel" | "url" | "date" | "select" | "radio" | "checkbox" | "file" | "hidden";
                 /** @default false */
-                required: boolean;
+                required?: boolean;
                 placeholder?: string;
                 /** @description a hint shown under the input */
                 help?: string;
@@ -1709,19 +1709,19 @@ export interface components {
                  * @description plain text under the heading; blank lines separate paragraphs
                  * @default null
                  */
-                description: string | null;
+                description?: string | null;
                 /** @default Send */
-                submit_label: string;
+                submit_label?: string;
                 /**
                  * @description shown after a successful post, unless success_redirect_url is set
                  * @default Thank you! Your submission has been received.
                  */
-                success_message: string;
+                success_message?: string;
                 /**
                  * @description #rrggbb for buttons, links and focus rings; needs 4.5:1 against white
                  * @default null
                  */
-                accent_color: string | null;
+                accent_color?: string | null;
             } | null;
             /** @description the form's gates (docs/form-limits.md): a count, a window, a field whose value comes once; null: none */
             limits?: {
@@ -1806,7 +1806,7 @@ export interface components {
                 /** @enum {string} */
                 type: "text" | "email" | "textarea" | "number" | "tel" | "url" | "date" | "select" | "radio" | "checkbox" | "file" | "hidden";
                 /** @default false */
-                required: boolean;
+                required?: boolean;
                 placeholder?: string;
                 /** @description a hint shown under the input */
                 help?: string;
@@ -1835,19 +1835,19 @@ export interface components {
                  * @description plain text under the heading; blank lines separate paragraphs
                  * @default null
                  */
-                description: string | null;
+                description?: string | null;
                 /** @default Send */
-                submit_label: string;
+                submit_label?: string;
                 /**
                  * @description shown after a successful post, unless success_redirect_url is set
                  * @default Thank you! Your submission has been received.
                  */
-                success_message: string;
+                success_message?: string;
                 /**
                  * @description #rrggbb for buttons, links and focus rings; needs 4.5:1 against white
                  * @default null
                  */
-                accent_color: string | null;
+                accent_color?: string | null;
             } | null;
             /** @description a verified custom domain of this account: the page is also at https://{domain}/{slug} (docs/custom-domains.md); null: none */
             domain?: string | null;
