@@ -112,7 +112,17 @@ const kitRule = () => {
 };
 
 export default defineConfig(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', '.tmp/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      '.tmp/**',
+      // The client package's build output and its types generated from the OpenAPI document.
+      'client/dist/**',
+      'client/src/generated/**',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
@@ -254,6 +264,30 @@ export default defineConfig(
               allowTypeImports: true,
               message:
                 'workflows import only types and pure helpers: no database, I/O or worker packages (only @temporalio/workflow and @temporalio/common)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The client package runs in browsers as well as Node.js: fetch and web APIs only, and
+    // nothing of the service it talks to (its types come from the OpenAPI document).
+    files: ['client/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: builtinModules.flatMap((name) =>
+            [name, `node:${name}`].map((id) => ({
+              name: id,
+              message: 'the client runs in browsers too: no Node.js built-ins',
+            })),
+          ),
+          patterns: [
+            {
+              regex: '^(\\.\\./){2,}(src|workflows|activities)(/|$)',
+              message: 'the client package imports nothing of the service outside client/',
             },
           ],
         },

@@ -1,0 +1,10 @@
+export { Formward, type FormwardOptions } from './client.js';
+export { FormwardError, UNEXPECTED_RESPONSE } from './errors.js';
+export type { SubmitOptions } from './resources/ingest.js';
+export type { Forms } from './resources/forms.js';
+export type { Submissions } from './resources/submissions.js';
+export type { Plugins } from './resources/plugins.js';
+export type { Domains } from './resources/domains.js';
+export type { Stats } from './resources/stats.js';
+export type * from './types.js';
+export type { components, operations, paths } from './generated/api.js';
