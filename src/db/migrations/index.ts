@@ -33,6 +33,7 @@ import { Migration20261217000100PluginRouting } from './Migration20261217000100P
 import { Migration20261218000500DomainVerifications } from './Migration20261218000500DomainVerifications';
 import { Migration20261219000100FormLimits } from './Migration20261219000100FormLimits';
 import { Migration20261223000500ReceiptKeys } from './Migration20261223000500ReceiptKeys';
+import { Migration20261224000100SubmitterAccess } from './Migration20261224000100SubmitterAccess';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -116,4 +117,8 @@ export const migrationsList = [
   },
   { name: 'Migration20261219000100FormLimits', class: Migration20261219000100FormLimits },
   { name: 'Migration20261223000500ReceiptKeys', class: Migration20261223000500ReceiptKeys },
+  {
+    name: 'Migration20261224000100SubmitterAccess',
+    class: Migration20261224000100SubmitterAccess,
+  },
 ];
