@@ -231,6 +231,8 @@ const environmentSchema = z.object({
   FORM_PAGE_CACHE_MAX_BYTES: byteSize('16MiB'),
   /** Hosted page GETs allowed per client network per minute; 0 turns the limit off. */
   FORM_PAGE_RATE: z.coerce.number().int().min(0).default(120),
+  /** Manage-link requests (view, edit, delete) per client network per minute; 0: off. */
+  MANAGE_LINK_RATE: z.coerce.number().int().min(0).default(30),
   /** Bytes of uploaded files one form may keep; 0 turns the quota off. */
   FILE_QUOTA_PER_FORM: byteSize('1GiB'),
   /**
@@ -363,6 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     formCacheMaxBytes: e.FORM_CACHE_MAX_BYTES,
     formPageCacheMaxBytes: e.FORM_PAGE_CACHE_MAX_BYTES,
     formPageRatePerMinute: e.FORM_PAGE_RATE,
+    manageLinkRatePerMinute: e.MANAGE_LINK_RATE,
     fileQuota: { perFormBytes: e.FILE_QUOTA_PER_FORM, perAccountBytes: e.FILE_QUOTA_PER_ACCOUNT },
     fileStorage: storage.data,
     uploadWriteConcurrency: e.UPLOAD_WRITE_CONCURRENCY,

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { expectAnswer, request } from '../support/api-client';
 import { useTestStack } from '../support/fixture';
-import { postForm } from '../support/ingest-requests';
+import { ingestResultOf, postForm, postJson } from '../support/ingest-requests';
 import { openAppSession } from './dashboard-support';
 
 // Manage links in the dashboard (docs/manage-links.md): the settings page's Submitter access
-// (shown, refused with the API's own problem at its input, saved).
+// (shown, refused with the API's own problem at its input, saved), and a submission's
+// versions on its page.
 
 const t = useTestStack({
   form: {
@@ -38,5 +39,25 @@ describe('the dashboard', () => {
     const again = await request('GET', `${page}/settings`, { cookie: session.cookie });
     expect(again.text).toContain('<option value="edit" selected>');
     expect(again.text).toContain('value="P14D"');
+  });
+
+  it("lists a submission's versions on its page", async () => {
+    await t.api.patch(`/api/forms/${t.form.id}`, { submitter_access: 'edit', edit_until: null });
+    const result = ingestResultOf(
+      await postJson(t.form.json_url, { name: 'Ada', email: 'ada@example.com' }),
+    );
+    const session = await openAppSession(t.stack.url, t.email, t.password);
+    const before = await request('GET', `${t.stack.url}/app/submissions/${result.id}`, {
+      cookie: session.cookie,
+    });
+    expect(before.text).not.toContain('id="versions"');
+    await postJson(result.manage_url!, { name: 'Ada Lovelace', email: 'ada@example.com' });
+    const after = await request('GET', `${t.stack.url}/app/submissions/${result.id}`, {
+      cookie: session.cookie,
+    });
+    expect(after.text).toContain('id="versions"');
+    expect(after.text).toContain('Version 1: superseded');
+    expect(after.text).toContain('Version 2: current');
+    expect(after.text).toContain('Ada Lovelace');
   });
 });

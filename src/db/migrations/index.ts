@@ -34,6 +34,8 @@ import { Migration20261218000500DomainVerifications } from './Migration202612180
 import { Migration20261219000100FormLimits } from './Migration20261219000100FormLimits';
 import { Migration20261223000500ReceiptKeys } from './Migration20261223000500ReceiptKeys';
 import { Migration20261224000100SubmitterAccess } from './Migration20261224000100SubmitterAccess';
+import { Migration20261224000200ManageLinks } from './Migration20261224000200ManageLinks';
+import { Migration20261224000300SubmissionVersions } from './Migration20261224000300SubmissionVersions';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -120,5 +122,10 @@ export const migrationsList = [
   {
     name: 'Migration20261224000100SubmitterAccess',
     class: Migration20261224000100SubmitterAccess,
+  },
+  { name: 'Migration20261224000200ManageLinks', class: Migration20261224000200ManageLinks },
+  {
+    name: 'Migration20261224000300SubmissionVersions',
+    class: Migration20261224000300SubmissionVersions,
   },
 ];

@@ -57,6 +57,8 @@ export type NewSubmission = {
   /** How long the form took to fill (ms), or null when unknown. */
   fillMs: number | null;
   files: UploadedFile[];
+  /** The SHA-256 of its manage link's secret (docs/manage-links.md); absent: no link. */
+  manageKeyHash?: string | null;
 };
 
 /**
@@ -166,6 +168,7 @@ const newRow = (id: string, input: NewSubmission, start?: StartHold): NewSubmiss
   fillMs: input.fillMs,
   traceparent: currentTraceparent(),
   startHeldMs: start?.heldMs,
+  manageKeyHash: input.manageKeyHash ?? null,
 });
 
 const totalBytes = (list: UploadedFile[]) => list.reduce((sum, file) => sum + file.size, 0);

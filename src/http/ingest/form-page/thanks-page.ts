@@ -2,6 +2,7 @@ import escapeHtml from 'escape-html';
 import type { FormPage } from '../../../domain/forms/form-fields';
 import { pageDocument, textParagraphs, type PageChrome } from './page-document';
 import { receiptDownloadLink, type OfferedReceipt } from '../receipt-download';
+import { manageLinkBox } from '../../manage/manage-link-box';
 
 /**
  * Where a hosted page's browser lands after a successful post (post/redirect/get, so a reload
@@ -13,11 +14,13 @@ export function formPageThanks(
   base: string,
   chrome: PageChrome,
   receipt: OfferedReceipt | null = null,
+  manageUrl: string | null = null,
 ): string {
   const content = `<div class="thanks">
 <h1>${escapeHtml(page.title)}</h1>
 <div role="status">${textParagraphs(page.success_message)}</div>
 ${receiptDownloadLink(receipt)}
+${manageLinkBox(manageUrl)}
 <p><a href="${escapeHtml(base)}">Send another response</a></p>
 </div>`;
   return pageDocument(page, content, chrome);

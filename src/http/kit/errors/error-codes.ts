@@ -39,6 +39,10 @@ export const ERROR_CODES = {
     status: 403,
     when: "ingest to a form with `limits` outside its window (before `opens_at`, from `closes_at`) or past its `max_submissions`; the message is the form's `closed_message`, and `opens_at` and `closes_at` come with it; nothing is stored (docs/form-limits.md)",
   },
+  edit_closed: {
+    status: 403,
+    when: "a change through a submission's manage link when the form does not let its submitters make it (`submitter_access`) or its time has passed (`edit_until` after the submission, or the form's `limits.closes_at`); nothing is changed (docs/manage-links.md)",
+  },
   not_found: {
     status: 404,
     when: 'the form, submission, plugin or file does not exist, or belongs to another account',
