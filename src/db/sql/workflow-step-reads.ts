@@ -373,3 +373,22 @@ export async function selectNotificationRow(
     files: row.files,
   };
 }
+
+/**
+ * The enabled, not deleted plugins of `types` of a form, for the delivery of a submitter's
+ * delete (docs/manage-links.md): the submission's row is gone, so the form is named by id.
+ */
+export async function selectDeletionTargets(
+  em: EntityManager,
+  formId: string,
+  types: readonly string[],
+): Promise<Array<{ id: string; pluginType: string }>> {
+  const rows = await selectRows<{ id: string; plugin_type: string }>(
+    em,
+    `select id::text, plugin_type from plugins
+      where form_id = ? and enabled and deleted_at is null and plugin_type = any(?::text[])
+      order by id`,
+    [formId, `{${types.join(',')}}`],
+  );
+  return rows.map((row) => ({ id: row.id, pluginType: row.plugin_type }));
+}

@@ -119,6 +119,15 @@ export const manageChangeRoutes = [
     );
     if (saved.outcome === 'not_found') throw linkNotFound();
     if (saved.outcome === 'closed') throw editClosed();
+    // The form's plugins hear of the new version (`submission.updated`); the edit is stored
+    // whatever happens here, so a start that fails is logged, not answered.
+    if (!saved.spam)
+      await ctx.workflows.updated(opened.row.id, saved.version).catch((error: unknown) => {
+        ctx.logger.warn(
+          { err: (error as Error).message, submissionId: opened.row.id },
+          'the delivery of an edit could not start',
+        );
+      });
     // A JSON post gets JSON unless it asks for a page; a form post gets the page unless not.
     const page = limits === 'check' ? req.accepts(['json', 'html']) === 'html' : wantsPage(req);
     if (page) return { status: 303, redirect: `${base}?saved=1` };
@@ -178,6 +187,20 @@ export const manageChangeRoutes = [
     });
     if (deleted.outcome === 'not_found') throw linkNotFound();
     if (deleted.outcome === 'closed') throw editClosed();
+    // The form's webhooks hear of it (`submission.deleted`, ids only); the delete stands
+    // whatever happens here, so a start that fails is logged, not answered.
+    await ctx.workflows
+      .deleted(opened.row.id, {
+        formId: deleted.formId,
+        formEndpointToken: deleted.formEndpointToken,
+        deletedAt: deleted.deletedAt.toISOString(),
+      })
+      .catch((error: unknown) => {
+        ctx.logger.warn(
+          { err: (error as Error).message, submissionId: opened.row.id },
+          'the delivery of a delete could not start',
+        );
+      });
     if (!wantsPage(req)) return { status: 200, body: { deleted: true, id: opened.row.id } };
     const page = managePageOf(opened.row);
     const html = manageMessagePage(
