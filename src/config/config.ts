@@ -179,6 +179,8 @@ const environmentSchema = z.object({
   MAX_FORMS_PER_ACCOUNT: z.coerce.number().int().min(0).default(500),
   /** Plugins of every type one form may have, deleted ones aside; 0: no limit. */
   MAX_PLUGINS_PER_FORM: z.coerce.number().int().min(0).default(25),
+  /** Versions one submission may have through its submitter's edits (spam ones too); 0: no limit. */
+  MAX_SUBMISSION_VERSIONS: z.coerce.number().int().min(0).default(50),
   /** Replays one account may start per minute, counted per owning user, across every serve process; 0: no limit. */
   REPLAY_RATE: z.coerce.number().int().min(0).default(30),
   /**
@@ -340,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       accountsPerUser: e.MAX_ACCOUNTS_PER_USER,
       formsPerAccount: e.MAX_FORMS_PER_ACCOUNT,
       pluginsPerForm: e.MAX_PLUGINS_PER_FORM,
+      versionsPerSubmission: e.MAX_SUBMISSION_VERSIONS,
       replaysPerMinute: e.REPLAY_RATE,
       apiWritesPerMinute: e.API_WRITE_RATE,
       apiKeysPerAccount: e.MAX_API_KEYS_PER_ACCOUNT,

@@ -14,7 +14,8 @@ import { ingestResultOf, postForm, postJson, postMultipart } from '../support/in
 // view (HTML, escaped, and JSON), one 404 for every wrong link, edits as versions (spam kept
 // aside), the edit window, the unique field, and the delete through the operator's path.
 
-const t = useTestStack();
+// Three versions a submission at most (MAX_SUBMISSION_VERSIONS), what every test here stays within.
+const t = useTestStack({ env: { MAX_SUBMISSION_VERSIONS: '3' } });
 
 const FIELDS: FormSettings['fields'] = [
   { name: 'name', label: 'Your name', type: 'text', required: true },
@@ -288,6 +289,29 @@ describe('edits', () => {
     const other = await submit(viewOnly);
     expectError(await editByJson(other.link, ADA), 403, 'edit_closed');
     expect((await storedRow(id))?.payload_json).toEqual(ADA);
+  });
+
+  it('stop at MAX_SUBMISSION_VERSIONS, spam versions counted, with 409 limit_reached', async () => {
+    const form = await manageForm();
+    const { id, link } = await submit(form);
+    await editByJson(link, { ...ADA, name: 'Spam', _hp: 'x' });
+    expectAnswer(
+      await editByJson(link, { ...ADA, name: 'Two' }),
+      'POST /s/{submission_id}/{secret}',
+      200,
+    );
+    const refused = expectError(
+      await editByJson(link, { ...ADA, name: 'Four' }),
+      409,
+      'limit_reached',
+    );
+    expect(refused.message).toMatch(/MAX_SUBMISSION_VERSIONS: 3/);
+    expect((await storedRow(id))?.payload_json).toMatchObject({ name: 'Two' });
+    const [count] = await t.stack.sql<{ n: number }>(
+      'select count(*)::int as n from submission_versions where submission_id = ?',
+      [id],
+    );
+    expect(count!.n).toBe(3);
   });
 
   it("may not take a unique field's value another submission holds", async () => {

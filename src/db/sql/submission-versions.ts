@@ -118,3 +118,13 @@ export async function updateUniqueKey(
     submissionId,
   ]);
 }
+
+/** How many versions a submission has stored (none until its first edit). */
+export async function countVersions(tx: EntityManager, submissionId: string): Promise<number> {
+  const [row] = await selectRows<{ total: number }>(
+    tx,
+    'select count(*)::int as total from submission_versions where submission_id = ?',
+    [submissionId],
+  );
+  return row?.total ?? 0;
+}

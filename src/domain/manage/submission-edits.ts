@@ -2,7 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FormField } from '../../db/entities/form-fields';
 import type { SpecialFields } from '../../db/entities/submission';
 import { isUniqueValueClash } from '../../db/sql/submission-gates';
-import { insertEditedVersion, updateUniqueKey } from '../../db/sql/submission-versions';
+import {
+  countVersions,
+  insertEditedVersion,
+  updateUniqueKey,
+} from '../../db/sql/submission-versions';
 import { uniqueKeyOf, uniqueValueOf } from '../forms/form-limits';
 import {
   checkSubmission,
@@ -87,6 +91,8 @@ export function checkEdit(
 export type EditOutcome =
   | { outcome: 'not_found' }
   | { outcome: 'closed' }
+  /** The submission has `max` versions already (MAX_SUBMISSION_VERSIONS). */
+  | { outcome: 'limit'; max: number }
   | { outcome: 'saved'; version: number; spam: boolean };
 
 /**
@@ -95,18 +101,28 @@ export type EditOutcome =
  * decided holds: the secret, the access and its window. Not spam, the version becomes
  * current (the payload the dashboard, API and exports show); judged spam, it is kept as a
  * `spam` version and the earlier one stays current. On a form with a unique field, a changed
- * value must be free: AlreadySubmittedError when another submission holds it.
+ * value must be free: AlreadySubmittedError when another submission holds it. Past
+ * `maxVersions` (spam ones count: a honeypot cannot fill the table), `limit`.
  */
 export async function saveEdit(
   em: EntityManager,
   link: { submissionId: string; secret: string },
   edit: CheckedEdit,
   nowMs: number,
+  /** MAX_SUBMISSION_VERSIONS: the versions it may have, the first and spam ones included; 0: any. */
+  maxVersions = 0,
 ): Promise<EditOutcome> {
   return em.transactional(async (tx) => {
     const opened = await openManageLink(tx, link, nowMs, { forUpdate: true });
     if (!opened) return { outcome: 'not_found' as const };
     if (!editOpen(opened)) return { outcome: 'closed' as const };
+    // Under the row's lock: two edits at once cannot both take the last place. Version 1 is
+    // written with the first edit, so a first edit needs two places.
+    if (maxVersions > 0) {
+      const stored = await countVersions(tx, opened.row.id);
+      if (Math.max(stored, 1) + 1 > maxVersions)
+        return { outcome: 'limit' as const, max: maxVersions };
+    }
     const spam = edit.spamReason !== null;
     if (!spam) await keepUniqueValue(tx, opened, edit.payload);
     const version = await insertEditedVersion(tx, {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { openManageLink } from '../../domain/manage/managed-submission';
 import { checkEdit, editOpen, saveEdit } from '../../domain/manage/submission-edits';
 import { deleteBySubmitter, deleteOpen } from '../../domain/manage/submitter-deletion';
-import { FieldValidationError } from '../kit/errors/http-error';
+import { FieldValidationError, HttpError } from '../kit/errors/http-error';
 import { answerRefusalsWith } from '../kit/errors/refusal-page';
 import { clientAddress } from '../kit/middleware/client-address';
 import { defineRoute } from '../kit/routing/define-route';
@@ -62,7 +62,8 @@ export const manageChangeRoutes = [
       'are kept: `GET /api/submissions/{id}/versions`); one judged spam (a filled honeypot) is ' +
       'kept as a `spam` version and answers alike, the earlier version staying current. ' +
       'Browsers are redirected (303) to the link; JSON clients get the submission. Outside ' +
-      'the access or window: 403 `edit_closed`. Rate-limited like every manage-link request ' +
+      'the access or window: 403 `edit_closed`; past `MAX_SUBMISSION_VERSIONS` versions (50; ' +
+      'spam ones count): 409 `limit_reached`. Rate-limited like every manage-link request ' +
       '(`MANAGE_LINK_RATE`; docs/manage-links.md).',
     audit: { exempt: 'a submitter changing their own submission, not an account change' },
     access: 'public',
@@ -87,6 +88,7 @@ export const manageChangeRoutes = [
       'payload_too_large',
       'unsupported_media_type',
       'already_submitted',
+      'limit_reached',
       'rate_limited',
     ],
     htmlErrors: true,
@@ -112,13 +114,23 @@ export const manageChangeRoutes = [
     );
     const checked = checkEdit(opened, fields, requestFactsOf(req), limits);
     if (!checked.ok) throw submissionRefused(checked.problem);
-    const saved = await saveEdit(req.em, linkOf(params), checked.edit, Date.now()).catch(
-      (error: unknown) => {
-        throw gateRefusal(error) ?? error;
-      },
-    );
+    const maxVersions = ctx.config.budgets.versionsPerSubmission;
+    const saved = await saveEdit(
+      req.em,
+      linkOf(params),
+      checked.edit,
+      Date.now(),
+      maxVersions,
+    ).catch((error: unknown) => {
+      throw gateRefusal(error) ?? error;
+    });
     if (saved.outcome === 'not_found') throw linkNotFound();
     if (saved.outcome === 'closed') throw editClosed();
+    if (saved.outcome === 'limit')
+      throw new HttpError(
+        'limit_reached',
+        `this submission has the most versions it may have (MAX_SUBMISSION_VERSIONS: ${saved.max}); it cannot be changed again`,
+      );
     // The form's plugins hear of the new version (`submission.updated`); the edit is stored
     // whatever happens here, so a start that fails is logged, not answered.
     if (!saved.spam)

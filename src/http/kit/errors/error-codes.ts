@@ -79,7 +79,7 @@ export const ERROR_CODES = {
   },
   limit_reached: {
     status: 409,
-    when: 'a budget is used up (forms per account, `MAX_FORMS_PER_ACCOUNT`, counted per owner over the accounts they own; plugins per form, `MAX_PLUGINS_PER_FORM`); the message names the limit and its value',
+    when: 'a budget is used up (forms per account, `MAX_FORMS_PER_ACCOUNT`, counted per owner over the accounts they own; plugins per form, `MAX_PLUGINS_PER_FORM`; versions of a submission, `MAX_SUBMISSION_VERSIONS`); the message names the limit and its value',
   },
   recovery_running: {
     status: 409,
