@@ -36,6 +36,7 @@ import { Migration20261223000500ReceiptKeys } from './Migration20261223000500Rec
 import { Migration20261224000100SubmitterAccess } from './Migration20261224000100SubmitterAccess';
 import { Migration20261224000200ManageLinks } from './Migration20261224000200ManageLinks';
 import { Migration20261224000300SubmissionVersions } from './Migration20261224000300SubmissionVersions';
+import { Migration20261224000400ManageMailLinks } from './Migration20261224000400ManageMailLinks';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -127,5 +128,9 @@ export const migrationsList = [
   {
     name: 'Migration20261224000300SubmissionVersions',
     class: Migration20261224000300SubmissionVersions,
+  },
+  {
+    name: 'Migration20261224000400ManageMailLinks',
+    class: Migration20261224000400ManageMailLinks,
   },
 ];

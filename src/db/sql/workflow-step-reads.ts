@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SubmitterAccess } from '../entities/submitter-access';
 import { selectRows } from './execute';
 
 // What each step of a submission workflow reads, one statement a step: a step runs once per
@@ -287,6 +288,8 @@ export type AutoresponseRow = {
     accountId: string;
     name: string;
     autoresponse: AutoresponseSettings | null;
+    /** Whether the mail carries a manage link (docs/manage-links.md). */
+    submitterAccess: SubmitterAccess;
   } | null;
 };
 
@@ -339,9 +342,11 @@ export async function selectAutoresponseRow(
   em: EntityManager,
   submissionId: string,
 ): Promise<AutoresponseRow | null> {
-  const [row] = await selectRows<MailedRow & { autoresponse: AutoresponseSettings | null }>(
+  const [row] = await selectRows<
+    MailedRow & { autoresponse: AutoresponseSettings | null; submitter_access: SubmitterAccess }
+  >(
     em,
-    `select ${MAILED_COLUMNS}, f.autoresponse
+    `select ${MAILED_COLUMNS}, f.autoresponse, f.submitter_access
        from submissions s left join forms f on f.id = s.form_id
       where s.id = ?`,
     [submissionId],
@@ -349,7 +354,10 @@ export async function selectAutoresponseRow(
   if (!row) return null;
   return {
     submission: mailedSubmission(row),
-    form: mailedForm(row, { autoresponse: row.autoresponse }),
+    form: mailedForm(row, {
+      autoresponse: row.autoresponse,
+      submitterAccess: row.submitter_access,
+    }),
   };
 }
 

@@ -38,7 +38,10 @@ export async function openManageLink(
   const parsed = parseManageLink(link.submissionId, link.secret);
   if (!parsed) return null;
   const row = await selectManagedSubmission(em, parsed.submissionId, options.forUpdate);
-  const matches = secretMatches(row?.manage_key_hash ?? null, parsed.secret);
+  // Both secrets are compared every time: which one opened it takes no longer to find.
+  const byAnswer = secretMatches(row?.manage_key_hash ?? null, parsed.secret);
+  const byMail = secretMatches(row?.mail_key_hash ?? null, parsed.secret);
+  const matches = byAnswer || byMail;
   if (!row || !matches || row.submitter_access === 'none') return null;
   if (row.is_spam && !options.evenSpam) return null;
   const deadline = editDeadline(
