@@ -22,6 +22,7 @@ import { MAIL_BUDGET_EXHAUSTED, spendMailBudget } from '../src/domain/recipients
 import { copyFor, unsubscribeUrl } from '../src/domain/recipients/recipient-copies';
 import type { UnsubscribeTokens } from '../src/domain/recipients/unsubscribe-tokens';
 import type { Receipts } from '../src/domain/receipts/receipts';
+import { mailManageLink } from '../src/domain/manage/mail-link';
 import {
   REDELIVERY,
   type AutoresponseInput,
@@ -36,6 +37,8 @@ export type AutoresponseDeps = {
   mailer: Mailer;
   logger: Logger;
   baseUrl: string;
+  /** INGEST_URL: where the manage link the mail carries points (docs/manage-links.md). */
+  ingestUrl: string;
   unsubscribeTokens: UnsubscribeTokens;
   /** Keys the address and network in the ledger the caps count. */
   addressKeys: AddressKeys;
@@ -132,6 +135,15 @@ export function createAutoresponseActivities(deps: AutoresponseDeps): Autorespon
         receivedAt: submission.createdAt,
         payload: submission.payloadJson,
       });
+      // The mail's own manage link (docs/manage-links.md), before the claim as well; none on
+      // a test run, which gets no link at ingest either.
+      const manageUrl =
+        input.mode === 'test'
+          ? null
+          : await mailManageLink(em, deps.ingestUrl, {
+              id: submission.id,
+              submitterAccess: form.submitterAccess,
+            });
       const send: AutoresponseSend = {
         formId: form.id,
         addressKey: deps.addressKeys.address(address),
@@ -166,6 +178,7 @@ export function createAutoresponseActivities(deps: AutoresponseDeps): Autorespon
         senderDomain: deps.mailer.senderDomain,
         unsubscribeUrl: unsubscribe,
         receipt,
+        manageUrl,
       });
       const attempt = attemptNumberOf();
       const log = deps.logger.child({

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../src/db/orm';
 import { CONDITIONS_SKIP_PREFIX, insertSkippedAttempt } from '../src/db/sql/delivery-attempts';
 import {
+  selectDeletionTargets,
   selectDeliveryPlanRow,
   type DeliveryPlanRow,
   type PluginTargetRow,
@@ -11,6 +12,9 @@ import { conditionsMatch, type Conditions } from '../src/plugins/manage/conditio
 import { deliveryIdOf } from '../workflows/delivery-ids';
 import type { DeliveryPlanActivities } from '../workflows/activity-contracts';
 import { REDELIVERY, type DeliveryMode } from '../workflows/submission-contract';
+
+/** The plugin types a submitter's delete (`submission.deleted`) is delivered to. */
+const DELETION_PLUGIN_TYPES = ['webhook'];
 
 /** Why a plugin gets no delivery of this submission; null when it gets one. */
 function skipReason(plugin: PluginTargetRow, payload: Record<string, unknown>): string | null {
@@ -73,6 +77,12 @@ export function createDeliveryPlanActivities(orm: Orm): DeliveryPlanActivities {
         // Only when set, so plans of other forms stay as they were recorded.
         ...(plan.deleteAfterDelivery && { deleteAfterDelivery: true }),
       };
+    },
+    async planDeletionDeliveries(formId) {
+      // Only webhooks: the other types deliver rows and messages of a submission's values,
+      // and a deleted one has none (docs/manage-links.md).
+      const plugins = await selectDeletionTargets(orm.em.fork(), formId, DELETION_PLUGIN_TYPES);
+      return plugins.map((plugin) => ({ pluginId: plugin.id, pluginType: plugin.pluginType }));
     },
   };
 }

@@ -27,6 +27,8 @@ export type ActivityDeps = {
   pluginSecrets: SigningSecretCipher;
   /** Public API URL, for links in notification e-mails. */
   baseUrl: string;
+  /** INGEST_URL: the manage link in the autoresponse (docs/manage-links.md). */
+  ingestUrl: string;
   /** When a failing plugin is disabled (docs/endpoint-health.md). */
   pluginHealth: PluginHealthPolicy;
   /** Seals the one-click unsubscribe link of every mail to a recipient. */

@@ -65,6 +65,9 @@ async function record(env: TestWorkflowEnvironment, scenario: Scenario, outDir: 
     submissionId: scenario.submissionId,
     mode: scenario.mode,
     delivery: RECORDING_POLICY,
+    ...(scenario.event && { event: scenario.event }),
+    ...(scenario.version && { version: scenario.version }),
+    ...(scenario.deleted && { deleted: scenario.deleted }),
   };
   const handle = await env.client.workflow.start('submissionWorkflow', {
     taskQueue: TASK_QUEUE,

@@ -23,6 +23,8 @@ import {
   type NotificationResult,
   type SpamVerdict,
   type DeliveryInput,
+  type DeletedSubmission,
+  type SubmissionWorkflowInput,
 } from '../workflows/submission-contract';
 import { DELIVERY_FAILED, PLUGIN_UNAVAILABLE } from '../workflows/failure-types';
 
@@ -44,6 +46,14 @@ export type Scenario = {
    * server's answers to its attempts (250 accepted, 451 transient, the last one repeats).
    */
   autoresponse?: number[];
+  /**
+   * From the 'submission-events' shape on (docs/manage-links.md): a submitter's edit
+   * (`submission.updated`, a re-delivery of version `version`) or delete (`submission.deleted`,
+   * whose targets come from planDeletionDeliveries by `deleted.formId`).
+   */
+  event?: SubmissionWorkflowInput['event'];
+  version?: number;
+  deleted?: DeletedSubmission;
 };
 
 /** Fast retries, and an attempt timeout the dev server notices (it checks about once a second). */
@@ -155,6 +165,30 @@ export const SCENARIOS: Scenario[] = [
     ],
     notify: false,
     answers: { '19': [200], '20': [429, 200], '21': [200], '22': [401], '23': [202], '24': [200] },
+  },
+  {
+    // Recorded from the 'submission-events' shape on: a submitter's edit, delivered as a
+    // re-delivery with `event: submission.updated` (the same commands as 'replay-mode').
+    name: 'submitter-edit',
+    submissionId: '110',
+    mode: REDELIVERY,
+    event: 'submission.updated',
+    version: 2,
+    targets: [webhook('25')],
+    notify: true,
+    answers: { '25': [200] },
+  },
+  {
+    // Recorded from the 'submission-events' shape on: a submitter's delete; the marker, the
+    // local planDeletionDeliveries, then each webhook's delivery (one fails once).
+    name: 'submitter-delete',
+    submissionId: '111',
+    mode: REDELIVERY,
+    event: 'submission.deleted',
+    deleted: { formId: '9111', formEndpointToken: 'tok111', deletedAt: '2026-11-29T12:00:00.000Z' },
+    targets: [webhook('26'), webhook('27')],
+    notify: false,
+    answers: { '26': [200], '27': [503, 200] },
   },
 ];
 
@@ -314,6 +348,12 @@ export function scenarioActivities(
         autorespond: autoresponse !== undefined,
         deleteAfterDelivery: true,
       };
+    },
+    /** The deleted submission's scenario, found by its form. */
+    async planDeletionDeliveries(formId: string): Promise<DeliveryTarget[]> {
+      const scenario = scenarios.find((candidate) => candidate.deleted?.formId === formId);
+      if (!scenario) throw new Error(`no scenario for form ${formId}`);
+      return scenario.targets;
     },
     /** As activities/autoresponse.ts: sent, or a retryable failure until the last attempt. */
     async sendAutoresponse(input: AutoresponseInput): Promise<AutoresponseResult> {

@@ -15,6 +15,7 @@ import type {
   DeliveryMode,
   DeliveryOutcome,
   DeliveryPlan,
+  DeliveryTarget,
   NotificationResult,
   SpamVerdict,
 } from './submission-contract';
@@ -30,6 +31,11 @@ export type SpamActivities = {
  */
 export type DeliveryPlanActivities = {
   planDeliveries(submissionId: string, mode?: DeliveryMode): Promise<DeliveryPlan>;
+  /**
+   * The plugins a submitter's delete is delivered to (docs/manage-links.md): the form's
+   * enabled webhooks.
+   */
+  planDeletionDeliveries(formId: string): Promise<DeliveryTarget[]>;
 };
 
 /**

@@ -26,11 +26,29 @@ export type RecoverTarget = {
   attemptOffset: number;
 };
 
+/**
+ * What a delivery tells plugins happened (docs/manage-links.md): a new submission, its
+ * submitter's edit, or its submitter's delete. Absent in inputs made before events existed:
+ * `submission.created`.
+ */
+export type SubmissionEvent = 'submission.created' | 'submission.updated' | 'submission.deleted';
+
+/**
+ * A submission its submitter deleted: all a `submission.deleted` delivery knows of it, since
+ * its row is gone (ids and the time only; the form's endpoint token is the body's `form_id`).
+ */
+export type DeletedSubmission = { formId: string; formEndpointToken: string; deletedAt: string };
+
 export type SubmissionWorkflowInput = {
   submissionId: string;
   mode?: DeliveryMode;
   delivery?: DeliveryPolicy;
   recover?: RecoverTarget;
+  /** `submission.updated`: a run of mode REDELIVERY for the edit that made `version` current. */
+  event?: SubmissionEvent;
+  version?: number;
+  /** With `submission.deleted`: the deleted submission's ids. */
+  deleted?: DeletedSubmission;
 };
 
 export type SpamVerdict = { isSpam: boolean; reason: string | null };
@@ -79,6 +97,10 @@ export type DeliveryInput = {
   maxAttempts: number;
   /** Attempts already recorded under this delivery id (a recovery); recorded ones follow on. */
   attemptOffset?: number;
+  /** What the delivery tells the plugin happened; absent: `submission.created`. */
+  event?: SubmissionEvent;
+  /** With `submission.deleted`: the submission's row is gone, these ids are all there is. */
+  deleted?: DeletedSubmission;
 };
 
 /** One delivery's outcome; also the details of the failure thrown when it did not succeed. */

@@ -16,7 +16,7 @@ import type {
 import { deliveryIdOf } from './delivery-ids';
 import { sendAutoresponseStep } from './autoresponse-step';
 import { DATABASE_STEP } from './database-step';
-import { DEFAULT_DELIVERY_POLICY } from './delivery-kinds';
+import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from './delivery-kinds';
 import {
   deliveredSummary,
   failedSummary,
@@ -35,6 +35,7 @@ import {
 import { deliveryKindOf, type DeliveryKind } from './delivery-kinds';
 import {
   REDELIVERY,
+  type DeletedSubmission,
   type DeliveryInput,
   type DeliveryPlan,
   type DeliverySummary,
@@ -48,7 +49,8 @@ import {
 // The commands this workflow issues are the released ones (commit f520858): a change of them
 // goes behind `patched()` (test/fixtures/workflow-histories/README.md).
 const { checkSpam } = proxyLocalActivities<SpamActivities>(DATABASE_STEP);
-const { planDeliveries } = proxyLocalActivities<DeliveryPlanActivities>(DATABASE_STEP);
+const { planDeliveries, planDeletionDeliveries } =
+  proxyLocalActivities<DeliveryPlanActivities>(DATABASE_STEP);
 const { deleteDeliveredSubmission } = proxyLocalActivities<RetentionActivities>(DATABASE_STEP);
 
 // Room for the mailer's SMTP timeouts (connect, greeting, idle).
@@ -93,6 +95,11 @@ export async function submissionWorkflow(
   const policy = input.delivery ?? DEFAULT_DELIVERY_POLICY;
   const { submissionId } = input;
 
+  // A submitter's delete (docs/manage-links.md): its own commands, only in runs started with
+  // it, so every recorded history replays as before.
+  if (input.event === 'submission.deleted' && input.deleted && patched('submission-events'))
+    return deliverDeletion(input, input.deleted, policy);
+
   const spam = mode === REDELIVERY ? NOT_CHECKED : await checkSpam(submissionId);
   if (spam.isSpam) return { submissionId, mode, spam, deliveries: [], notification: null };
 
@@ -122,6 +129,8 @@ export async function submissionWorkflow(
       mode,
       maxAttempts: kind.policy.maxAttempts,
       ...(recover && { attemptOffset: recover.attemptOffset }),
+      // A submitter's edit (docs/manage-links.md); the same commands, only the input grows.
+      ...(input.event && { event: input.event }),
     });
   });
 
@@ -159,6 +168,40 @@ export async function submissionWorkflow(
     await deleteDeliveredSubmission(submissionId).catch(() => false);
   }
   return result;
+}
+
+/**
+ * `submission.deleted` to the form's enabled webhooks (planDeletionDeliveries), each with the
+ * deleted submission's ids only; no spam check, plan records or e-mail: its row is gone.
+ */
+async function deliverDeletion(
+  input: SubmissionWorkflowInput,
+  deleted: DeletedSubmission,
+  policy: DeliveryPolicy,
+): Promise<SubmissionWorkflowResult> {
+  const { submissionId } = input;
+  const { runId } = workflowInfo();
+  const targets = await planDeletionDeliveries(deleted.formId);
+  const deliveries = targets.map(async (target): Promise<DeliverySummary> => {
+    const kind = deliveryKindOf(target.pluginType, policy, false, true);
+    if (!kind) return notDeliveredSummary(target);
+    return deliverLocalFirst(kind, target, {
+      submissionId,
+      pluginId: target.pluginId,
+      deliveryId: deliveryIdOf(runId, target.pluginId),
+      mode: REDELIVERY,
+      maxAttempts: kind.policy.maxAttempts,
+      event: 'submission.deleted',
+      deleted,
+    });
+  });
+  return {
+    submissionId,
+    mode: REDELIVERY,
+    spam: NOT_CHECKED,
+    deliveries: await Promise.all(deliveries),
+    notification: null,
+  };
 }
 
 /** Every attempt a regular activity, retried by Temporal; one failure settles the summary. */

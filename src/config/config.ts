@@ -179,6 +179,8 @@ const environmentSchema = z.object({
   MAX_FORMS_PER_ACCOUNT: z.coerce.number().int().min(0).default(500),
   /** Plugins of every type one form may have, deleted ones aside; 0: no limit. */
   MAX_PLUGINS_PER_FORM: z.coerce.number().int().min(0).default(25),
+  /** Versions one submission may have through its submitter's edits (spam ones too); 0: no limit. */
+  MAX_SUBMISSION_VERSIONS: z.coerce.number().int().min(0).default(50),
   /** Replays one account may start per minute, counted per owning user, across every serve process; 0: no limit. */
   REPLAY_RATE: z.coerce.number().int().min(0).default(30),
   /**
@@ -231,6 +233,8 @@ const environmentSchema = z.object({
   FORM_PAGE_CACHE_MAX_BYTES: byteSize('16MiB'),
   /** Hosted page GETs allowed per client network per minute; 0 turns the limit off. */
   FORM_PAGE_RATE: z.coerce.number().int().min(0).default(120),
+  /** Manage-link requests (view, edit, delete) per client network per minute; 0: off. */
+  MANAGE_LINK_RATE: z.coerce.number().int().min(0).default(30),
   /** Bytes of uploaded files one form may keep; 0 turns the quota off. */
   FILE_QUOTA_PER_FORM: byteSize('1GiB'),
   /**
@@ -338,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       accountsPerUser: e.MAX_ACCOUNTS_PER_USER,
       formsPerAccount: e.MAX_FORMS_PER_ACCOUNT,
       pluginsPerForm: e.MAX_PLUGINS_PER_FORM,
+      versionsPerSubmission: e.MAX_SUBMISSION_VERSIONS,
       replaysPerMinute: e.REPLAY_RATE,
       apiWritesPerMinute: e.API_WRITE_RATE,
       apiKeysPerAccount: e.MAX_API_KEYS_PER_ACCOUNT,
@@ -363,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     formCacheMaxBytes: e.FORM_CACHE_MAX_BYTES,
     formPageCacheMaxBytes: e.FORM_PAGE_CACHE_MAX_BYTES,
     formPageRatePerMinute: e.FORM_PAGE_RATE,
+    manageLinkRatePerMinute: e.MANAGE_LINK_RATE,
     fileQuota: { perFormBytes: e.FILE_QUOTA_PER_FORM, perAccountBytes: e.FILE_QUOTA_PER_ACCOUNT },
     fileStorage: storage.data,
     uploadWriteConcurrency: e.UPLOAD_WRITE_CONCURRENCY,

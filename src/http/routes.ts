@@ -35,6 +35,8 @@ import { captchaIngestRoutes } from './ingest/captcha-ingest-api';
 import { formPageRoutes } from './ingest/form-page-api';
 import { ingestRoutes } from './ingest/ingest-api';
 import { jwksRoutes } from './ingest/jwks-api';
+import { manageChangeRoutes } from './manage/manage-changes-api';
+import { manageRoutes } from './manage/manage-api';
 import { pageOperations } from './kit/routing/page-operations';
 import { legacyPluginPages } from './plugins/legacy-plugin-paths-pages';
 import { pluginActionPages } from './plugins/plugin-actions-pages';
@@ -52,6 +54,7 @@ import { deliveryPages } from './submissions/deliveries-pages';
 import { submissionActionPages } from './submissions/submission-actions-pages';
 import { submissionExportPages } from './submissions/submission-export-pages';
 import { submissionRoutes } from './submissions/submissions-api';
+import { submissionVersionRoutes } from './submissions/submission-versions-api';
 import { submissionPages } from './submissions/submissions-pages';
 
 /*
@@ -113,6 +116,8 @@ const PROBE_AND_INGEST_ROUTES = [
   ...ingestRoutes,
   ...captchaIngestRoutes,
   ...jwksRoutes,
+  ...manageRoutes,
+  ...manageChangeRoutes,
 ];
 const DOCS_AND_API_ROUTES = [
   ...docsRoutes(() => OPERATIONS),
@@ -123,6 +128,7 @@ const DOCS_AND_API_ROUTES = [
   ...pluginRoutes,
   ...domainRoutes,
   ...submissionRoutes,
+  ...submissionVersionRoutes,
   ...deliveryRoutes,
   ...recoveryRoutes,
   ...statsRoutes,

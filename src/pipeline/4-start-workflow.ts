@@ -7,11 +7,17 @@ import { withTraceparent } from '../tracing/trace-hooks';
 import type { DeliveryPolicy } from '../../workflows/delivery-kinds';
 import {
   REDELIVERY,
+  type DeletedSubmission,
   type DeliveryMode,
   type SubmissionWorkflowInput,
   type SubmissionWorkflowResult,
 } from '../../workflows/submission-contract';
-import { replayWorkflowId, submissionWorkflowId } from './workflow-ids';
+import {
+  deletionWorkflowId,
+  replayWorkflowId,
+  submissionWorkflowId,
+  versionWorkflowId,
+} from './workflow-ids';
 
 /** A start that Temporal does not answer within this long has failed (and is tried again). */
 const START_DEADLINE_MS = 5_000;
@@ -37,6 +43,17 @@ export interface SubmissionWorkflowStarter {
   runAndWait(submissionId: string, timeoutMs: number): Promise<SubmissionWorkflowResult>;
   /** Starts a new workflow that delivers the submission again; throws when Temporal is down. */
   replay(submissionId: string): Promise<{ workflowId: string; runId: string }>;
+  /**
+   * Starts the delivery of a submitter's edit that made `version` current, with the event
+   * `submission.updated` (docs/manage-links.md); idempotent per version; throws when Temporal
+   * is down.
+   */
+  updated(submissionId: string, version: number): Promise<void>;
+  /**
+   * Starts the delivery of a submitter's delete, `submission.deleted` with the ids only
+   * (docs/manage-links.md); idempotent; throws when Temporal is down.
+   */
+  deleted(submissionId: string, deleted: DeletedSubmission): Promise<void>;
 }
 
 export function createWorkflowStarter(deps: {
@@ -89,6 +106,32 @@ export function createWorkflowStarter(deps: {
         delivery: deps.delivery,
       });
       return { workflowId, runId: handle.firstExecutionRunId };
+    },
+    async updated(submissionId, version) {
+      try {
+        await startWorkflow(versionWorkflowId(submissionId, version), {
+          submissionId,
+          mode: REDELIVERY,
+          delivery: deps.delivery,
+          event: 'submission.updated',
+          version,
+        });
+      } catch (error) {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
+    },
+    async deleted(submissionId, deleted) {
+      try {
+        await startWorkflow(deletionWorkflowId(submissionId), {
+          submissionId,
+          mode: REDELIVERY,
+          delivery: deps.delivery,
+          event: 'submission.deleted',
+          deleted,
+        });
+      } catch (error) {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
     },
     async runAndWait(submissionId, timeoutMs) {
       await markTestRun(orm.em.fork(), submissionId); // no `skipped` records for a test run

@@ -79,6 +79,7 @@ export async function runWorker(
     signingSecrets: ctx.signingSecrets,
     pluginSecrets: ctx.pluginSecrets,
     baseUrl: ctx.urls.base,
+    ingestUrl: ctx.urls.ingest,
     pluginHealth: config.pluginHealth,
     unsubscribeTokens: ctx.unsubscribeTokens,
     addressKeys: ctx.addressKeys,

@@ -16,6 +16,8 @@ export const REDACTED = 'REDACTED';
 const TOKEN_PATHS: Array<[RegExp, string]> = [
   [/^\/(f|json)\/[^/?#]+/, '/$1/{endpoint_token}'],
   [/^\/bot\d+:[^/?#]+/, '/bot{token}'],
+  // A manage link (docs/manage-links.md): the submission's id stays, its secret goes.
+  [/^\/s\/(\d+)\/[^/?#]+/, '/s/$1/{secret}'],
 ];
 
 /** A Telegram bot token anywhere in text (the bot's id, a colon, 35 characters). */

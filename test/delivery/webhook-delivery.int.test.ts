@@ -72,6 +72,7 @@ describe('a delivery that succeeds', () => {
 
     const body = JSON.parse(request!.body);
     expect(body).toEqual({
+      event: 'submission.created',
       id,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       form_id: form.endpoint_token,

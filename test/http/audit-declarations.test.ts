@@ -27,6 +27,9 @@ const EXEMPT = [
   // The account's log is deleted with it: the service log records who deleted it.
   'page POST /app/account/delete',
   'POST /json/{endpoint_token}',
+  // A submitter's own submission: the delete records itself, with the submitter as actor.
+  'POST /s/{submission_id}/{secret}',
+  'POST /s/{submission_id}/{secret}/delete',
   'page POST /confirm',
   'page POST /forgot',
   'page POST /invitations/unsubscribe',

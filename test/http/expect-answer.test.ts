@@ -1,4 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { manageRoutes } from '../../src/http/manage/manage-api';
+import { manageChangeRoutes } from '../../src/http/manage/manage-changes-api';
+import { submissionVersionRoutes } from '../../src/http/submissions/submission-versions-api';
 import { ROUTES } from '../../src/http/routes';
 import { apiRootRoutes } from '../../src/http/docs/api-root-api';
 import { deliveryRoutes } from '../../src/http/submissions/deliveries-api';
@@ -106,6 +109,9 @@ const typedGroups = [
   recoveryRoutes,
   statsRoutes,
   auditLogRoutes,
+  manageRoutes,
+  manageChangeRoutes,
+  submissionVersionRoutes,
 ] as const;
 
 describe('the operations expectAnswer knows', () => {

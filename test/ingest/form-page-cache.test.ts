@@ -29,6 +29,8 @@ function pageForm(version: string, fields: FormField[]): CachedForm & ServedForm
     },
     domain: null,
     limits: null,
+    submitterAccess: 'none',
+    editUntil: null,
     version,
   } as CachedForm & ServedForm;
 }

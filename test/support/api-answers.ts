@@ -18,6 +18,9 @@ import type { statsRoutes } from '../../src/http/stats/stats-api';
 import type { auditLogRoutes } from '../../src/http/account/audit-log-api';
 import type { submissionRoutes } from '../../src/http/submissions/submissions-api';
 import type { createFormBody } from '../../src/http/forms/forms-schemas';
+import type { manageRoutes } from '../../src/http/manage/manage-api';
+import type { manageChangeRoutes } from '../../src/http/manage/manage-changes-api';
+import type { submissionVersionRoutes } from '../../src/http/submissions/submission-versions-api';
 
 /*
  * The answers the test client reads, typed from the route declarations themselves: the
@@ -45,7 +48,10 @@ type ApiRoute =
   | (typeof deliveryRoutes)[number]
   | (typeof recoveryRoutes)[number]
   | (typeof statsRoutes)[number]
-  | (typeof auditLogRoutes)[number];
+  | (typeof auditLogRoutes)[number]
+  | (typeof manageRoutes)[number]
+  | (typeof manageChangeRoutes)[number]
+  | (typeof submissionVersionRoutes)[number];
 
 /** `GET /api/forms/{id}`: the method in capitals, a space, the declared path. */
 export type OperationOf<R> = R extends {

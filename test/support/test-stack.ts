@@ -67,6 +67,7 @@ export async function startTestStack(options: TestStackOptions = {}) {
     INGEST_RATE_LIMIT: '0',
     INGEST_RATE_LIMIT_BYTES: '0',
     FORM_PAGE_RATE: '0',
+    MANAGE_LINK_RATE: '0',
     SWEEPER_INTERVAL: '500ms',
     ...options.env,
   });

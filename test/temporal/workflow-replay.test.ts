@@ -234,6 +234,75 @@ const SHAPES: Record<string, Record<string, string[]>> = {
       'activity deliverGoogleSheets',
     ],
   },
+  // patched('submission-events') (docs/manage-links.md): the v5 scenarios unchanged, a
+  // submitter's edit (a re-delivery with `event`) and a submitter's delete.
+  'v6-submission-events': {
+    live: [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      EMAIL,
+      ...AUTORESPONSE,
+      ...locals(2),
+      'local deliverSlack',
+      ...DELETE_DELIVERED,
+    ],
+    'live-no-recipients': [...LOCAL_STEPS, ...LOCAL_FIRST, ...locals(1), ...DELETE_DELIVERED],
+    'test-mode': [...LOCAL_STEPS, ...LOCAL_FIRST, EMAIL, ...AUTORESPONSE, ...locals(2)],
+    'replay-mode': ['local planDeliveries', ...LOCAL_FIRST, ...locals(2), ...DELETE_DELIVERED],
+    spam: ['local checkSpam'],
+    'webhook-retries': [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      EMAIL,
+      ...locals(3),
+      'timer',
+      'timer',
+      ...locals(1),
+      'timer',
+      ...deliveries(3),
+    ],
+    'plugin-types': [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      ...locals(1),
+      'local deliverEmailPlugin',
+      'local deliverSlack',
+      'local deliverDiscord',
+      'timer',
+      'timer',
+      'activity deliverSlack',
+      'activity deliverDiscord',
+    ],
+    'autoresponse-retries': [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      ...AUTORESPONSE,
+      ...locals(1),
+      ...DELETE_DELIVERED,
+    ],
+    destinations: [
+      ...LOCAL_STEPS,
+      ...LOCAL_FIRST,
+      ...locals(1),
+      'local deliverGoogleSheets',
+      'local deliverAirtable',
+      'local deliverNotion',
+      'local deliverTeams',
+      'local deliverTelegram',
+      'timer',
+      'activity deliverGoogleSheets',
+    ],
+    // A submitter's edit: a re-delivery with `event` in its input (the same commands).
+    'submitter-edit': ['local planDeliveries', ...LOCAL_FIRST, ...locals(1), ...DELETE_DELIVERED],
+    // A submitter's delete: its marker, its own plan, each webhook's first attempt local.
+    'submitter-delete': [
+      'patch submission-events',
+      'local planDeletionDeliveries',
+      ...locals(2),
+      'timer',
+      ...deliveries(1),
+    ],
+  },
   // recoveryWorkflow as released (no patch): a page of candidates, one child submission
   // workflow each at most ratePerSecond a second (a timer between), then the progress; each
   // child's history (`<scenario>.submission-<id>`) is the current submission shape with

@@ -204,6 +204,9 @@ export function mockActivities(options: MockOptions = {}) {
         ...(options.deleteAfterDelivery && { deleteAfterDelivery: true }),
       };
     },
+    async planDeletionDeliveries() {
+      return options.targets ?? [];
+    },
     async deliverWebhook(input) {
       const call = attemptOf(input);
       calls.deliverWebhook.push(call);

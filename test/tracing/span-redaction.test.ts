@@ -28,6 +28,15 @@ describe('span redaction', () => {
     );
   });
 
+  it("keeps a manage link's submission id and drops its secret (docs/manage-links.md)", () => {
+    const secret = 'A'.repeat(43);
+    expect(redactTarget(`/s/42/${secret}`)).toBe('/s/42/{secret}');
+    expect(redactTarget(`/s/42/${secret}/edit?x=1`)).toBe('/s/42/{secret}/edit?x=REDACTED');
+    expect(redactText(`POST /s/42/${secret}/delete failed`)).toBe(
+      'POST /s/42/{secret}/delete failed',
+    );
+  });
+
   it('cuts outgoing URLs to their origin', () => {
     expect(originOf('https://hooks.slack.com/services/T/B/secret?x=1')).toBe(
       'https://hooks.slack.com',

@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { StoredCaptcha } from './form-captcha';
 import type { FormField, FormPage, UnknownFieldPolicy } from './form-fields';
 import type { FormLimits } from './form-limits';
+import type { SubmitterAccess } from './submitter-access';
 import { bigintColumn, createdAtColumn, idColumn, updatedAtColumn } from './columns';
 
 export const Form = defineEntity({
@@ -38,6 +39,10 @@ export const Form = defineEntity({
     slug: p.string().nullable(),
     /** Gates: a count, a window, a unique field (docs/form-limits.md); null: none. */
     limits: p.json<FormLimits>().nullable(),
+    /** What submitters may do through their manage link (docs/manage-links.md). */
+    submitterAccess: p.string().$type<SubmitterAccess>().default('none'),
+    /** ISO 8601 duration after a submission during which it may be edited; null: no limit. */
+    editUntil: p.string().nullable(),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

@@ -33,6 +33,10 @@ import { Migration20261217000100PluginRouting } from './Migration20261217000100P
 import { Migration20261218000500DomainVerifications } from './Migration20261218000500DomainVerifications';
 import { Migration20261219000100FormLimits } from './Migration20261219000100FormLimits';
 import { Migration20261223000500ReceiptKeys } from './Migration20261223000500ReceiptKeys';
+import { Migration20261224000100SubmitterAccess } from './Migration20261224000100SubmitterAccess';
+import { Migration20261224000200ManageLinks } from './Migration20261224000200ManageLinks';
+import { Migration20261224000300SubmissionVersions } from './Migration20261224000300SubmissionVersions';
+import { Migration20261224000400ManageMailLinks } from './Migration20261224000400ManageMailLinks';
 
 /** Every migration, in order. Listed explicitly so compiled and source runs find the same set. */
 export const migrationsList = [
@@ -116,4 +120,17 @@ export const migrationsList = [
   },
   { name: 'Migration20261219000100FormLimits', class: Migration20261219000100FormLimits },
   { name: 'Migration20261223000500ReceiptKeys', class: Migration20261223000500ReceiptKeys },
+  {
+    name: 'Migration20261224000100SubmitterAccess',
+    class: Migration20261224000100SubmitterAccess,
+  },
+  { name: 'Migration20261224000200ManageLinks', class: Migration20261224000200ManageLinks },
+  {
+    name: 'Migration20261224000300SubmissionVersions',
+    class: Migration20261224000300SubmissionVersions,
+  },
+  {
+    name: 'Migration20261224000400ManageMailLinks',
+    class: Migration20261224000400ManageMailLinks,
+  },
 ];

@@ -5,7 +5,7 @@ import { runStatement, selectRows } from './execute';
 
 export type AuditRow = {
   accountId: string;
-  actorType: 'user' | 'api_key' | 'operator';
+  actorType: 'user' | 'api_key' | 'operator' | 'submitter';
   actorUserId: string | null;
   actorApiKeyId: string | null;
   /** Null: read from the user's e-mail or the key's name and prefix, as they are now. */
@@ -60,7 +60,7 @@ export type AuditFilters = {
 export type AuditEventRow = {
   id: string;
   occurred_at: Date;
-  actor_type: 'user' | 'api_key' | 'operator';
+  actor_type: 'user' | 'api_key' | 'operator' | 'submitter';
   actor_user_id: string | null;
   actor_api_key_id: string | null;
   actor_label: string;

@@ -40,6 +40,8 @@ export type NewSubmissionRow = {
   traceparent?: string | null;
   /** How long no worker may claim its workflow start (a test run starts its own); 0 if unset. */
   startHeldMs?: number;
+  /** The SHA-256 of its manage link's secret (docs/manage-links.md); none when unset. */
+  manageKeyHash?: string | null;
 };
 
 /** A row as insertSubmissionGroup sends it: its id, and its columns as one JSON object. */
@@ -62,6 +64,7 @@ export function encodeSubmissionRow(row: NewSubmissionRow): EncodedSubmissionRow
     created_at: row.createdAt?.toISOString() ?? null,
     held_ms: row.startHeldMs ?? 0,
     traceparent: row.traceparent ?? null,
+    manage_key_hash: row.manageKeyHash ?? null,
   });
   return { id: row.id, json };
 }
@@ -83,12 +86,14 @@ export async function insertSubmissionGroup(
        select * from jsonb_to_recordset(?::jsonb) as r(id bigint, form_id bigint,
          account_id bigint, payload_json jsonb, special_normalized jsonb, source_ip text,
          user_agent text, referrer text, is_spam boolean, spam_reason text, fill_ms integer,
-         created_at timestamptz, held_ms integer, traceparent text)
+         created_at timestamptz, held_ms integer, traceparent text, manage_key_hash text)
      ), inserted as (
        insert into submissions (id, form_id, account_id, payload_json, special_normalized,
-              source_ip, user_agent, referrer, is_spam, spam_reason, fill_ms, created_at)
+              source_ip, user_agent, referrer, is_spam, spam_reason, fill_ms, created_at,
+              manage_key_hash)
        select id, form_id, account_id, payload_json, special_normalized, source_ip,
-              user_agent, referrer, is_spam, spam_reason, fill_ms, coalesce(created_at, now())
+              user_agent, referrer, is_spam, spam_reason, fill_ms, coalesce(created_at, now()),
+              manage_key_hash
          from input
        on conflict (id) do nothing
        returning id, created_at

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SubmitterAccess } from '../entities/submitter-access';
 import { selectRows } from './execute';
 
 // What each step of a submission workflow reads, one statement a step: a step runs once per
@@ -287,6 +288,8 @@ export type AutoresponseRow = {
     accountId: string;
     name: string;
     autoresponse: AutoresponseSettings | null;
+    /** Whether the mail carries a manage link (docs/manage-links.md). */
+    submitterAccess: SubmitterAccess;
   } | null;
 };
 
@@ -339,9 +342,11 @@ export async function selectAutoresponseRow(
   em: EntityManager,
   submissionId: string,
 ): Promise<AutoresponseRow | null> {
-  const [row] = await selectRows<MailedRow & { autoresponse: AutoresponseSettings | null }>(
+  const [row] = await selectRows<
+    MailedRow & { autoresponse: AutoresponseSettings | null; submitter_access: SubmitterAccess }
+  >(
     em,
-    `select ${MAILED_COLUMNS}, f.autoresponse
+    `select ${MAILED_COLUMNS}, f.autoresponse, f.submitter_access
        from submissions s left join forms f on f.id = s.form_id
       where s.id = ?`,
     [submissionId],
@@ -349,7 +354,10 @@ export async function selectAutoresponseRow(
   if (!row) return null;
   return {
     submission: mailedSubmission(row),
-    form: mailedForm(row, { autoresponse: row.autoresponse }),
+    form: mailedForm(row, {
+      autoresponse: row.autoresponse,
+      submitterAccess: row.submitter_access,
+    }),
   };
 }
 
@@ -372,4 +380,23 @@ export async function selectNotificationRow(
     form: mailedForm(row, { notificationEmailAddresses: row.notification_email_addresses }),
     files: row.files,
   };
+}
+
+/**
+ * The enabled, not deleted plugins of `types` of a form, for the delivery of a submitter's
+ * delete (docs/manage-links.md): the submission's row is gone, so the form is named by id.
+ */
+export async function selectDeletionTargets(
+  em: EntityManager,
+  formId: string,
+  types: readonly string[],
+): Promise<Array<{ id: string; pluginType: string }>> {
+  const rows = await selectRows<{ id: string; plugin_type: string }>(
+    em,
+    `select id::text, plugin_type from plugins
+      where form_id = ? and enabled and deleted_at is null and plugin_type = any(?::text[])
+      order by id`,
+    [formId, `{${types.join(',')}}`],
+  );
+  return rows.map((row) => ({ id: row.id, pluginType: row.plugin_type }));
 }

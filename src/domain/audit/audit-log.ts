@@ -19,7 +19,9 @@ import type { Principal } from '../accounts/principal';
 export type AuditActor =
   | { type: 'user'; userId: string; label?: string }
   | { type: 'api_key'; apiKeyId: string }
-  | { type: 'operator'; label: string };
+  | { type: 'operator'; label: string }
+  /** Who sent a submission, acting through its manage link (docs/manage-links.md). */
+  | { type: 'submitter'; label: string };
 
 export type AuditEntry = {
   accountId: string;

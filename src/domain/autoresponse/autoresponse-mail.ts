@@ -26,6 +26,17 @@ export function receiptSection(receipt: string): string {
 }
 
 /**
+ * The submitter's manage link (docs/manage-links.md) under the body: private, and what it
+ * lets them do.
+ */
+export function manageLinkSection(url: string): string {
+  return (
+    'Your private link to see this submission (and, if the form allows, change or delete ' +
+    `it). Anyone with it can open your submission, so keep it to yourself:\n${url}\n\n`
+  );
+}
+
+/**
  * The autoresponse to one submitter (docs/autoresponse.md): plain text, the account's subject
  * and body with the merge tags filled in, `Reply-To` the account's `reply_to`, marked
  * `Auto-Submitted: auto-replied` (RFC 3834, so auto-responders do not answer it), with the
@@ -42,12 +53,16 @@ export function buildAutoresponseMail(input: {
   unsubscribeUrl: string;
   /** The submission's signed receipt (docs/receipts.md). */
   receipt: string;
+  /** The submitter's manage link (docs/manage-links.md); null: the form gives none. */
+  manageUrl?: string | null;
 }): OutgoingMail {
   const body = renderBody(input.settings.body, input.values).replace(/\s+$/u, '');
   return {
     to: [input.to],
     subject: renderSubject(input.settings.subject, input.values),
-    text: `${body}\n\n${receiptSection(input.receipt)}${autoresponseFooter(input.unsubscribeUrl)}`,
+    text:
+      `${body}\n\n${input.manageUrl ? manageLinkSection(input.manageUrl) : ''}` +
+      `${receiptSection(input.receipt)}${autoresponseFooter(input.unsubscribeUrl)}`,
     messageId: `<${input.deliveryId}@${input.senderDomain}>`,
     ...(input.settings.reply_to && { replyTo: { address: input.settings.reply_to } }),
     headers: { 'Auto-Submitted': 'auto-replied' },

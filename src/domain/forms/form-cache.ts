@@ -22,6 +22,8 @@ export type IngestForm = Readonly<
     | 'page'
     | 'domain'
     | 'limits'
+    | 'submitterAccess'
+    | 'editUntil'
   >
 >;
 
@@ -85,6 +87,8 @@ export class FormCache {
       page: found.page ?? null,
       domain: found.domain ?? null,
       limits: found.limits ?? null,
+      submitterAccess: found.submitterAccess,
+      editUntil: found.editUntil ?? null,
     };
     const serialized = JSON.stringify(snapshot);
     const form: CachedForm = {

@@ -4,6 +4,7 @@ import { Form } from '../../db/entities';
 import type { StoredCaptcha } from '../../db/entities/form-captcha';
 import type { FormField, FormPage, UnknownFieldPolicy } from '../../db/entities/form-fields';
 import type { FormLimits } from '../../db/entities/form-limits';
+import type { SubmitterAccess } from '../../db/entities/submitter-access';
 import type { Autoresponse } from '../autoresponse/autoresponse-text';
 import { countFormsUnderLock } from '../../db/sql/budget-counts';
 import { type FormPosition, selectFormPositions } from '../../db/sql/forms';
@@ -30,6 +31,10 @@ export type FormChanges = Partial<{
   slug: string | null;
   /** Checked first (limitsProblem): its unique field is one of the fields. */
   limits: FormLimits | null;
+  /** What submitters may do through their manage link (docs/manage-links.md). */
+  submitterAccess: SubmitterAccess;
+  /** An ISO 8601 duration (editDurationMs); null: until `limits.closes_at`, if any. */
+  editUntil: string | null;
 }>;
 
 /** A form of this account by numeric id or endpoint token; another account's form is "not found". */
@@ -125,6 +130,8 @@ export async function insertForm(
       unknownFields: input.unknownFields ?? 'keep',
       page: input.page ?? null,
       limits: input.limits ?? null,
+      submitterAccess: input.submitterAccess ?? 'none',
+      editUntil: input.editUntil ?? null,
     });
     await tx.flush();
     return form;

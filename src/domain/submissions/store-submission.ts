@@ -59,6 +59,8 @@ export type NewSubmission = {
   /** When ingest received it: stored as created_at, so its receipt and the row agree. */
   receivedAt: Date;
   files: UploadedFile[];
+  /** The SHA-256 of its manage link's secret (docs/manage-links.md); absent: no link. */
+  manageKeyHash?: string | null;
 };
 
 /** A stored submission: its id and its payload as stored (files as their entries). */
@@ -173,6 +175,7 @@ const newRow = (id: string, input: NewSubmission, start?: StartHold): NewSubmiss
   createdAt: input.receivedAt,
   traceparent: currentTraceparent(),
   startHeldMs: start?.heldMs,
+  manageKeyHash: input.manageKeyHash ?? null,
 });
 
 const totalBytes = (list: UploadedFile[]) => list.reduce((sum, file) => sum + file.size, 0);

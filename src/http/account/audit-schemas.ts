@@ -34,7 +34,11 @@ export const auditEventSchema = z
     id: idString('the entry'),
     occurred_at: dateTime('when the change was made'),
     actor: z.object({
-      type: z.enum(['user', 'api_key', 'operator']).describe('operator: the `formward` CLI'),
+      type: z
+        .enum(['user', 'api_key', 'operator', 'submitter'])
+        .describe(
+          'operator: the `formward` CLI; submitter: the person who sent a submission, through its manage link (docs/manage-links.md)',
+        ),
       user_id: idString('the user (type user)').nullable(),
       api_key_id: idString('the key (type api_key)').nullable(),
       label: z.string().describe("the e-mail address, or the key's name and prefix, at the time"),

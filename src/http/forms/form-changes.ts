@@ -28,5 +28,7 @@ export function formChanges(body: UpdateFormBody): FormChanges {
     domain: body.domain,
     slug: body.slug,
     limits: body.limits,
+    submitterAccess: body.submitter_access,
+    editUntil: body.edit_until,
   });
 }

@@ -21,6 +21,9 @@ export type FormSettingsInput = {
   closes_at: string;
   unique_field: string;
   closed_message: string;
+  /** Manage links (docs/manage-links.md): the access, and the edit window (empty: none). */
+  submitter_access: string;
+  edit_until: string;
 };
 
 /** The gates' inputs, in `limits` of the API's body. */
@@ -54,6 +57,8 @@ export const NEW_FORM_INPUT: FormSettingsInput = {
   closes_at: '',
   unique_field: '',
   closed_message: '',
+  submitter_access: 'none',
+  edit_until: '',
 };
 
 export function formSettingsOf(form: Form): FormSettingsInput {
@@ -71,6 +76,8 @@ export function formSettingsOf(form: Form): FormSettingsInput {
     closes_at: form.limits?.closes_at ?? '',
     unique_field: form.limits?.unique_field ?? '',
     closed_message: form.limits?.closed_message ?? '',
+    submitter_access: form.submitterAccess,
+    edit_until: form.editUntil ?? '',
   };
 }
 
@@ -91,6 +98,8 @@ export function readFormSettings(body: unknown): FormSettingsInput {
     closes_at: text(fields.closes_at).trim(),
     unique_field: text(fields.unique_field).trim(),
     closed_message: text(fields.closed_message),
+    submitter_access: text(fields.submitter_access).trim() || 'none',
+    edit_until: text(fields.edit_until).trim(),
   };
 }
 
@@ -128,6 +137,9 @@ export function validateFormSettings(
     delete_after_delivery: input.delete_after_delivery,
     // The settings page edits the gates; a new form starts without (its fields come later).
     limits: mode === 'update' ? limitsBody(input) : undefined,
+    // Manage links too (docs/manage-links.md), beside the limits that cap their edit window.
+    submitter_access: mode === 'update' ? input.submitter_access : undefined,
+    edit_until: mode === 'update' ? (input.edit_until === '' ? null : input.edit_until) : undefined,
   };
   const parsed = (mode === 'create' ? createFormBody : updateFormBody).safeParse(body);
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error, body) };

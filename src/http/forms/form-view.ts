@@ -17,6 +17,7 @@ import { captchaWidget } from '../ingest/captcha-widget';
 import { embedHtml } from './embed-html';
 import { formExamples, HTML_EXAMPLE_POINTER } from './form-examples';
 import { formLimitsView } from './form-limits-schemas';
+import { editUntilView, submitterAccessSchema } from './submitter-access-schemas';
 import { closedReason } from '../../domain/forms/form-limits';
 
 export const formSchema = z
@@ -106,6 +107,8 @@ export const formSchema = z
       .describe('ready-to-paste form markup with the `_hp` honeypot (and the CAPTCHA widget)'),
     autocomplete_script_url: z.string().meta({ format: 'uri' }),
     limits: formLimitsView,
+    submitter_access: submitterAccessSchema,
+    edit_until: editUntilView,
     open: z
       .boolean()
       .describe(
@@ -179,6 +182,8 @@ export function formView(
     embed_html: html,
     autocomplete_script_url: u.autocompleteScriptUrl,
     limits: form.limits ?? null,
+    submitter_access: form.submitterAccess,
+    edit_until: form.editUntil ?? null,
     open: form.isActive && closedReason(form.limits, Date.now(), counts.submissions) === null,
     submission_count: counts.submissions,
     submission_spam_count: counts.spam,

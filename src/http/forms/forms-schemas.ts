@@ -10,6 +10,7 @@ import { autoresponseSchema } from './autoresponse-schemas';
 import { formFieldList, unknownFieldsPolicy } from './form-fields-schemas';
 import { formPageInput } from './form-page-schemas';
 import { formLimitsInput } from './form-limits-schemas';
+import { editUntilSchema, submitterAccessSchema } from './submitter-access-schemas';
 import { text } from '../kit/answers/text';
 
 const hostnamePattern =
@@ -76,6 +77,8 @@ export const formFields = {
       `the hosted page of the form (docs/form-pages.md); at most ${MAX_PAGE_BYTES} bytes serialized as JSON, its texts together; null: none`,
     ),
   limits: formLimitsInput,
+  submitter_access: submitterAccessSchema,
+  edit_until: editUntilSchema,
 };
 
 /** A verified custom domain of the account (docs/custom-domains.md); null: none. */
@@ -110,6 +113,8 @@ export const createFormBody = z
     unknown_fields: formFields.unknown_fields.optional(),
     page: formFields.page.optional(),
     limits: formFields.limits.optional(),
+    submitter_access: formFields.submitter_access.optional(),
+    edit_until: formFields.edit_until.optional(),
   })
   .meta({ id: 'CreateForm' });
 
@@ -134,6 +139,8 @@ export const updateFormBody = z
     domain: formDomain.optional(),
     slug: formSlug.optional(),
     limits: formFields.limits.optional(),
+    submitter_access: formFields.submitter_access.optional(),
+    edit_until: formFields.edit_until.optional(),
   })
   .meta({ id: 'UpdateForm' });
 

@@ -30,6 +30,16 @@ export const ingestResultSchema = z
           '`/.well-known/jwks.json` (docs/receipts.md); null when no signing key could be ' +
           'read (the submission is stored all the same)',
       ),
+    manage_url: z
+      .string()
+      .meta({ format: 'uri' })
+      .nullable()
+      .describe(
+        "the submitter's private link to see (and, as the form allows, edit or delete) what " +
+          'was stored: `{ingest_url}/s/{submission_id}/{secret}`, given this once and never ' +
+          "again (only its hash is kept); null when the form's `submitter_access` is `none` " +
+          'and on `?test=true` runs (docs/manage-links.md)',
+      ),
     test: z.literal(true).optional().describe('present on `?test=true` runs'),
     deliveries: z
       .array(deliveryResultSchema)

@@ -39,7 +39,8 @@ const rateLimited = (message: string, wait: number) =>
 /**
  * The ingest limits of docs/api-conventions.md, Limits: posts per client and form
  * (INGEST_RATE_LIMIT), request bytes per client across forms (INGEST_RATE_LIMIT_BYTES), and
- * hosted page views per client across forms (FORM_PAGE_RATE). A client is what
+ * hosted page views per client across forms (FORM_PAGE_RATE), and manage-link requests per
+ * client (MANAGE_LINK_RATE). A client is what
  * rateLimitSubject makes of its address.
  */
 export class IngestRateLimits {
@@ -47,12 +48,33 @@ export class IngestRateLimits {
   private readonly challenges: RateLimiter;
   private readonly bytes: RateLimiter;
   private readonly pageViews: RateLimiter;
+  private readonly manageLinks: RateLimiter;
 
-  constructor(limits: { postsPerMinute: number; bytesPerMinute: number; pagesPerMinute: number }) {
+  constructor(limits: {
+    postsPerMinute: number;
+    bytesPerMinute: number;
+    pagesPerMinute: number;
+    /** MANAGE_LINK_RATE; off when not given. */
+    manageLinksPerMinute?: number;
+  }) {
     this.posts = new RateLimiter(limits.postsPerMinute);
     this.challenges = new RateLimiter(limits.postsPerMinute);
     this.bytes = new RateLimiter(limits.bytesPerMinute);
     this.pageViews = new RateLimiter(limits.pagesPerMinute);
+    this.manageLinks = new RateLimiter(limits.manageLinksPerMinute ?? 0);
+  }
+
+  /**
+   * Counts one request of `subject` to a manage link (docs/manage-links.md), whatever the
+   * submission: guessing links costs the same budget as using them. 429 past it.
+   */
+  countManageLink(subject: string): void {
+    const wait = this.manageLinks.hit(subject);
+    if (wait > 0)
+      throw rateLimited(
+        'too many requests to submission links from your network; try again shortly',
+        wait,
+      );
   }
 
   /** Counts one hosted page GET of `subject`, whatever the form; 429 `rate_limited` past it. */
@@ -106,6 +128,7 @@ export function limitsOf(ctx: RouteContext): IngestRateLimits {
       postsPerMinute: ctx.config.ingestRateLimitPerMinute,
       bytesPerMinute: ctx.config.ingestRateLimitBytesPerMinute,
       pagesPerMinute: ctx.config.formPageRatePerMinute,
+      manageLinksPerMinute: ctx.config.manageLinkRatePerMinute,
     });
     limits.set(ctx, found);
   }

@@ -10,13 +10,25 @@ import type { OfferedReceipt } from './receipt-download';
 import { clientAddress } from '../kit/middleware/client-address';
 import { rateLimitSubject } from './rate-limit-key';
 import { limitsOf } from './rate-limiter';
+import { offeredManageUrl, setManageLinkHeaders } from '../manage/offered-manage-link';
 
 /** A compact JWS of ours is some 400 characters; anything much longer is not one. */
 const RECEIPT_MAX_CHARS = 2048;
 
-/** The thank-you page's URL carrying the submission's receipt (docs/receipts.md). */
-export function withReceipt(thanksUrl: string, receipt: string | null): string {
-  return receipt ? `${thanksUrl}?receipt=${encodeURIComponent(receipt)}` : thanksUrl;
+/**
+ * The thank-you page's URL carrying the submission's receipt (docs/receipts.md) and its
+ * manage link's token (docs/manage-links.md), when it has them.
+ */
+export function withReceipt(
+  thanksUrl: string,
+  receipt: string | null,
+  manageToken: string | null = null,
+): string {
+  const query = new URLSearchParams();
+  if (receipt) query.set('receipt', receipt);
+  if (manageToken) query.set('manage', manageToken);
+  const search = query.toString();
+  return search ? `${thanksUrl}?${search}` : thanksUrl;
 }
 
 /** The receipt of the query when this instance signed it for this form; else none is offered. */
@@ -42,8 +54,10 @@ export const thanksPageRoute = defineRoute({
     'Where browsers land after posting when the form has no `success_redirect_url`: for a ' +
     "form with a hosted page, the page's `success_message` in the page's style " +
     '(docs/form-pages.md); otherwise a default page naming the form. With the `receipt` ' +
-    'the post redirected with, the page offers it as a download (docs/receipts.md). It counts ' +
-    'as a page under `FORM_PAGE_RATE` (past it 429 `rate_limited`).',
+    'the post redirected with, the page offers it as a download (docs/receipts.md); with ' +
+    'its `manage` token, it shows the manage link (docs/manage-links.md), `no-store` and ' +
+    '`Referrer-Policy: no-referrer`. It counts as a page under `FORM_PAGE_RATE` (past it 429 ' +
+    '`rate_limited`).',
   access: 'public',
   server: 'ingest',
   query: z.object({
@@ -52,6 +66,12 @@ export const thanksPageRoute = defineRoute({
       .optional()
       .describe(
         "the submission's receipt; offered only when this instance signed it for this form",
+      ),
+    manage: z
+      .string()
+      .optional()
+      .describe(
+        "the submission's manage link as `{submission_id}.{secret}`; shown only when it opens a submission of this form",
       ),
   }),
   responses: { 200: { description: 'the page', content: 'text/html' } },
@@ -62,12 +82,18 @@ export const thanksPageRoute = defineRoute({
   const form = await ctx.forms.byToken(() => req.em, params.endpoint_token);
   if (!form) throw new HttpError('not_found', 'no form has this endpoint token');
   const receipt = await offeredReceipt(ctx, form.id, query.receipt);
+  const manageUrl = await offeredManageUrl(req.em, ctx.urls.ingest, form.id, query.manage);
   // A page carrying one submitter's receipt stays out of shared caches.
   if (receipt) setNoStore(res);
   if (form.page && form.fields) {
     setFormPageHeaders(res, { captcha: null, successRedirectUrl: null });
+    // After the page's headers: its address holds the link's secret, which no referrer takes.
+    if (manageUrl) setManageLinkHeaders(res);
     const base = formPageBase(res, form.endpointToken);
-    return { status: 200, content: formPageThanks(form.page, base, pageChrome(ctx), receipt) };
+    const html = formPageThanks(form.page, base, pageChrome(ctx), receipt, manageUrl);
+    return { status: 200, content: html };
   }
-  return { status: 200, content: thanksPage(form.name, req.get('referer') ?? null, receipt) };
+  if (manageUrl) setManageLinkHeaders(res);
+  const back = req.get('referer') ?? null;
+  return { status: 200, content: thanksPage(form.name, back, receipt, manageUrl) };
 });

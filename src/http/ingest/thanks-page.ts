@@ -1,5 +1,6 @@
 import escapeHtml from 'escape-html';
 import { receiptDownloadLink, type OfferedReceipt } from './receipt-download';
+import { manageLinkBox } from '../manage/manage-link-box';
 
 /**
  * The default page a browser lands on after submitting a form without a redirect URL, with
@@ -9,6 +10,7 @@ export function thanksPage(
   formName: string,
   backUrl: string | null,
   receipt: OfferedReceipt | null = null,
+  manageUrl: string | null = null,
 ): string {
   const back =
     backUrl && /^https?:\/\//i.test(backUrl)
@@ -22,6 +24,7 @@ export function thanksPage(
 <h1>Thank you!</h1>
 <p>Your submission to <strong>${escapeHtml(formName)}</strong> has been received.</p>
 ${receiptDownloadLink(receipt)}
+${manageLinkBox(manageUrl)}
 ${back}
 </body>
 </html>`;

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { listSubmissionVersions } from '../../domain/manage/submission-versions';
 import type { AppContext } from '../../runtime/app-context';
 import { findAccountForm } from '../../domain/forms/forms';
 import { RANGES } from '../../domain/submissions/range';
@@ -98,6 +99,9 @@ const LIST = {
  * one submission in full. The actions (submission-actions-pages.ts) come first in the page list, so
  * `/app/submissions/erase` is not taken for an id.
  */
+/** How many versions the submission page lists; the API lists them all. */
+const VERSIONS_SHOWN = 20;
+
 export const submissionPages = [
   definePage({ need: 'can_read_submissions', ...LIST, path: '/app/submissions' }).handle(
     (page, ctx) => listPage(page, ctx),
@@ -122,6 +126,24 @@ export const submissionPages = [
       return sendNotFound(req, res, 'submission');
     // The API's Submission resource, so the page and GET /api/submissions/{id} agree.
     const submission = submissionView(row, ctx.urls, sessionPrincipal(session));
-    await render({ submission, fields: displayFields(row.payload_json, submission.id) });
+    // Versions its submitter's edits made (docs/manage-links.md): the first page of them.
+    const listed = await listSubmissionVersions(req.em, row, {
+      page: 1,
+      perPage: VERSIONS_SHOWN,
+      afterVersion: null,
+    });
+    const versions =
+      listed.total > 1
+        ? {
+            total: listed.total,
+            shown: listed.rows.map((version) => ({
+              version: version.version,
+              status: version.status,
+              createdAt: new Date(version.created_at).toISOString(),
+              fields: displayFields(version.payload_json, submission.id),
+            })),
+          }
+        : undefined;
+    await render({ submission, fields: displayFields(row.payload_json, submission.id), versions });
   }),
 ];

@@ -10,7 +10,7 @@ import type { SpecialFields } from '../../db/entities/submission';
 import type { WebhookSource } from '../webhook/webhook-body';
 import type { DeliverableSubmission } from './attempt';
 import { pickFields } from '../manage/include-fields';
-import type { DeliveryInput } from '../../../workflows/submission-contract';
+import type { DeletedSubmission, DeliveryInput } from '../../../workflows/submission-contract';
 import { PLUGIN_UNAVAILABLE } from '../../../workflows/failure-types';
 
 // An attempt's first step (src/plugins/deliveries.ts): what it delivers, read now.
@@ -44,10 +44,14 @@ export async function loadDeliverable(
     );
   }
   const row = found.submission;
+  // A submitter's delete (docs/manage-links.md): the row is gone by design; the input's ids
+  // are the whole delivery.
+  if (!row && input.deleted) return deletedDeliverable(plugin, input, input.deleted);
   if (!row) {
     throw ApplicationFailure.nonRetryable('the submission no longer exists', PLUGIN_UNAVAILABLE);
   }
   const source: WebhookSource = {
+    event: input.event ?? 'submission.created',
     submissionId: String(row.id),
     createdAt: new Date(row.created_at),
     formEndpointToken: row.endpoint_token,
@@ -69,4 +73,28 @@ export async function loadDeliverable(
     files: found.files ?? [],
     ...(extras.formFieldNames && { formFieldNames: found.formFieldNames ?? null }),
   };
+}
+
+/** What a `submission.deleted` delivery is built from: the ids the workflow was given. */
+function deletedDeliverable(
+  plugin: DeliverableRow['plugin'],
+  input: DeliveryInput,
+  deleted: DeletedSubmission,
+) {
+  const source: WebhookSource = {
+    event: 'submission.deleted',
+    submissionId: input.submissionId,
+    createdAt: new Date(deleted.deletedAt),
+    formEndpointToken: deleted.formEndpointToken,
+    formName: '',
+    sourceIp: null,
+    userAgent: null,
+    referrer: null,
+    payload: {},
+  };
+  const submission: DeliverableSubmission = {
+    form: { id: deleted.formId, accountId: '', name: '' },
+    specialNormalized: null,
+  };
+  return { plugin, source, submission, files: [] };
 }

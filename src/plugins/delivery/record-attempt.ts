@@ -71,23 +71,26 @@ export async function recordAndSettle(
     input.mode === 'test' ||
     options.permanent === true ||
     info.attempt >= input.maxAttempts;
-  await upsertAttempt(em, {
-    deliveryId: input.deliveryId,
-    submissionId: input.submissionId,
-    pluginId: input.pluginId,
-    attempt: attemptNumberOf(input.attemptOffset),
-    status: result.ok ? 'succeeded' : final ? 'failed' : 'pending_retry',
-    httpStatus: result.statusCode,
-    error: result.error,
-    durationMs: result.durationMs,
-    responseBody: result.responseBody,
-    isReplay: input.mode === REDELIVERY,
-    isTest: input.mode === 'test',
-    workflowId: info.workflowExecution?.workflowId ?? '',
-    workflowRunId: info.workflowExecution?.runId ?? '',
-    startedAt: options.startedAt,
-    finishedAt: new Date(),
-  });
+  // A deleted submission's delivery (docs/manage-links.md) has no row to log it under: the
+  // log is the submission's, and went with it. Its outcome and health count all the same.
+  if (!input.deleted)
+    await upsertAttempt(em, {
+      deliveryId: input.deliveryId,
+      submissionId: input.submissionId,
+      pluginId: input.pluginId,
+      attempt: attemptNumberOf(input.attemptOffset),
+      status: result.ok ? 'succeeded' : final ? 'failed' : 'pending_retry',
+      httpStatus: result.statusCode,
+      error: result.error,
+      durationMs: result.durationMs,
+      responseBody: result.responseBody,
+      isReplay: input.mode === REDELIVERY,
+      isTest: input.mode === 'test',
+      workflowId: info.workflowExecution?.workflowId ?? '',
+      workflowRunId: info.workflowExecution?.runId ?? '',
+      startedAt: options.startedAt,
+      finishedAt: new Date(),
+    });
   // A cancelled attempt (workflow cancelled, worker stopping) says nothing of the receiver.
   if (result.failure !== 'cancelled') recordDeliveryMetrics(input, result, { ...options, final });
   if ((result.ok || final) && result.failure !== 'cancelled') {

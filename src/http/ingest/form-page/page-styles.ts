@@ -56,6 +56,9 @@ button:hover{filter:brightness(.9)}
 .hp{position:absolute;inset-inline-start:-10000px;width:1px;height:1px;overflow:hidden}
 .visually-hidden{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .thanks,.closed{text-align:center}
+.manage-link{border:1px solid var(--border);border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem;text-align:left;overflow-wrap:anywhere}
+.stored dt{font-weight:600;margin:.75rem 0 0}.stored dd{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
+.notice{border-left:4px solid var(--accent);padding-left:.75rem;margin:0 0 1rem}
 .thanks p,.closed p{margin:0 0 .75rem}
 .page-footer{max-width:40rem;margin:0 auto;padding:0 1rem 2rem;color:var(--muted);font-size:.875rem;text-align:center}
 .page-footer p{margin:.25rem 0}

@@ -268,6 +268,11 @@ export type Templates = {
     fields: FieldDisplay[];
     /** Why "not spam" was refused: the values break the form's rules, one line a field. */
     notSpamRefused?: string[];
+    /** Its versions, when its submitter edited it (docs/manage-links.md), oldest first. */
+    versions?: {
+      total: number;
+      shown: Array<{ version: number; status: string; createdAt: string; fields: FieldDisplay[] }>;
+    };
   };
   'erase-sender': { email: string; count?: number; error?: string };
   'export-preview': {

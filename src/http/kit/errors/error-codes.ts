@@ -39,6 +39,10 @@ export const ERROR_CODES = {
     status: 403,
     when: "ingest to a form with `limits` outside its window (before `opens_at`, from `closes_at`) or past its `max_submissions`; the message is the form's `closed_message`, and `opens_at` and `closes_at` come with it; nothing is stored (docs/form-limits.md)",
   },
+  edit_closed: {
+    status: 403,
+    when: "a change through a submission's manage link when the form does not let its submitters make it (`submitter_access`) or its time has passed (`edit_until` after the submission, or the form's `limits.closes_at`); nothing is changed (docs/manage-links.md)",
+  },
   not_found: {
     status: 404,
     when: 'the form, submission, plugin or file does not exist, or belongs to another account',
@@ -75,7 +79,7 @@ export const ERROR_CODES = {
   },
   limit_reached: {
     status: 409,
-    when: 'a budget is used up (forms per account, `MAX_FORMS_PER_ACCOUNT`, counted per owner over the accounts they own; plugins per form, `MAX_PLUGINS_PER_FORM`); the message names the limit and its value',
+    when: 'a budget is used up (forms per account, `MAX_FORMS_PER_ACCOUNT`, counted per owner over the accounts they own; plugins per form, `MAX_PLUGINS_PER_FORM`; versions of a submission, `MAX_SUBMISSION_VERSIONS`); the message names the limit and its value',
   },
   recovery_running: {
     status: 409,

@@ -68,9 +68,15 @@ export function errorBody(error: HttpError, urls: PublicUrls) {
   return body;
 }
 
-/** Browsers posting an HTML form get a readable page; everyone else gets JSON. */
+/**
+ * Browsers posting an HTML form, or opening a manage link (docs/manage-links.md), get a
+ * readable page; everyone else gets JSON.
+ */
 export function prefersHtml(req: Request): boolean {
-  return req.path.startsWith('/f/') && req.accepts(['json', 'html']) === 'html';
+  return (
+    (req.path.startsWith('/f/') || req.path.startsWith('/s/')) &&
+    req.accepts(['json', 'html']) === 'html'
+  );
 }
 
 /**

@@ -84,7 +84,11 @@ function answerResponse(spec: ResponseSpec): ResponseConfig {
   if ('redirect' in spec) headers.Location ??= 'where to go';
   const response: ResponseConfig = { description: spec.description };
   if (Object.keys(headers).length > 0) response.headers = headerDocs(headers);
-  if ('body' in spec) response.content = { 'application/json': { schema: spec.body } };
+  if ('body' in spec) {
+    response.content = { 'application/json': { schema: spec.body } };
+    // The same answer as a page, for a client whose `Accept` prefers it.
+    if (spec.page) response.content[spec.page] = { schema: { type: 'string' } };
+  }
   if ('content' in spec) {
     const schema = spec.content === '*/*' ? { contentMediaType: '*/*' } : {};
     response.content = { [spec.content]: { schema: { type: 'string', ...schema } } };

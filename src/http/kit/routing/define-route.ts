@@ -42,8 +42,17 @@ export type Tag = keyof typeof TAGS;
 /** Documented response headers: name and what it carries. */
 type HeaderDocs = Record<string, string>;
 
-/** A JSON body, encoded through `body` before it is sent. */
-export type JsonResponse = { description: string; body: z.ZodType; headers?: HeaderDocs };
+/**
+ * A JSON body, encoded through `body` before it is sent; with `page` (a media type such as
+ * `text/html`), the handler may answer the same status as that page instead (`content`),
+ * for a client whose `Accept` prefers it.
+ */
+export type JsonResponse = {
+  description: string;
+  body: z.ZodType;
+  headers?: HeaderDocs;
+  page?: string;
+};
 /** A body of another media type (a page, a script, a file). */
 export type ContentResponse = { description: string; content: string; headers?: HeaderDocs };
 /** A redirect to the answer's `redirect` URL. */
@@ -54,13 +63,16 @@ export type ResponseSpec = JsonResponse | ContentResponse | RedirectResponse | E
 export type Responses = { [status: number]: ResponseSpec };
 
 type SetHeaders = Record<string, string>;
-type AnswerTo<S, R> = R extends { body: infer B extends z.ZodType }
-  ? { status: S; body: z.input<B>; headers?: SetHeaders }
-  : R extends { content: string }
-    ? { status: S; content: string | Buffer | Readable; headers?: SetHeaders }
-    : R extends { redirect: true }
-      ? { status: S; redirect: string; headers?: SetHeaders }
-      : { status: S; headers?: SetHeaders };
+type AnswerTo<S, R> = R extends { body: infer B extends z.ZodType; page: string }
+  ? | { status: S; body: z.input<B>; headers?: SetHeaders }
+    | { status: S; content: string; headers?: SetHeaders }
+  : R extends { body: infer B extends z.ZodType }
+    ? { status: S; body: z.input<B>; headers?: SetHeaders }
+    : R extends { content: string }
+      ? { status: S; content: string | Buffer | Readable; headers?: SetHeaders }
+      : R extends { redirect: true }
+        ? { status: S; redirect: string; headers?: SetHeaders }
+        : { status: S; headers?: SetHeaders };
 
 /** What a handler returns: one of its declared statuses with the body that status takes. */
 export type Answer<R extends Responses> = {

@@ -155,7 +155,11 @@ function sendAnswer(res: Response, route: AnyRoute, answer: AnswerValue): void {
   if (!spec)
     throw new UndeclaredAnswerError(`${route.operationId} answered ${answer.status}, not declared`);
   for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-  if ('body' in spec) {
+  if ('body' in spec && spec.page && answer.content !== undefined) {
+    // The status's answer as a page (JsonResponse.page), for a client that prefers it.
+    if (!res.get('Content-Type')) res.type(spec.page);
+    res.status(answer.status).send(answer.content);
+  } else if ('body' in spec) {
     const encoded = spec.body.safeParse(answer.body);
     if (!encoded.success) {
       throw new UndeclaredAnswerError(
