@@ -81,6 +81,7 @@ describe('the catalogue', () => {
       file_type: '"cv.exe" is not an accepted type (.pdf, image/*)',
       must_not_be_file: 'must not be a file',
       unknown_field: 'is not a field of this form',
+      already_submitted: 'was already used for a submission of this form: each can be sent once',
     });
   });
 

@@ -93,7 +93,12 @@ describe('a gated form on its hosted page, without JavaScript', () => {
       scripted = await visitor(true);
       const repeated = await register(scripted, form, 'Ada again', ' ADA@example.com ');
       expect(repeated.status()).toBe(409);
-      expect(await scripted.textContent('body')).toContain('was already accepted');
+      // Beside the e-mail field, which the summary links to.
+      const fieldError = scripted.locator('.field:has(input[type="email"]) .error');
+      expect(await fieldError.textContent()).toContain(
+        'was already used for a submission of this form: each can be sent once',
+      );
+      expect(await scripted.getByRole('link', { name: /already used/ }).count()).toBe(1);
       await expectAxeClean(scripted, 'already-submitted');
       await shot(scripted, 'already-submitted');
 

@@ -202,11 +202,33 @@ describe('unique_field', () => {
   it('an email field: a repeat in another case or with spaces is 409 already_submitted', async () => {
     const form = await gatedForm({ unique_field: 'email' });
     ingestResultOf(await postJson(form.json_url, { email: '  Ada@Example.com ' }));
-    expectError(
+    const repeat = expectError(
       await postJson(form.json_url, { email: 'ada@example.COM' }),
       409,
       'already_submitted',
     );
+    // The message as before, and the field's problem by its name (English by default).
+    expect(repeat.message).toBe(
+      'a submission with this email was already accepted; each email may send one',
+    );
+    expect(repeat.errors).toBeUndefined();
+    expect(repeat.field_errors).toEqual({
+      email: 'was already used for a submission of this form: each can be sent once',
+    });
+    // In the supported language Accept-Language asks for, as validation_failed's.
+    const german = expectError(
+      await postJson(
+        form.json_url,
+        { email: 'ADA@example.com' },
+        { 'Accept-Language': 'de-AT, en;q=0.5' },
+      ),
+      409,
+      'already_submitted',
+    );
+    expect(german.field_errors).toEqual({
+      email:
+        'Dieser Wert wurde für dieses Formular bereits verwendet. Jeder Wert kann nur einmal gesendet werden.',
+    });
     expectError(
       await postForm(form.submission_url, { email: ' ada@example.com' }, JSON_ACCEPT),
       409,

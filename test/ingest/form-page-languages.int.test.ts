@@ -83,6 +83,30 @@ describe('a page in German', () => {
     expect(thanks.text).toMatch(/>Empfangsbestätigung herunterladen<\/a>: ein signierter Nachweis/);
   });
 
+  it('a repeated unique value is shown beside its field, in German', async () => {
+    const form = await t.api.createForm(
+      pageFormSettings({ page: pageIn('de'), limits: { unique_field: 'email' } }),
+    );
+    expect((await postForm(form.submission_url, VALID_ANSWERS, HTML)).status).toBe(302);
+    const res = await postForm(form.submission_url, VALID_ANSWERS, {
+      ...HTML,
+      'accept-language': 'fr',
+    });
+    expect(res.status).toBe(409);
+    const html = res.text;
+    const message =
+      'Dieser Wert wurde für dieses Formular bereits verwendet. Jeder Wert kann nur einmal gesendet werden.';
+    // A field's problem: the field heading, a link to the field, the message beside it.
+    expect(html).toMatch(/<h2 id="error-summary-title">Bitte prüfen Sie Ihre Angaben<\/h2>/);
+    expect(html).toContain(`<a href="#f1">E-mail address: ${message}</a>`);
+    expect(html).toContain(
+      `<p class="error" id="f1-error"><span class="visually-hidden">Fehler: </span>${message}</p>`,
+    );
+    expect(html).toMatch(/<input type="email" id="f1"[^>]*aria-invalid="true"/);
+    expect(html).not.toContain('was already accepted');
+    expect(await countSubmissions(t.stack, form.id)).toBe(1);
+  });
+
   it("the owner's own button, thank-you text and closed message stay as written", async () => {
     const past = new Date(Date.now() - HOUR_MS).toISOString();
     const form = await t.api.createForm(

@@ -318,11 +318,21 @@ describe('edits', () => {
     const form = await manageForm({ limits: { unique_field: 'email' } });
     await submit(form, { ...ADA, email: 'grace@example.com' });
     const { link } = await submit(form);
-    expectError(
+    const refused = expectError(
       await editByJson(link, { ...ADA, email: 'Grace@example.com' }),
       409,
       'already_submitted',
     );
+    expect(refused.field_errors).toEqual({
+      email: 'was already used for a submission of this form: each can be sent once',
+    });
+    // From the edit page: shown again, the problem beside the e-mail field.
+    const again = await postForm(link, { ...ADA, email: 'grace@example.com' }, HTML_ACCEPT);
+    expect(again.status).toBe(409);
+    expect(again.text).toContain(
+      '<a href="#f1">E-mail address: was already used for a submission of this form: each can be sent once</a>',
+    );
+    expect(again.text).toMatch(/<p class="error" id="f1-error">.*was already used/);
     // Its own value, and a free one, are fine; the old one is then free again.
     expectAnswer(
       await editByJson(link, { ...ADA, message: 'x' }),
@@ -335,6 +345,63 @@ describe('edits', () => {
       200,
     );
     ingestResultOf(await postJson(form.json_url, ADA));
+  });
+});
+
+describe("in the page's language", () => {
+  it('every page of the link, dates in UTC; a wrong link stays English', async () => {
+    const form = await manageForm({ page: { ...PAGE, language: 'de' } });
+    const posted = await postForm(form.submission_url, ADA, HTML_ACCEPT);
+    const thanks = await request('GET', new URL(posted.headers.get('location')!, t.stack.url), {
+      headers: HTML_ACCEPT,
+    });
+    expect(thanks.text).toContain('<strong>Ihr Link zu dieser Einsendung:</strong>');
+    expect(thanks.text).not.toContain('Keep this private link');
+    const { link } = await submit(form);
+
+    const view = await getLink(link, HTML_ACCEPT);
+    expect(view.text).toContain('<html lang="de" dir="ltr">');
+    expect(view.text).toContain('<h2>Ihre Einsendung</h2>');
+    expect(view.text).toMatch(
+      /Eingegangen: \d{1,2}\. [A-Za-zä]+ \d{4} um \d{2}:\d{2} \(UTC\); Version 1/,
+    );
+    expect(view.text).toMatch(
+      /Sie können sie bis \d{1,2}\. [A-Za-zä]+ \d{4} um \d{2}:\d{2} \(UTC\) ändern oder löschen\./,
+    );
+    expect(view.text).toContain('>Ihre Angaben ändern</a>');
+    expect(view.text).toContain('>Diese Einsendung löschen</a>');
+    const saved = await getLink(`${link}?saved=1`, HTML_ACCEPT);
+    expect(saved.text).toContain('<p>Ihre Änderungen wurden gespeichert.</p>');
+
+    const edit = await getLink(`${link}/edit`, HTML_ACCEPT);
+    expect(edit.text).toContain('<html lang="de" dir="ltr">');
+    expect(edit.text).toContain('<button type="submit">Änderungen speichern</button>');
+
+    const confirm = await getLink(`${link}/delete`, HTML_ACCEPT);
+    expect(confirm.text).toContain('<h1>Ihre Einsendung löschen?</h1>');
+    expect(confirm.text).toContain('<button type="submit">Endgültig löschen</button>');
+    const deleted = await request('POST', `${link}/delete`, { headers: HTML_ACCEPT });
+    expect(deleted.text).toContain('<h1>Ihre Einsendung wurde gelöscht</h1>');
+
+    // The link now opens nothing, and no form says which language: English.
+    const gone = await getLink(link, HTML_ACCEPT);
+    expect(gone.status).toBe(404);
+    expect(gone.text).toContain('<html lang="en" dir="ltr">');
+    expect(gone.text).toContain('<h1>Nothing here</h1>');
+  });
+
+  it('right to left in Arabic, and the closed page in the language', async () => {
+    const form = await manageForm({
+      page: { ...PAGE, language: 'ar' },
+      submitter_access: 'view',
+    });
+    const { link } = await submit(form);
+    const view = await getLink(link, HTML_ACCEPT);
+    expect(view.text).toContain('<html lang="ar" dir="rtl">');
+    expect(view.text).toContain('<h2>إجاباتك</h2>');
+    const closed = await getLink(`${link}/edit`, HTML_ACCEPT);
+    expect(closed.status).toBe(403);
+    expect(closed.text).toContain('<h1>لم يعد بالإمكان تعديل هذه الإجابات</h1>');
   });
 });
 

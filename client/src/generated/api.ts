@@ -89,7 +89,7 @@ export interface paths {
         };
         /**
          * The thank-you page
-         * @description Where browsers land after posting when the form has no `success_redirect_url`: for a form with a hosted page, the page's `success_message` in the page's style (docs/form-pages.md); otherwise a default page naming the form. With the `receipt` the post redirected with, the page offers it as a download (docs/receipts.md).
+         * @description Where browsers land after posting when the form has no `success_redirect_url`: for a form with a hosted page, the page's `success_message` in the page's style (docs/form-pages.md); otherwise a default page naming the form. With the `receipt` the post redirected with, the page offers it as a download (docs/receipts.md); with its `manage` token, it shows the manage link (docs/manage-links.md), `no-store` and `Referrer-Policy: no-referrer`. It counts as a page under `FORM_PAGE_RATE` (past it 429 `rate_limited`).
          *
          *     No authentication.
          */
@@ -133,7 +133,7 @@ export interface paths {
         put?: never;
         /**
          * Post a submission as JSON
-         * @description One JSON object of fields (an array or scalar is refused with 422). With `?test=true` the form's plugin deliveries run once, synchronously, and `deliveries` reports each; it needs `Authorization: Bearer <API_KEY>` with a key of the form's account that has `can_create_forms` (401 without a valid key, 403 without the scope), and no CAPTCHA. A form with a `captcha` otherwise needs its widget's field (422 `captcha_failed`). A closed form with `limits` is 403 `form_closed`, a repeated unique value 409 `already_submitted` (docs/form-limits.md).
+         * @description One JSON object of fields (an array or scalar is refused with 422). With `?test=true` the form's plugin deliveries run once, synchronously, and `deliveries` reports each; it needs `Authorization: Bearer <API_KEY>` with a key of the form's account that has `can_create_forms` (401 without a valid key, 403 without the scope), and no CAPTCHA. A form with a `captcha` otherwise needs its widget's field (422 `captcha_failed`). A refusal by the form's `fields` is 422 `validation_failed` with English `errors` and `field_errors` by field name, in the supported language the request's `Accept-Language` asks for (English without one; docs/languages.md). A closed form with `limits` is 403 `form_closed`, a repeated unique value 409 `already_submitted` (docs/form-limits.md).
          *
          *     No authentication.
          */
@@ -208,6 +208,84 @@ export interface paths {
         get: operations["receiptKeys"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{submission_id}/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a manage link shows
+         * @description The submission as stored, for the person who sent it (the link of the IngestResult's `manage_url`): a page, or JSON with `Accept: application/json`, saying whether it may still be changed or deleted. A wrong secret, an unknown or deleted submission, a spam one, or a form whose `submitter_access` is `none`: all 404 `not_found`, alike. Each client network (IPv4 address, IPv6 /64) may make `MANAGE_LINK_RATE` requests a minute to manage links: past it 429 `rate_limited` with `Retry-After`. Answers are `no-store`, `Referrer-Policy: no-referrer` and `X-Robots-Tag: noindex` (docs/manage-links.md).
+         *
+         *     No authentication.
+         */
+        get: operations["manageSubmission"];
+        put?: never;
+        /**
+         * Change a submission through its manage link
+         * @description The edit page posts here (form-encoded, like `/f`); a script may post one JSON object. The same rules as ingest: the form's fields and unknown-field policy, the limits on names and sizes, 409 `already_submitted` for a unique value another submission holds. Files cannot be changed (they stay). Each accepted edit is a new version (earlier ones are kept: `GET /api/submissions/{id}/versions`); one judged spam (a filled honeypot) is kept as a `spam` version and answers alike, the earlier version staying current. Browsers are redirected (303) to the link; JSON clients get the submission. Outside the access or window: 403 `edit_closed`; past `MAX_SUBMISSION_VERSIONS` versions (50; spam ones count): 409 `limit_reached`. Rate-limited like every manage-link request (`MANAGE_LINK_RATE`; docs/manage-links.md).
+         *
+         *     No authentication.
+         */
+        post: operations["editSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{submission_id}/{secret}/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page to change a submission
+         * @description The form's hosted page filled with the stored values, posting to the link (its file fields left out: files cannot be changed). A form whose `submitter_access` is not `edit` or `edit_delete`, or past its `edit_until` or `limits.closes_at`: 403 `edit_closed`, a page saying so. A wrong secret, an unknown or deleted submission, a spam one, or a form whose `submitter_access` is `none`: all 404 `not_found`, alike. Each client network (IPv4 address, IPv6 /64) may make `MANAGE_LINK_RATE` requests a minute to manage links: past it 429 `rate_limited` with `Retry-After`. Answers are `no-store`, `Referrer-Policy: no-referrer` and `X-Robots-Tag: noindex` (docs/manage-links.md).
+         *
+         *     No authentication.
+         */
+        get: operations["manageSubmissionEditPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{submission_id}/{secret}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page confirming a delete
+         * @description Asks before the delete, whose button posts to `/s/{submission_id}/{secret}/delete`. A form whose `submitter_access` is not `edit_delete`, or past its window: 403 `edit_closed` (docs/manage-links.md).
+         *
+         *     No authentication.
+         */
+        get: operations["deleteSubmissionPage"];
+        put?: never;
+        /**
+         * Delete a submission through its manage link
+         * @description Deletes the submission with its files and versions, as the operator would, and records `submission.deleted` in the form's account's audit log with the submitter as its actor. Browsers get a page saying so; JSON clients `{deleted: true, id}`. A form whose `submitter_access` is not `edit_delete`, or past its window: 403 `edit_closed` (docs/manage-links.md).
+         *
+         *     No authentication.
+         */
+        post: operations["deleteSubmissionByLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -970,6 +1048,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/submissions/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A submission's versions
+         * @description Every version of the submission, oldest first: version 1 as received, then one for each edit its submitter made through the manage link (docs/manage-links.md), earlier ones kept. One page at a time (at most 500 a page), also cut short where its versions would pass the answer's byte budget (`LIST_MAX_BYTES`; `meta.truncated`, `meta.max_bytes`); its `next` link then carries a `cursor`.
+         *
+         *     Needs the scope `can_read_submissions` (dashboard sessions have every scope).
+         */
+        get: operations["listSubmissionVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/submissions/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -1163,7 +1263,7 @@ export interface components {
             message: string;
             /** @description validation problems as `field: problem` */
             errors?: string[];
-            /** @description ingest on a form with `fields`: one message by field name (docs/form-fields.md) */
+            /** @description ingest (or a manage-link edit) on a form with `fields`, with `validation_failed` or `already_submitted`: one message by field name (docs/form-fields.md), in English or in the supported language the request's `Accept-Language` asks for (docs/languages.md); `errors` stay English */
             field_errors?: {
                 [key: string]: string;
             };
@@ -1216,6 +1316,11 @@ export interface components {
             id: string;
             /** @description a compact JWS (EdDSA, Ed25519) over `{form_id, submission_id, received_at, payload_sha256}`, signed with the instance's key `kid` of `/.well-known/jwks.json` (docs/receipts.md); null when no signing key could be read (the submission is stored all the same) */
             receipt: string | null;
+            /**
+             * Format: uri
+             * @description the submitter's private link to see (and, as the form allows, edit or delete) what was stored: `{ingest_url}/s/{submission_id}/{secret}`, given this once and never again (only its hash is kept); null when the form's `submitter_access` is `none` and on `?test=true` runs (docs/manage-links.md)
+             */
+            manage_url: string | null;
             /**
              * @description present on `?test=true` runs
              * @enum {boolean}
@@ -1274,6 +1379,46 @@ export interface components {
             alg: "EdDSA";
             /** @enum {string} */
             use: "sig";
+        };
+        ManagedSubmission: {
+            submission: {
+                /**
+                 * @description the submission
+                 * @example 42
+                 */
+                id: string;
+                /**
+                 * @description its form
+                 * @example 42
+                 */
+                form_id: string;
+                /**
+                 * Format: date-time
+                 * @description when it was first received
+                 */
+                received_at: string;
+                /** @description the version shown: 1 as received, one more for each edit made current */
+                version: number;
+                /** @description the stored fields, as the form owner sees them (files by name and size) */
+                values: {
+                    [key: string]: unknown;
+                };
+                /** @description whether the link may change it now */
+                can_edit: boolean;
+                /** @description whether the link may delete it now */
+                can_delete: boolean;
+                /**
+                 * Format: date-time
+                 * @description until when it may be changed or deleted; null: no end
+                 */
+                edit_until: string | null;
+            };
+        };
+        DeletedSubmission: {
+            /** @enum {boolean} */
+            deleted: true;
+            /** @description the submission that was deleted */
+            id: string;
         };
         LoginForm: {
             email: string;
@@ -1510,10 +1655,13 @@ export interface components {
                  * @default null
                  */
                 description?: string | null;
-                /** @default Send */
+                /**
+                 * @description the button; the default is shown in the page's language
+                 * @default Send
+                 */
                 submit_label?: string;
                 /**
-                 * @description shown after a successful post, unless success_redirect_url is set
+                 * @description shown after a successful post, unless success_redirect_url is set; the default is shown in the page's language
                  * @default Thank you! Your submission has been received.
                  */
                 success_message?: string;
@@ -1522,6 +1670,11 @@ export interface components {
                  * @default null
                  */
                 accent_color?: string | null;
+                /**
+                 * @description the language of the page's own texts and messages, a BCP 47 tag: one of en, de, fr, es, it, nl, pt, pl, ar, he, ja, zh-Hans (docs/languages.md)
+                 * @default en
+                 */
+                language?: string;
             } | null;
             /**
              * Format: uri
@@ -1562,6 +1715,13 @@ export interface components {
             /** Format: uri */
             autocomplete_script_url: string;
             limits: components["schemas"]["FormLimits"];
+            /**
+             * @description what each submitter may do through the manage link shown once after posting (docs/manage-links.md): `none` (no link), `view`, `edit` (a new version), `edit_delete`
+             * @enum {string}
+             */
+            submitter_access: "none" | "view" | "edit" | "edit_delete";
+            /** @description the ISO 8601 duration after a submission during which it may be edited (docs/manage-links.md); null: no limit but `limits.closes_at` */
+            edit_until: string | null;
             /** @description whether the form takes submissions now: active, inside its window and under its `max_submissions` (docs/form-limits.md) */
             open: boolean;
             /** @description non-spam submissions (what `max_submissions` counts) */
@@ -1710,10 +1870,13 @@ export interface components {
                  * @default null
                  */
                 description?: string | null;
-                /** @default Send */
+                /**
+                 * @description the button; the default is shown in the page's language
+                 * @default Send
+                 */
                 submit_label?: string;
                 /**
-                 * @description shown after a successful post, unless success_redirect_url is set
+                 * @description shown after a successful post, unless success_redirect_url is set; the default is shown in the page's language
                  * @default Thank you! Your submission has been received.
                  */
                 success_message?: string;
@@ -1722,6 +1885,11 @@ export interface components {
                  * @default null
                  */
                 accent_color?: string | null;
+                /**
+                 * @description the language of the page's own texts and messages, a BCP 47 tag: one of en, de, fr, es, it, nl, pt, pl, ar, he, ja, zh-Hans (docs/languages.md)
+                 * @default en
+                 */
+                language?: string;
             } | null;
             /** @description the form's gates (docs/form-limits.md): a count, a window, a field whose value comes once; null: none */
             limits?: {
@@ -1742,6 +1910,13 @@ export interface components {
                 /** @description plain text shown (and answered) when the form is closed; null: a default */
                 closed_message?: string | null;
             } | null;
+            /**
+             * @description what each submitter may do through the manage link shown once after posting (docs/manage-links.md): `none` (no link), `view`, `edit` (a new version), `edit_delete`
+             * @enum {string}
+             */
+            submitter_access?: "none" | "view" | "edit" | "edit_delete";
+            /** @description an ISO 8601 duration after the submission (days, hours, minutes: `P7D`, `PT12H`; at most `P365D`) during which it may be edited or deleted; `limits.closes_at` always ends it; null: no limit but that */
+            edit_until?: string | null;
         };
         /** @description null: no CAPTCHA. `altcha`: self-hosted proof of work; `turnstile`, `hcaptcha`, `recaptcha`: that service, with its site key and secret (docs/captcha.md) */
         CaptchaSettings: {
@@ -1836,10 +2011,13 @@ export interface components {
                  * @default null
                  */
                 description?: string | null;
-                /** @default Send */
+                /**
+                 * @description the button; the default is shown in the page's language
+                 * @default Send
+                 */
                 submit_label?: string;
                 /**
-                 * @description shown after a successful post, unless success_redirect_url is set
+                 * @description shown after a successful post, unless success_redirect_url is set; the default is shown in the page's language
                  * @default Thank you! Your submission has been received.
                  */
                 success_message?: string;
@@ -1848,6 +2026,11 @@ export interface components {
                  * @default null
                  */
                 accent_color?: string | null;
+                /**
+                 * @description the language of the page's own texts and messages, a BCP 47 tag: one of en, de, fr, es, it, nl, pt, pl, ar, he, ja, zh-Hans (docs/languages.md)
+                 * @default en
+                 */
+                language?: string;
             } | null;
             /** @description a verified custom domain of this account: the page is also at https://{domain}/{slug} (docs/custom-domains.md); null: none */
             domain?: string | null;
@@ -1872,6 +2055,13 @@ export interface components {
                 /** @description plain text shown (and answered) when the form is closed; null: a default */
                 closed_message?: string | null;
             } | null;
+            /**
+             * @description what each submitter may do through the manage link shown once after posting (docs/manage-links.md): `none` (no link), `view`, `edit` (a new version), `edit_delete`
+             * @enum {string}
+             */
+            submitter_access?: "none" | "view" | "edit" | "edit_delete";
+            /** @description an ISO 8601 duration after the submission (days, hours, minutes: `P7D`, `PT12H`; at most `P365D`) during which it may be edited or deleted; `limits.closes_at` always ends it; null: no limit but that */
+            edit_until?: string | null;
         };
         /** @description a JSON Schema (draft 2020-12) document */
         FormPayloadSchema: {
@@ -2242,6 +2432,36 @@ export interface components {
             /** @description related resources and the actions this credential may use */
             links: components["schemas"]["Link"][];
         };
+        /** @description `versions` and `payload` carry the same list. */
+        SubmissionVersionListEnvelope: {
+            /** @enum {boolean} */
+            ok: true;
+            versions: components["schemas"]["SubmissionVersion"][];
+            payload: components["schemas"]["SubmissionVersion"][];
+            meta: components["schemas"]["ListMeta"];
+            /** @description self, first, last, and next/prev where they exist (also in the Link header) */
+            links: components["schemas"]["Link"][];
+        };
+        SubmissionVersion: {
+            /** @description 1: as first received; one more each edit */
+            version: number;
+            /**
+             * @description `current`: the payload the submission shows now; `superseded`: an earlier one, kept; `spam`: an edit judged spam, never made current
+             * @enum {string}
+             */
+            status: "current" | "superseded" | "spam";
+            /**
+             * Format: date-time
+             * @description when this version was received
+             */
+            created_at: string;
+            /** @description the fields of this version */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description why a `spam` version was judged so */
+            spam_reason: string | null;
+        };
         /** @description `deliveries` and `payload` carry the same list. */
         DeliveryListEnvelope: {
             /** @enum {boolean} */
@@ -2479,10 +2699,10 @@ export interface components {
             occurred_at: string;
             actor: {
                 /**
-                 * @description operator: the `formward` CLI
+                 * @description operator: the `formward` CLI; submitter: the person who sent a submission, through its manage link (docs/manage-links.md)
                  * @enum {string}
                  */
-                type: "user" | "api_key" | "operator";
+                type: "user" | "api_key" | "operator" | "submitter";
                 /**
                  * @description the user (type user)
                  * @example 42
@@ -2894,6 +3114,8 @@ export interface operations {
             query?: {
                 /** @description the submission's receipt; offered only when this instance signed it for this form */
                 receipt?: string;
+                /** @description the submission's manage link as `{submission_id}.{secret}`; shown only when it opens a submission of this form */
+                manage?: string;
             };
             header?: never;
             path: {
@@ -2934,6 +3156,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         error: "validation_failed";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests from one address (submissions to a form, domain checks), replays from one account (`REPLAY_RATE`) or changes through the API from one key or session (`API_WRITE_RATE`); see `Retry-After` */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "rate_limited";
                     };
                 };
             };
@@ -3405,6 +3641,551 @@ export interface operations {
                         /** @enum {string} */
                         error: "unavailable";
                     };
+                };
+            };
+        };
+    };
+    manageSubmission: {
+        parameters: {
+            query?: {
+                /** @description `1`: the page says the changes were saved */
+                saved?: "1";
+            };
+            header?: never;
+            path: {
+                /** @description submission_id */
+                submission_id: string;
+                /** @description secret */
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the submission (a page for browsers) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedSubmission"];
+                    "text/html": string;
+                };
+            };
+            /** @description `not_found`: the form, submission, plugin or file does not exist, or belongs to another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `validation_failed`: a body or query fails validation; `errors` lists `field: problem` strings */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `rate_limited`: too many requests from one address (submissions to a form, domain checks), replays from one account (`REPLAY_RATE`) or changes through the API from one key or session (`API_WRITE_RATE`); see `Retry-After` */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "rate_limited";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `internal_error`: something failed on our side; it is logged, never a stack trace in the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "internal_error";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `unavailable`: the database or, for a replay, the delivery engine (Temporal) is briefly unreachable; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unavailable";
+                    };
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    editSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description submission_id */
+                submission_id: string;
+                /** @description secret */
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["JsonSubmission"];
+                "multipart/form-data": components["schemas"]["JsonSubmission"];
+                "application/json": components["schemas"]["JsonSubmission"];
+            };
+        };
+        responses: {
+            /** @description saved (for JSON clients) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedSubmission"];
+                };
+            };
+            /** @description saved; back to the link */
+            303: {
+                headers: {
+                    /** @description where to go */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: an HTML form body that cannot be read at all (malformed multipart or urlencoded); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "validation_failed" | "invalid_json";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `edit_closed`: a change through a submission's manage link when the form does not let its submitters make it (`submitter_access`) or its time has passed (`edit_until` after the submission, or the form's `limits.closes_at`); nothing is changed (docs/manage-links.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "edit_closed";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `not_found`: the form, submission, plugin or file does not exist, or belongs to another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `already_submitted`: ingest to a form with a `limits.unique_field`: a submission with the same value of that field (trimmed; case-insensitive for an `email` field) was already accepted; nothing is stored (docs/form-limits.md); `limit_reached`: a budget is used up (forms per account, `MAX_FORMS_PER_ACCOUNT`, counted per owner over the accounts they own; plugins per form, `MAX_PLUGINS_PER_FORM`; versions of a submission, `MAX_SUBMISSION_VERSIONS`); the message names the limit and its value */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "already_submitted" | "limit_reached";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `payload_too_large`: the body or a field, file or count is over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "payload_too_large";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `unsupported_media_type`: a body type the endpoint does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unsupported_media_type";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `validation_failed`: a body or query fails validation; `errors` lists `field: problem` strings; `invalid_payload`: ingest: a field name or value (at any depth) is not well-formed Unicode, such as a lone UTF-16 surrogate (`"\ud800"`); `errors` names each field; nothing is stored */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "validation_failed" | "invalid_payload";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `rate_limited`: too many requests from one address (submissions to a form, domain checks), replays from one account (`REPLAY_RATE`) or changes through the API from one key or session (`API_WRITE_RATE`); see `Retry-After` */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "rate_limited";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `internal_error`: something failed on our side; it is logged, never a stack trace in the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "internal_error";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `unavailable`: the database or, for a replay, the delivery engine (Temporal) is briefly unreachable; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unavailable";
+                    };
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    manageSubmissionEditPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description submission_id */
+                submission_id: string;
+                /** @description secret */
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `edit_closed`: a change through a submission's manage link when the form does not let its submitters make it (`submitter_access`) or its time has passed (`edit_until` after the submission, or the form's `limits.closes_at`); nothing is changed (docs/manage-links.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "edit_closed";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `not_found`: the form, submission, plugin or file does not exist, or belongs to another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `rate_limited`: too many requests from one address (submissions to a form, domain checks), replays from one account (`REPLAY_RATE`) or changes through the API from one key or session (`API_WRITE_RATE`); see `Retry-After` */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "rate_limited";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `internal_error`: something failed on our side; it is logged, never a stack trace in the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "internal_error";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `unavailable`: the database or, for a replay, the delivery engine (Temporal) is briefly unreachable; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unavailable";
+                    };
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    deleteSubmissionPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description submission_id */
+                submission_id: string;
+                /** @description secret */
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `edit_closed`: a change through a submission's manage link when the form does not let its submitters make it (`submitter_access`) or its time has passed (`edit_until` after the submission, or the form's `limits.closes_at`); nothing is changed (docs/manage-links.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "edit_closed";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `not_found`: the form, submission, plugin or file does not exist, or belongs to another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `rate_limited`: too many requests from one address (submissions to a form, domain checks), replays from one account (`REPLAY_RATE`) or changes through the API from one key or session (`API_WRITE_RATE`); see `Retry-After` */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "rate_limited";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `internal_error`: something failed on our side; it is logged, never a stack trace in the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "internal_error";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `unavailable`: the database or, for a replay, the delivery engine (Temporal) is briefly unreachable; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unavailable";
+                    };
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    deleteSubmissionByLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description submission_id */
+                submission_id: string;
+                /** @description secret */
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted (a page for browsers) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedSubmission"];
+                    "text/html": string;
+                };
+            };
+            /** @description `edit_closed`: a change through a submission's manage link when the form does not let its submitters make it (`submitter_access`) or its time has passed (`edit_until` after the submission, or the form's `limits.closes_at`); nothing is changed (docs/manage-links.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "edit_closed";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `not_found`: the form, submission, plugin or file does not exist, or belongs to another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `rate_limited`: too many requests from one address (submissions to a form, domain checks), replays from one account (`REPLAY_RATE`) or changes through the API from one key or session (`API_WRITE_RATE`); see `Retry-After` */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "rate_limited";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `internal_error`: something failed on our side; it is logged, never a stack trace in the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "internal_error";
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description `unavailable`: the database or, for a replay, the delivery engine (Temporal) is briefly unreachable; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unavailable";
+                    };
+                    "text/html": string;
                 };
             };
         };
@@ -5365,7 +6146,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `limit_reached`: a budget is used up (forms per account, `MAX_FORMS_PER_ACCOUNT`, counted per owner over the accounts they own; plugins per form, `MAX_PLUGINS_PER_FORM`); the message names the limit and its value */
+            /** @description `limit_reached`: a budget is used up (forms per account, `MAX_FORMS_PER_ACCOUNT`, counted per owner over the accounts they own; plugins per form, `MAX_PLUGINS_PER_FORM`; versions of a submission, `MAX_SUBMISSION_VERSIONS`); the message names the limit and its value */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5921,7 +6702,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `limit_reached`: a budget is used up (forms per account, `MAX_FORMS_PER_ACCOUNT`, counted per owner over the accounts they own; plugins per form, `MAX_PLUGINS_PER_FORM`); the message names the limit and its value */
+            /** @description `limit_reached`: a budget is used up (forms per account, `MAX_FORMS_PER_ACCOUNT`, counted per owner over the accounts they own; plugins per form, `MAX_PLUGINS_PER_FORM`; versions of a submission, `MAX_SUBMISSION_VERSIONS`); the message names the limit and its value */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6587,7 +7368,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `domain_taken`: claiming a custom domain another account holds (which one is never said; docs/custom-domains.md); `limit_reached`: a budget is used up (forms per account, `MAX_FORMS_PER_ACCOUNT`, counted per owner over the accounts they own; plugins per form, `MAX_PLUGINS_PER_FORM`); the message names the limit and its value */
+            /** @description `domain_taken`: claiming a custom domain another account holds (which one is never said; docs/custom-domains.md); `limit_reached`: a budget is used up (forms per account, `MAX_FORMS_PER_ACCOUNT`, counted per owner over the accounts they own; plugins per form, `MAX_PLUGINS_PER_FORM`; versions of a submission, `MAX_SUBMISSION_VERSIONS`); the message names the limit and its value */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7295,6 +8076,110 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         error: "not_found";
+                    };
+                };
+            };
+            /** @description `internal_error`: something failed on our side; it is logged, never a stack trace in the body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: the database or, for a replay, the delivery engine (Temporal) is briefly unreachable; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listSubmissionVersions: {
+        parameters: {
+            query?: {
+                /** @description page number, an integer >= 1 (default 1) */
+                page?: string;
+                /** @description page size, an integer >= 1 (default 50; above 500 is clamped and `meta` says so) */
+                per_page?: string;
+                /** @description continue a list right after the last item of the previous answer; take it from the `next` link (opaque; `page` is ignored when it is given) */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the resource id (for forms also the endpoint_token) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of versions */
+            200: {
+                headers: {
+                    /** @description RFC 8288: the same self/first/last/next/prev links as the body */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmissionVersionListEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: no credential was sent (or, on `/api/stats`, no dashboard session); `invalid_api_key`: the bearer key matches no active key (unknown or revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "unauthorized" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `forbidden`: the key lacks the required scope, or a session-authenticated change lacks the CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: the form, submission, plugin or file does not exist, or belongs to another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description `validation_failed`: a body or query fails validation; `errors` lists `field: problem` strings */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error: "validation_failed";
                     };
                 };
             };

@@ -22,7 +22,9 @@ export type FieldProblem =
   /** `filename`: at most 64 characters of it; `accepted`: the field's `accept` list. */
   | { code: 'file_type'; filename: string; accepted: string[] }
   | { code: 'must_not_be_file' }
-  | { code: 'unknown_field' };
+  | { code: 'unknown_field' }
+  /** The form's `limits.unique_field`: an accepted submission already has this value. */
+  | { code: 'already_submitted' };
 
 export type FieldProblemCode = FieldProblem['code'];
 
@@ -44,6 +46,7 @@ const CODES = {
   file_type: true,
   must_not_be_file: true,
   unknown_field: true,
+  already_submitted: true,
 } satisfies Record<FieldProblemCode, true>;
 
 /** Every code the rules can give (each needs a message in every catalogue). */

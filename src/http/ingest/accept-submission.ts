@@ -139,7 +139,7 @@ export async function accept(
     // A form with limits takes the gated path; all others keep the group commit.
     { start: options.start, writer: ctx.submissionWriter, gated: Boolean(form.limits) },
   ).catch((error: unknown) => {
-    const refusal = gateRefusal(error);
+    const refusal = gateRefusal(error, negotiateLanguage(req.get('accept-language')));
     if (refusal) throw refusal;
     if (error instanceof FileQuotaExceededError)
       throw new HttpError('payload_too_large', error.message);

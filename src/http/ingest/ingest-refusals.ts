@@ -1,3 +1,4 @@
+import type { FieldProblem } from '../../domain/forms/field-problems';
 import type { SubmissionProblem } from '../../domain/submissions/prepare-submission';
 import { AlreadySubmittedError, FormClosedError } from '../../domain/submissions/submission-gate';
 import {
@@ -47,12 +48,21 @@ export const captchaFailed = (reason: string) =>
 
 /**
  * A gated form's refusal (docs/form-limits.md) as its answer: 403 `form_closed` with the
- * window, 409 `already_submitted`; null for any other error.
+ * window, 409 `already_submitted` with the unique field's problem in `field_errors` (in
+ * `language`, as for `validation_failed`); null for any other error.
  */
-export function gateRefusal(error: unknown): HttpError | null {
+export function gateRefusal(error: unknown, language: Language | null = null): HttpError | null {
   if (error instanceof FormClosedError) return formClosed(error);
-  if (error instanceof AlreadySubmittedError)
-    return new HttpError('already_submitted', error.message);
+  if (error instanceof AlreadySubmittedError) {
+    const fieldProblems: Record<string, FieldProblem> = {
+      [error.field]: { code: 'already_submitted' },
+    };
+    const fieldErrors = fieldErrorsIn(fieldProblems, language ?? DEFAULT_LANGUAGE);
+    return new FieldValidationError(undefined, fieldErrors, fieldProblems, {
+      ref: 'already_submitted',
+      message: error.message,
+    });
+  }
   return null;
 }
 

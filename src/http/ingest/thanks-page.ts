@@ -24,7 +24,7 @@ export function thanksPage(
 <h1>Thank you!</h1>
 <p>Your submission to <strong>${escapeHtml(formName)}</strong> has been received.</p>
 ${receiptDownloadLink(receipt)}
-${manageLinkBox(manageUrl)}
+${manageLinkBox(manageUrl, 'en')}
 ${back}
 </body>
 </html>`;

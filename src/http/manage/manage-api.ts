@@ -10,11 +10,13 @@ import {
   setManageHeaders,
   wantsPage,
 } from './manage-request';
-import { MANAGE_TEXTS } from './manage-texts';
+import { translate } from '../../i18n/catalogue';
+import { pageLanguage } from '../ingest/form-page/page-text';
 import {
   managedSubmissionPage,
   managedSubmissionSchema,
   managedSubmissionView,
+  managePageOf,
 } from './manage-view';
 
 const LINK_DESCRIPTION =
@@ -55,7 +57,8 @@ export const manageRoutes = [
   }).handle(async ({ req, res, params, query }, ctx) => {
     const opened = await openLinkOrNotFound(req, res, ctx, params);
     if (!wantsPage(req)) return { status: 200, body: managedSubmissionView(opened) };
-    const notice = query.saved ? MANAGE_TEXTS.editSaved : null;
+    const language = pageLanguage(managePageOf(opened.row));
+    const notice = query.saved ? translate(language, 'manage.edit_saved') : null;
     const html = managedSubmissionPage(opened, basePathOf(params), pageChrome(ctx), notice);
     return { status: 200, content: html };
   }),

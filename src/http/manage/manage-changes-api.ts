@@ -7,6 +7,7 @@ import { answerRefusalsWith } from '../kit/errors/refusal-page';
 import { clientAddress } from '../kit/middleware/client-address';
 import { defineRoute } from '../kit/routing/define-route';
 import { pageChrome } from '../ingest/form-page-answers';
+import { fieldErrorsIn } from '../ingest/field-problem-text';
 import { gateRefusal, submissionRefused } from '../ingest/ingest-refusals';
 import { jsonSubmissionBody } from '../ingest/ingest-schemas';
 import { editPage } from './manage-edit-page';
@@ -18,11 +19,14 @@ import {
   linkOf,
   openLinkOrNotFound,
   readEditBody,
+  refusalPage,
   requestFactsOf,
   setManageHeaders,
   wantsPage,
 } from './manage-request';
-import { MANAGE_TEXTS } from './manage-texts';
+import { negotiateLanguage } from '../../i18n/accept-language';
+import { translate } from '../../i18n/catalogue';
+import { pageLanguage } from '../ingest/form-page/page-text';
 import {
   deleteConfirmPage,
   managedSubmissionSchema,
@@ -101,19 +105,24 @@ export const manageChangeRoutes = [
     // A refused edit shows the edit page again, with what was posted and why.
     answerRefusalsWith(res, (error) =>
       error.code === 'edit_closed' || error.code === 'not_found'
-        ? manageMessagePage(managePageOf(opened.row), error.message, '', pageChrome(ctx))
+        ? refusalPage(managePageOf(opened.row), pageChrome(ctx))(error)
         : editPage(opened, base, pageChrome(ctx), {
             values: asLists(fields),
             problem: {
               code: error.code,
               message: error.message,
               details: error.errors ?? [],
-              fieldErrors: error instanceof FieldValidationError ? error.fieldErrors : {},
+              // In the page's language, whatever the request's Accept-Language asked for.
+              fieldErrors:
+                error instanceof FieldValidationError
+                  ? fieldErrorsIn(error.fieldProblems, pageLanguage(managePageOf(opened.row)))
+                  : {},
             },
           }),
     );
     const checked = checkEdit(opened, fields, requestFactsOf(req), limits);
-    if (!checked.ok) throw submissionRefused(checked.problem);
+    if (!checked.ok)
+      throw submissionRefused(checked.problem, negotiateLanguage(req.get('accept-language')));
     const maxVersions = ctx.config.budgets.versionsPerSubmission;
     const saved = await saveEdit(
       req.em,
@@ -122,7 +131,7 @@ export const manageChangeRoutes = [
       Date.now(),
       maxVersions,
     ).catch((error: unknown) => {
-      throw gateRefusal(error) ?? error;
+      throw gateRefusal(error, negotiateLanguage(req.get('accept-language'))) ?? error;
     });
     if (saved.outcome === 'not_found') throw linkNotFound();
     if (saved.outcome === 'closed') throw editClosed();
@@ -215,10 +224,11 @@ export const manageChangeRoutes = [
       });
     if (!wantsPage(req)) return { status: 200, body: { deleted: true, id: opened.row.id } };
     const page = managePageOf(opened.row);
+    const language = pageLanguage(page);
     const html = manageMessagePage(
       page,
-      MANAGE_TEXTS.deletedTitle,
-      MANAGE_TEXTS.deletedBody,
+      translate(language, 'manage.deleted_title'),
+      translate(language, 'manage.deleted_body'),
       pageChrome(ctx),
     );
     return { status: 200, content: html };

@@ -4,8 +4,9 @@ import { editableFields } from '../../domain/manage/submission-edits';
 import type { PageProblem } from '../ingest/form-page/error-summary';
 import { formPage } from '../ingest/form-page/form-page';
 import type { PageChrome } from '../ingest/form-page/page-document';
+import { pageLanguage } from '../ingest/form-page/page-text';
+import { translate } from '../../i18n/catalogue';
 import { managePageOf } from './manage-view';
-import { MANAGE_TEXTS } from './manage-texts';
 
 /** A stored value as the page's inputs take it: a list of texts (files are never shown). */
 function asTexts(value: unknown): string[] {
@@ -50,13 +51,14 @@ export function editPage(
   shown: { values: Record<string, string[]>; problem: PageProblem | null },
 ): string {
   const page = managePageOf(opened.row);
+  const language = pageLanguage(page);
   const hasFiles = opened.row.fields?.some((field) => field.type === 'file') ?? false;
   return formPage({
     page: {
       ...page,
       title: page.title,
-      description: hasFiles ? MANAGE_TEXTS.editFilesKept : null,
-      submit_label: MANAGE_TEXTS.editSubmit,
+      description: hasFiles ? translate(language, 'manage.edit_files_kept') : null,
+      submit_label: translate(language, 'manage.edit_submit'),
     },
     fields: editPageFields(opened),
     base,

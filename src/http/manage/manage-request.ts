@@ -18,7 +18,9 @@ import { parseFormBody } from '../ingest/parse-form-body';
 import { rateLimitSubject } from '../ingest/rate-limit-key';
 import { limitsOf } from '../ingest/rate-limiter';
 import { setManageLinkHeaders } from './offered-manage-link';
-import { MANAGE_TEXTS } from './manage-texts';
+import { translate } from '../../i18n/catalogue';
+import { DEFAULT_LANGUAGE } from '../../i18n/languages';
+import { pageLanguage } from '../ingest/form-page/page-text';
 import { managePageOf, manageMessagePage } from './manage-view';
 
 // What every manage-link route (manage-api.ts, manage-changes-api.ts) does first: its
@@ -45,26 +47,38 @@ export const editClosed = () =>
     'this submission can no longer be changed: its time to change it has passed, the form has closed, or the form does not allow it',
   );
 
-/** A neutral page for answers before the submission's form is known (a 404). */
+/**
+ * A neutral page for answers before the submission's form is known (a 404): English, as no
+ * form says which language to speak.
+ */
 const PLAIN_PAGE: FormPage = {
-  title: MANAGE_TEXTS.notFoundTitle,
+  title: translate(DEFAULT_LANGUAGE, 'manage.not_found_title'),
   description: null,
-  submit_label: MANAGE_TEXTS.editSubmit,
-  success_message: MANAGE_TEXTS.editSaved,
+  submit_label: translate(DEFAULT_LANGUAGE, 'manage.edit_submit'),
+  success_message: translate(DEFAULT_LANGUAGE, 'manage.edit_saved'),
   accent_color: null,
 };
 
-/** A refused manage-link request as a page: closed, not found, or the refusal's words. */
-const refusalPage = (page: FormPage, chrome: PageChrome) => (error: HttpError) => {
+/**
+ * A refused manage-link request as a page in the page's language: closed, not found, or the
+ * refusal's (English) words.
+ */
+export const refusalPage = (page: FormPage, chrome: PageChrome) => (error: HttpError) => {
+  const language = pageLanguage(page);
   if (error.code === 'edit_closed')
     return manageMessagePage(
       page,
-      MANAGE_TEXTS.editClosedTitle,
-      MANAGE_TEXTS.editClosedBody,
+      translate(language, 'manage.edit_closed_title'),
+      translate(language, 'manage.edit_closed_body'),
       chrome,
     );
   if (error.code === 'not_found')
-    return manageMessagePage(page, MANAGE_TEXTS.notFoundTitle, MANAGE_TEXTS.notFoundBody, chrome);
+    return manageMessagePage(
+      page,
+      translate(language, 'manage.not_found_title'),
+      translate(language, 'manage.not_found_body'),
+      chrome,
+    );
   return manageMessagePage(page, error.message, (error.errors ?? []).join(' '), chrome);
 };
 

@@ -6,7 +6,9 @@ import { editOpen } from '../../domain/manage/submission-edits';
 import { deleteOpen } from '../../domain/manage/submitter-deletion';
 import { dateTime, idString } from '../kit/answers/fields';
 import { pageDocument, type PageChrome } from '../ingest/form-page/page-document';
-import { MANAGE_TEXTS } from './manage-texts';
+import { dateTimeIn, pageLanguage, textIn } from '../ingest/form-page/page-text';
+import { translate } from '../../i18n/catalogue';
+import { DEFAULT_LANGUAGE, type Language } from '../../i18n/languages';
 
 /** What a manage link shows as JSON (`Accept: application/json`; docs/manage-links.md). */
 export const managedSubmissionSchema = z
@@ -62,38 +64,49 @@ export function managedSubmissionView(opened: ManagedSubmission) {
   };
 }
 
-/** The page a manage link's pages wear: the form's hosted page, or a plain one named after it. */
+/**
+ * The page a manage link's pages wear: the form's hosted page, in its language, or a plain
+ * English one named after the form.
+ */
 export const managePageOf = (row: { page: FormPage | null; form_name: string }): FormPage =>
   row.page ?? {
     title: row.form_name,
     description: null,
-    submit_label: MANAGE_TEXTS.editSubmit,
-    success_message: MANAGE_TEXTS.editSaved,
+    submit_label: translate(DEFAULT_LANGUAGE, 'manage.edit_submit'),
+    success_message: translate(DEFAULT_LANGUAGE, 'manage.edit_saved'),
     accent_color: null,
   };
 
 /** One stored value as text: lists joined, files by name, anything else as JSON. */
-function valueText(value: unknown): string {
-  if (value === null || value === undefined || value === '') return MANAGE_TEXTS.noValue;
-  if (Array.isArray(value)) return value.map(valueText).join(', ');
+function valueText(value: unknown, language: Language): string {
+  if (value === null || value === undefined || value === '')
+    return translate(language, 'manage.no_value');
+  if (Array.isArray(value)) return value.map((v) => valueText(v, language)).join(', ');
   if (typeof value === 'object') {
     const file = value as { filename?: unknown; size?: unknown };
     if (typeof file.filename === 'string')
-      return `${file.filename} (${MANAGE_TEXTS.fileValue}, ${String(file.size)} bytes)`;
+      return translate(language, 'manage.file_value', {
+        filename: file.filename,
+        size: Number(file.size),
+      });
     return JSON.stringify(value);
   }
   return String(value);
 }
 
 /** The stored values as a list of label and value, labels from the form's fields. */
-function valuesList(payload: Record<string, unknown>, fields: FormField[] | null): string {
+function valuesList(
+  payload: Record<string, unknown>,
+  fields: FormField[] | null,
+  language: Language,
+): string {
   const labelOf = (name: string) => fields?.find((f) => f.name === name)?.label ?? name;
   const names = [
     ...(fields ?? []).map((f) => f.name).filter((name) => name in payload),
     ...Object.keys(payload).filter((name) => !fields?.some((f) => f.name === name)),
   ];
   const items = names.map((name) => {
-    const text = escapeHtml(valueText(payload[name])).replace(/\r?\n/g, '<br>');
+    const text = escapeHtml(valueText(payload[name], language)).replace(/\r?\n/g, '<br>');
     return `<dt>${escapeHtml(labelOf(name))}</dt><dd>${text}</dd>`;
   });
   return `<dl class="stored">${items.join('\n')}</dl>`;
@@ -111,29 +124,32 @@ export function managedSubmissionPage(
 ): string {
   const { row, deadline } = opened;
   const page = managePageOf(row);
-  const received = new Date(row.created_at).toISOString();
+  const language = pageLanguage(page);
+  const received = dateTimeIn(new Date(row.created_at), language);
   const window =
     opened.editable && deadline
-      ? `<p class="hint">${escapeHtml(
+      ? `<p class="hint">${
           editOpen(opened)
-            ? `${MANAGE_TEXTS.editUntil} ${deadline.toISOString()}.`
-            : MANAGE_TEXTS.editClosed,
-        )}</p>`
+            ? textIn(language, 'manage.edit_until', {
+                edit_until: dateTimeIn(deadline, language),
+              })
+            : textIn(language, 'manage.edit_closed')
+        }</p>`
       : '';
   const actions = [
     editOpen(opened)
-      ? `<a href="${escapeHtml(`${base}/edit`)}">${escapeHtml(MANAGE_TEXTS.editAction)}</a>`
+      ? `<a href="${escapeHtml(`${base}/edit`)}">${textIn(language, 'manage.edit_action')}</a>`
       : '',
     deleteOpen(opened)
-      ? `<a href="${escapeHtml(`${base}/delete`)}">${escapeHtml(MANAGE_TEXTS.deleteAction)}</a>`
+      ? `<a href="${escapeHtml(`${base}/delete`)}">${textIn(language, 'manage.delete_action')}</a>`
       : '',
   ].filter(Boolean);
   const content = [
     `<h1>${escapeHtml(page.title)}</h1>`,
     notice ? `<div role="status" class="notice"><p>${escapeHtml(notice)}</p></div>` : '',
-    `<h2>${escapeHtml(MANAGE_TEXTS.viewTitle)}</h2>`,
-    `<p class="hint">${escapeHtml(MANAGE_TEXTS.receivedAt)}: ${escapeHtml(received)}; ${escapeHtml(MANAGE_TEXTS.versionLabel)} ${row.version}</p>`,
-    valuesList(row.payload_json, row.fields),
+    `<h2>${textIn(language, 'manage.view_title')}</h2>`,
+    `<p class="hint">${textIn(language, 'manage.received_at', { received_at: received })}; ${textIn(language, 'manage.version', { version: row.version })}</p>`,
+    valuesList(row.payload_json, row.fields, language),
     window,
     actions.length > 0 ? `<p class="actions">${actions.join(' · ')}</p>` : '',
   ];
@@ -156,11 +172,12 @@ export function manageMessagePage(
 
 /** The confirmation before a delete: a form posting to `{base}/delete`, and a way back. */
 export function deleteConfirmPage(page: FormPage, base: string, chrome: PageChrome): string {
-  const content = `<h1>${escapeHtml(MANAGE_TEXTS.deleteTitle)}</h1>
-<p>${escapeHtml(MANAGE_TEXTS.deleteBody)}</p>
+  const language = pageLanguage(page);
+  const content = `<h1>${textIn(language, 'manage.delete_title')}</h1>
+<p>${textIn(language, 'manage.delete_body')}</p>
 <form method="post" action="${escapeHtml(`${base}/delete`)}">
-<button type="submit">${escapeHtml(MANAGE_TEXTS.deleteConfirm)}</button>
+<button type="submit">${textIn(language, 'manage.delete_confirm')}</button>
 </form>
-<p><a href="${escapeHtml(base)}">${escapeHtml(MANAGE_TEXTS.deleteCancel)}</a></p>`;
+<p><a href="${escapeHtml(base)}">${textIn(language, 'manage.delete_cancel')}</a></p>`;
   return pageDocument(page, content, chrome);
 }

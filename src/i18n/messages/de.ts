@@ -32,6 +32,8 @@ export const de: Messages = {
   'field.file_type': '„{filename}“ hat keinen erlaubten Dateityp ({accepted}).',
   'field.must_not_be_file': 'Bitte laden Sie hier keine Datei hoch.',
   'field.unknown_field': 'Dieses Feld gehört nicht zu diesem Formular.',
+  'field.already_submitted':
+    'Dieser Wert wurde für dieses Formular bereits verwendet. Jeder Wert kann nur einmal gesendet werden.',
   'summary.field_heading': 'Bitte prüfen Sie Ihre Angaben',
   'summary.other_heading': 'Ihre Angaben wurden nicht gesendet',
   'summary.field_item': '{label}: {message}',
@@ -58,4 +60,33 @@ export const de: Messages = {
   'footer.no_passwords': 'Geben Sie über dieses Formular niemals Passwörter ein.',
   'footer.hosted': 'Ein Formular, bereitgestellt mit Formward.',
   'footer.report_abuse': 'Missbrauch melden',
+  'manage.link_intro':
+    'Bewahren Sie diesen privaten Link auf, um später zu Ihrer Einsendung zurückzukehren. Er wird nur jetzt angezeigt: Speichern Sie ihn oder legen Sie ein Lesezeichen an. Jede Person mit diesem Link kann Ihre Einsendung öffnen.',
+  'manage.link_label': 'Ihr Link zu dieser Einsendung',
+  'manage.view_title': 'Ihre Einsendung',
+  'manage.received_at': 'Eingegangen: {received_at} (UTC)',
+  'manage.version': 'Version {version}',
+  'manage.edit_until': 'Sie können sie bis {edit_until} (UTC) ändern oder löschen.',
+  'manage.edit_closed': 'Sie kann nicht mehr geändert werden.',
+  'manage.no_value': '(leer)',
+  'manage.file_value': '{filename} (Datei, {size, plural, one {# Byte} other {# Byte}})',
+  'manage.edit_action': 'Ihre Angaben ändern',
+  'manage.delete_action': 'Diese Einsendung löschen',
+  'manage.edit_submit': 'Änderungen speichern',
+  'manage.edit_saved': 'Ihre Änderungen wurden gespeichert.',
+  'manage.edit_files_kept':
+    'Dateien, die Sie gesendet haben, bleiben unverändert; sie lassen sich hier nicht ändern.',
+  'manage.edit_closed_title': 'Diese Einsendung kann nicht mehr geändert werden',
+  'manage.edit_closed_body':
+    'Die Frist für Änderungen ist abgelaufen oder das Formular wurde geschlossen. Ihre Einsendung bleibt unverändert erhalten.',
+  'manage.delete_title': 'Ihre Einsendung löschen?',
+  'manage.delete_body':
+    'Damit werden Ihre Angaben samt aller Dateien endgültig gelöscht. Dies kann nicht rückgängig gemacht werden.',
+  'manage.delete_confirm': 'Endgültig löschen',
+  'manage.delete_cancel': 'Behalten',
+  'manage.deleted_title': 'Ihre Einsendung wurde gelöscht',
+  'manage.deleted_body': 'Ihre Angaben wurden samt aller Dateien gelöscht.',
+  'manage.not_found_title': 'Hier ist nichts',
+  'manage.not_found_body':
+    'Dieser Link führt ins Leere: Er ist falsch, oder die Inhalte sind nicht mehr vorhanden.',
 };

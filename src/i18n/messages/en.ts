@@ -37,6 +37,8 @@ export const en = {
   'field.file_type': '"{filename}" is not an accepted type ({accepted})',
   'field.must_not_be_file': 'must not be a file',
   'field.unknown_field': 'is not a field of this form',
+  'field.already_submitted':
+    'was already used for a submission of this form: each can be sent once',
   // The box at the top of a page shown again after a refused post.
   'summary.field_heading': 'There is a problem',
   'summary.other_heading': 'Your answers were not sent',
@@ -64,6 +66,36 @@ export const en = {
   'footer.no_passwords': 'Never submit passwords through this form.',
   'footer.hosted': 'A form hosted with Formward.',
   'footer.report_abuse': 'Report abuse',
+  // The manage-link pages (docs/manage-links.md) and the link on the thank-you page. A wrong
+  // link's page (no form, so no language) is always English.
+  'manage.link_intro':
+    'Keep this private link to come back to your submission. It is shown only now: save it or bookmark it. Anyone with it can open your submission.',
+  'manage.link_label': 'Your link to this submission',
+  'manage.view_title': 'Your submission',
+  'manage.received_at': 'Received: {received_at} (UTC)',
+  'manage.version': 'Version {version}',
+  'manage.edit_until': 'You can change or delete it until {edit_until} (UTC).',
+  'manage.edit_closed': 'It can no longer be changed.',
+  'manage.no_value': '(empty)',
+  'manage.file_value': '{filename} (file, {size, plural, one {# byte} other {# bytes}})',
+  'manage.edit_action': 'Change your answers',
+  'manage.delete_action': 'Delete this submission',
+  'manage.edit_submit': 'Save changes',
+  'manage.edit_saved': 'Your changes were saved.',
+  'manage.edit_files_kept': 'Files you sent stay as they are: they cannot be changed here.',
+  'manage.edit_closed_title': 'This submission can no longer be changed',
+  'manage.edit_closed_body':
+    'The time to change this submission has passed, or the form has closed. What you sent is kept as it was.',
+  'manage.delete_title': 'Delete your submission?',
+  'manage.delete_body':
+    'This deletes what you sent, with any files, for good. It cannot be undone.',
+  'manage.delete_confirm': 'Delete for good',
+  'manage.delete_cancel': 'Keep it',
+  'manage.deleted_title': 'Your submission was deleted',
+  'manage.deleted_body': 'What you sent, with any files, has been deleted.',
+  'manage.not_found_title': 'Nothing here',
+  'manage.not_found_body':
+    'This link opens nothing: it is wrong, or what it opened is no longer here.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -31,6 +31,8 @@ export const es: Messages = {
   'field.file_type': 'El tipo del archivo «{filename}» no está permitido ({accepted}).',
   'field.must_not_be_file': 'Este campo no admite archivos.',
   'field.unknown_field': 'Este campo no forma parte del formulario.',
+  'field.already_submitted':
+    'Este valor ya se ha utilizado en este formulario: cada valor solo puede enviarse una vez.',
   'summary.field_heading': 'Hay un problema',
   'summary.other_heading': 'Sus respuestas no se han enviado',
   'summary.field_item': '{label}: {message}',
@@ -55,4 +57,33 @@ export const es: Messages = {
   'footer.no_passwords': 'No envíe nunca contraseñas a través de este formulario.',
   'footer.hosted': 'Un formulario alojado en Formward.',
   'footer.report_abuse': 'Denunciar un abuso',
+  'manage.link_intro':
+    'Guarde este enlace privado para volver a su respuesta. Solo se muestra ahora: guárdelo o añádalo a marcadores. Cualquier persona que tenga el enlace puede abrir su respuesta.',
+  'manage.link_label': 'Su enlace a esta respuesta',
+  'manage.view_title': 'Su respuesta',
+  'manage.received_at': 'Recibida: {received_at} (UTC)',
+  'manage.version': 'Versión {version}',
+  'manage.edit_until': 'Puede modificarla o eliminarla hasta el {edit_until} (UTC).',
+  'manage.edit_closed': 'Ya no se puede modificar.',
+  'manage.no_value': '(vacío)',
+  'manage.file_value': '{filename} (archivo, {size, plural, one {# byte} other {# bytes}})',
+  'manage.edit_action': 'Modificar sus respuestas',
+  'manage.delete_action': 'Eliminar esta respuesta',
+  'manage.edit_submit': 'Guardar cambios',
+  'manage.edit_saved': 'Se han guardado sus cambios.',
+  'manage.edit_files_kept':
+    'Los archivos que envió se mantienen tal cual: no se pueden modificar aquí.',
+  'manage.edit_closed_title': 'Esta respuesta ya no se puede modificar',
+  'manage.edit_closed_body':
+    'El plazo para modificarla ha terminado o el formulario se ha cerrado. Lo que envió se conserva tal como estaba.',
+  'manage.delete_title': '¿Eliminar su respuesta?',
+  'manage.delete_body':
+    'Se eliminará de forma definitiva lo que envió, junto con los archivos. Esta acción no se puede deshacer.',
+  'manage.delete_confirm': 'Eliminar definitivamente',
+  'manage.delete_cancel': 'Conservarla',
+  'manage.deleted_title': 'Su respuesta se ha eliminado',
+  'manage.deleted_body': 'Lo que envió se ha eliminado, junto con los archivos.',
+  'manage.not_found_title': 'No hay nada aquí',
+  'manage.not_found_body':
+    'Este enlace no lleva a ningún sitio: es incorrecto o su contenido ya no existe.',
 };

@@ -32,6 +32,8 @@ export const fr: Messages = {
   'field.file_type': 'Le type du fichier « {filename} » n’est pas accepté ({accepted}).',
   'field.must_not_be_file': 'Ce champ n’accepte pas de fichier.',
   'field.unknown_field': 'Ce champ ne fait pas partie de ce formulaire.',
+  'field.already_submitted':
+    'Cette valeur a déjà été utilisée pour ce formulaire : chaque valeur ne peut être envoyée qu’une seule fois.',
   'summary.field_heading': 'Un problème est survenu',
   'summary.other_heading': 'Vos réponses n’ont pas été envoyées',
   'summary.field_item': '{label} : {message}',
@@ -57,4 +59,33 @@ export const fr: Messages = {
   'footer.no_passwords': 'N’envoyez jamais de mot de passe par ce formulaire.',
   'footer.hosted': 'Un formulaire hébergé par Formward.',
   'footer.report_abuse': 'Signaler un abus',
+  'manage.link_intro':
+    'Conservez ce lien privé pour revenir à votre réponse. Il ne s’affiche qu’une seule fois : enregistrez-le ou ajoutez-le à vos favoris. Toute personne disposant de ce lien peut ouvrir votre réponse.',
+  'manage.link_label': 'Votre lien vers cette réponse',
+  'manage.view_title': 'Votre réponse',
+  'manage.received_at': 'Reçue le {received_at} (UTC)',
+  'manage.version': 'Version {version}',
+  'manage.edit_until': 'Vous pouvez la modifier ou la supprimer jusqu’au {edit_until} (UTC).',
+  'manage.edit_closed': 'Elle ne peut plus être modifiée.',
+  'manage.no_value': '(vide)',
+  'manage.file_value': '{filename} (fichier, {size, plural, one {# octet} other {# octets}})',
+  'manage.edit_action': 'Modifier vos réponses',
+  'manage.delete_action': 'Supprimer cette réponse',
+  'manage.edit_submit': 'Enregistrer les modifications',
+  'manage.edit_saved': 'Vos modifications ont été enregistrées.',
+  'manage.edit_files_kept':
+    'Les fichiers envoyés restent tels quels : ils ne peuvent pas être modifiés ici.',
+  'manage.edit_closed_title': 'Cette réponse ne peut plus être modifiée',
+  'manage.edit_closed_body':
+    'Le délai de modification est dépassé ou le formulaire est fermé. Votre réponse est conservée telle quelle.',
+  'manage.delete_title': 'Supprimer votre réponse ?',
+  'manage.delete_body':
+    'Votre réponse et ses fichiers éventuels seront supprimés définitivement. Cette action est irréversible.',
+  'manage.delete_confirm': 'Supprimer définitivement',
+  'manage.delete_cancel': 'La conserver',
+  'manage.deleted_title': 'Votre réponse a été supprimée',
+  'manage.deleted_body': 'Votre réponse et ses fichiers éventuels ont été supprimés.',
+  'manage.not_found_title': 'Page introuvable',
+  'manage.not_found_body':
+    'Ce lien ne mène nulle part : il est erroné, ou son contenu n’existe plus.',
 };

@@ -31,6 +31,8 @@ export const it: Messages = {
   'field.file_type': 'Il tipo del file «{filename}» non è consentito ({accepted}).',
   'field.must_not_be_file': 'Questo campo non accetta file.',
   'field.unknown_field': 'Questo campo non fa parte del modulo.',
+  'field.already_submitted':
+    'Questo valore è già stato usato per questo modulo: ogni valore può essere inviato una sola volta.',
   'summary.field_heading': 'C’è un problema',
   'summary.other_heading': 'Le sue risposte non sono state inviate',
   'summary.field_item': '{label}: {message}',
@@ -55,4 +57,32 @@ export const it: Messages = {
   'footer.no_passwords': 'Non inviare mai password tramite questo modulo.',
   'footer.hosted': 'Un modulo ospitato da Formward.',
   'footer.report_abuse': 'Segnala un abuso',
+  'manage.link_intro':
+    'Conservi questo link privato per tornare alla sua risposta. Viene mostrato solo ora: lo salvi o lo aggiunga ai segnalibri. Chiunque abbia il link può aprire la sua risposta.',
+  'manage.link_label': 'Il suo link a questa risposta',
+  'manage.view_title': 'La sua risposta',
+  'manage.received_at': 'Ricevuta: {received_at} (UTC)',
+  'manage.version': 'Versione {version}',
+  'manage.edit_until': 'Può modificarla o eliminarla fino al {edit_until} (UTC).',
+  'manage.edit_closed': 'Non è più possibile modificarla.',
+  'manage.no_value': '(vuoto)',
+  'manage.file_value': '{filename} (file, {size, plural, one {# byte} other {# byte}})',
+  'manage.edit_action': 'Modifica le risposte',
+  'manage.delete_action': 'Elimina questa risposta',
+  'manage.edit_submit': 'Salva le modifiche',
+  'manage.edit_saved': 'Le modifiche sono state salvate.',
+  'manage.edit_files_kept': 'I file inviati restano invariati: non è possibile modificarli qui.',
+  'manage.edit_closed_title': 'Questa risposta non può più essere modificata',
+  'manage.edit_closed_body':
+    'Il tempo per modificare questa risposta è scaduto oppure il modulo è stato chiuso. Quanto inviato resta invariato.',
+  'manage.delete_title': 'Eliminare la sua risposta?',
+  'manage.delete_body':
+    'Quanto inviato, compresi eventuali file, verrà eliminato definitivamente. L’operazione non può essere annullata.',
+  'manage.delete_confirm': 'Elimina definitivamente',
+  'manage.delete_cancel': 'Mantieni',
+  'manage.deleted_title': 'La sua risposta è stata eliminata',
+  'manage.deleted_body': 'Quanto inviato, compresi eventuali file, è stato eliminato.',
+  'manage.not_found_title': 'Nessun contenuto',
+  'manage.not_found_body':
+    'Questo link non porta a nulla: è errato oppure il contenuto non esiste più.',
 };

@@ -31,6 +31,8 @@ export const nl: Messages = {
   'field.file_type': 'Het bestandstype van „{filename}” is niet toegestaan ({accepted}).',
   'field.must_not_be_file': 'Dit veld accepteert geen bestand.',
   'field.unknown_field': 'Dit veld hoort niet bij dit formulier.',
+  'field.already_submitted':
+    'Deze waarde is al gebruikt voor dit formulier: elke waarde kan maar één keer worden verstuurd.',
   'summary.field_heading': 'Er is een probleem',
   'summary.other_heading': 'Uw antwoorden zijn niet verstuurd',
   'summary.field_item': '{label}: {message}',
@@ -55,4 +57,33 @@ export const nl: Messages = {
   'footer.no_passwords': 'Verstuur nooit wachtwoorden via dit formulier.',
   'footer.hosted': 'Een formulier gehost door Formward.',
   'footer.report_abuse': 'Misbruik melden',
+  'manage.link_intro':
+    'Bewaar deze privélink om later terug te gaan naar uw inzending. Hij wordt alleen nu getoond: sla hem op of maak er een bladwijzer van. Iedereen met deze link kan uw inzending openen.',
+  'manage.link_label': 'Uw link naar deze inzending',
+  'manage.view_title': 'Uw inzending',
+  'manage.received_at': 'Ontvangen: {received_at} (UTC)',
+  'manage.version': 'Versie {version}',
+  'manage.edit_until': 'U kunt deze tot {edit_until} (UTC) wijzigen of verwijderen.',
+  'manage.edit_closed': 'Deze kan niet meer worden gewijzigd.',
+  'manage.no_value': '(leeg)',
+  'manage.file_value': '{filename} (bestand, {size, plural, one {# byte} other {# bytes}})',
+  'manage.edit_action': 'Uw antwoorden wijzigen',
+  'manage.delete_action': 'Deze inzending verwijderen',
+  'manage.edit_submit': 'Wijzigingen opslaan',
+  'manage.edit_saved': 'Uw wijzigingen zijn opgeslagen.',
+  'manage.edit_files_kept':
+    'Bestanden die u hebt verstuurd, blijven zoals ze zijn: die kunt u hier niet wijzigen.',
+  'manage.edit_closed_title': 'Deze inzending kan niet meer worden gewijzigd',
+  'manage.edit_closed_body':
+    'De termijn om deze inzending te wijzigen is verstreken, of het formulier is gesloten. Wat u hebt verstuurd, blijft bewaard zoals het was.',
+  'manage.delete_title': 'Uw inzending verwijderen?',
+  'manage.delete_body':
+    'Hiermee wordt wat u hebt verstuurd, inclusief eventuele bestanden, definitief verwijderd. Dit kan niet ongedaan worden gemaakt.',
+  'manage.delete_confirm': 'Definitief verwijderen',
+  'manage.delete_cancel': 'Behouden',
+  'manage.deleted_title': 'Uw inzending is verwijderd',
+  'manage.deleted_body': 'Wat u hebt verstuurd, inclusief eventuele bestanden, is verwijderd.',
+  'manage.not_found_title': 'Niets gevonden',
+  'manage.not_found_body':
+    'Deze link leidt nergens naartoe: hij is onjuist, of wat hij opende bestaat niet meer.',
 };

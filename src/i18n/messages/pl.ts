@@ -31,6 +31,8 @@ export const pl: Messages = {
   'field.file_type': 'Typ pliku „{filename}” nie jest dozwolony ({accepted}).',
   'field.must_not_be_file': 'To pole nie przyjmuje plików.',
   'field.unknown_field': 'To pole nie należy do tego formularza.',
+  'field.already_submitted':
+    'Ta wartość została już użyta w tym formularzu: każdą wartość można wysłać tylko raz.',
   'summary.field_heading': 'Wystąpił problem',
   'summary.other_heading': 'Twoje odpowiedzi nie zostały wysłane',
   'summary.field_item': '{label}: {message}',
@@ -56,4 +58,33 @@ export const pl: Messages = {
   'footer.no_passwords': 'Nigdy nie podawaj haseł w tym formularzu.',
   'footer.hosted': 'Formularz udostępniony przez Formward.',
   'footer.report_abuse': 'Zgłoś nadużycie',
+  'manage.link_intro':
+    'Zachowaj ten prywatny link, aby wrócić do swojego zgłoszenia. Jest wyświetlany tylko teraz: zapisz go lub dodaj do zakładek. Każdy, kto ma ten link, może otworzyć Twoje zgłoszenie.',
+  'manage.link_label': 'Twój link do tego zgłoszenia',
+  'manage.view_title': 'Twoje zgłoszenie',
+  'manage.received_at': 'Przyjęto: {received_at} (UTC)',
+  'manage.version': 'Wersja {version}',
+  'manage.edit_until': 'Możesz je zmienić lub usunąć do {edit_until} (UTC).',
+  'manage.edit_closed': 'Nie można go już zmienić.',
+  'manage.no_value': '(puste)',
+  'manage.file_value':
+    '{filename} (plik, {size, plural, one {# bajt} few {# bajty} many {# bajtów} other {# bajta}})',
+  'manage.edit_action': 'Zmień odpowiedzi',
+  'manage.delete_action': 'Usuń to zgłoszenie',
+  'manage.edit_submit': 'Zapisz zmiany',
+  'manage.edit_saved': 'Zmiany zostały zapisane.',
+  'manage.edit_files_kept': 'Wysłane pliki pozostają bez zmian: nie można ich tu zmienić.',
+  'manage.edit_closed_title': 'Tego zgłoszenia nie można już zmienić',
+  'manage.edit_closed_body':
+    'Czas na zmianę tego zgłoszenia minął lub formularz został zamknięty. Wysłane dane pozostają bez zmian.',
+  'manage.delete_title': 'Usunąć zgłoszenie?',
+  'manage.delete_body':
+    'Wysłane dane wraz z plikami zostaną trwale usunięte. Tej operacji nie można cofnąć.',
+  'manage.delete_confirm': 'Usuń trwale',
+  'manage.delete_cancel': 'Zachowaj',
+  'manage.deleted_title': 'Zgłoszenie zostało usunięte',
+  'manage.deleted_body': 'Wysłane dane wraz z plikami zostały usunięte.',
+  'manage.not_found_title': 'Nic tu nie ma',
+  'manage.not_found_body':
+    'Ten link nie prowadzi do niczego: jest błędny albo to, do czego prowadził, już nie istnieje.',
 };

@@ -31,6 +31,8 @@ export const pt: Messages = {
   'field.file_type': 'O tipo do arquivo “{filename}” não é aceito ({accepted}).',
   'field.must_not_be_file': 'Este campo não aceita arquivos.',
   'field.unknown_field': 'Este campo não faz parte do formulário.',
+  'field.already_submitted':
+    'Este valor já foi usado neste formulário: cada valor só pode ser enviado uma vez.',
   'summary.field_heading': 'Há um problema',
   'summary.other_heading': 'Suas respostas não foram enviadas',
   'summary.field_item': '{label}: {message}',
@@ -55,4 +57,33 @@ export const pt: Messages = {
   'footer.no_passwords': 'Nunca envie senhas por este formulário.',
   'footer.hosted': 'Um formulário hospedado pelo Formward.',
   'footer.report_abuse': 'Denunciar abuso',
+  'manage.link_intro':
+    'Guarde este link privado para voltar à sua resposta. Ele só aparece agora: salve-o ou adicione-o aos favoritos. Qualquer pessoa com este link pode abrir sua resposta.',
+  'manage.link_label': 'Seu link para esta resposta',
+  'manage.view_title': 'Sua resposta',
+  'manage.received_at': 'Recebida em {received_at} (UTC)',
+  'manage.version': 'Versão {version}',
+  'manage.edit_until': 'Você pode alterá-la ou excluí-la até {edit_until} (UTC).',
+  'manage.edit_closed': 'Ela não pode mais ser alterada.',
+  'manage.no_value': '(vazio)',
+  'manage.file_value': '{filename} (arquivo, {size, plural, one {# byte} other {# bytes}})',
+  'manage.edit_action': 'Alterar suas respostas',
+  'manage.delete_action': 'Excluir esta resposta',
+  'manage.edit_submit': 'Salvar alterações',
+  'manage.edit_saved': 'Suas alterações foram salvas.',
+  'manage.edit_files_kept':
+    'Os arquivos enviados continuam como estão: eles não podem ser alterados aqui.',
+  'manage.edit_closed_title': 'Esta resposta não pode mais ser alterada',
+  'manage.edit_closed_body':
+    'O prazo para alterar esta resposta terminou ou o formulário foi fechado. O que você enviou continua como estava.',
+  'manage.delete_title': 'Excluir sua resposta?',
+  'manage.delete_body':
+    'Isso exclui definitivamente o que você enviou, incluindo os arquivos. Não é possível desfazer.',
+  'manage.delete_confirm': 'Excluir definitivamente',
+  'manage.delete_cancel': 'Manter',
+  'manage.deleted_title': 'Sua resposta foi excluída',
+  'manage.deleted_body': 'O que você enviou, incluindo os arquivos, foi excluído.',
+  'manage.not_found_title': 'Nada por aqui',
+  'manage.not_found_body':
+    'Este link não leva a lugar nenhum: ele está errado ou o conteúdo não existe mais.',
 };

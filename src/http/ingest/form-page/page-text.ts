@@ -47,13 +47,13 @@ export const successMessageOf = (page: FormPage, language: Language): string =>
     ? translate(language, 'thanks.default')
     : page.success_message;
 
-/** When a form opens, in the language's words, in UTC (the message says so). */
-const opensAtText = (opensAt: string, language: Language) =>
+/** A moment in the language's words, in UTC (the messages that show one say so). */
+export const dateTimeIn = (moment: string | Date, language: Language): string =>
   new Intl.DateTimeFormat(language, {
     dateStyle: 'long',
     timeStyle: 'short',
     timeZone: 'UTC',
-  }).format(new Date(opensAt));
+  }).format(new Date(moment));
 
 /** What a closed form's page says: the owner's `closed_message`, else ours for the reason. */
 export function closedMessageOf(
@@ -64,7 +64,7 @@ export function closedMessageOf(
   if (limits?.closed_message) return limits.closed_message;
   if (reason === 'not_open_yet' && limits?.opens_at)
     return translate(language, 'closed.not_open_yet', {
-      opens_at: opensAtText(limits.opens_at, language),
+      opens_at: dateTimeIn(limits.opens_at, language),
     });
   return translate(language, reason === 'full' ? 'closed.full' : 'closed.closed');
 }

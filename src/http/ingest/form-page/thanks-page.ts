@@ -22,7 +22,7 @@ export function formPageThanks(
 <h1>${escapeHtml(page.title)}</h1>
 <div role="status">${textParagraphs(successMessageOf(page, language))}</div>
 ${receiptDownloadLink(receipt, language)}
-${manageLinkBox(manageUrl)}
+${manageLinkBox(manageUrl, language)}
 <p><a href="${escapeHtml(base)}">${textIn(language, 'thanks.send_another')}</a></p>
 </div>`;
   return pageDocument(page, content, chrome);

@@ -143,7 +143,7 @@ export const errorSchema = z
       .record(z.string(), z.string())
       .optional()
       .describe(
-        "ingest on a form with `fields`: one message by field name (docs/form-fields.md), in English or in the supported language the request's `Accept-Language` asks for (docs/languages.md); `errors` stay English",
+        "ingest (or a manage-link edit) on a form with `fields`, with `validation_failed` or `already_submitted`: one message by field name (docs/form-fields.md), in English or in the supported language the request's `Accept-Language` asks for (docs/languages.md); `errors` stay English",
       ),
     opens_at: z
       .string()

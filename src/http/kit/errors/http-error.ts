@@ -36,18 +36,23 @@ export class HttpError extends Error {
 }
 
 /**
- * 422 `validation_failed` of a submission checked against its form's fields: `errors` as
- * everywhere, and the same by field name for pages and clients (docs/form-fields.md), in the
- * language the client asked for (docs/languages.md); `fieldProblems` keeps them as codes, for
- * a hosted page to say them in its own language.
+ * A submission refused for its fields: 422 `validation_failed` when checked against its form's
+ * fields (or another code, e.g. 409 `already_submitted` for a repeated unique value), with
+ * `errors` as everywhere and the same by field name for pages and clients
+ * (docs/form-fields.md), in the language the client asked for (docs/languages.md);
+ * `fieldProblems` keeps them as codes, for a hosted page to say them in its own language.
  */
 export class FieldValidationError extends HttpError {
   constructor(
-    errors: string[],
+    errors: string[] | undefined,
     readonly fieldErrors: Record<string, string>,
     readonly fieldProblems: Record<string, FieldProblem>,
+    answer: { ref: ErrorRef; message: string } = {
+      ref: 'validation_failed',
+      message: 'the submission failed validation',
+    },
   ) {
-    super('validation_failed', 'the submission failed validation', errors);
+    super(answer.ref, answer.message, errors);
   }
 }
 
