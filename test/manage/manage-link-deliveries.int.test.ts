@@ -9,6 +9,7 @@ import {
 } from '../support/https-receiver';
 import { ingestResultOf, postJson } from '../support/ingest-requests';
 import { fastDeliveryEnv } from '../support/delivery-attempts';
+import { eventually } from '../support/eventually';
 
 // A submitter's edit reaches the form's webhook as `submission.updated`, after the
 // `submission.created` of the submission itself; a spam edit reaches nothing
@@ -27,6 +28,21 @@ afterAll(async () => {
 });
 
 const t = useTestStack(() => ({ worker: true, env: fastDeliveryEnv(dns.address) }));
+
+/** The workflow that made a delivery, once its attempt is recorded (just after the receiver answered). */
+async function workflowOfDelivery(deliveryId: string | undefined): Promise<string> {
+  const [row] = await eventually(
+    async () => {
+      const rows = await t.stack.sql<{ workflow_id: string }>(
+        'select workflow_id from delivery_attempts where delivery_id = ?',
+        [deliveryId],
+      );
+      return rows.length > 0 && rows;
+    },
+    { what: `the attempt of delivery ${deliveryId} recorded` },
+  );
+  return row!.workflow_id;
+}
 
 describe('events on deliveries', () => {
   it('created, then updated with the new version; a spam edit is not delivered', async () => {
@@ -59,11 +75,9 @@ describe('events on deliveries', () => {
       form_id: form.endpoint_token,
       data: { name: 'Ada Lovelace', email: 'ada@example.com' },
     });
-    const [run] = await t.stack.sql<{ workflow_id: string }>(
-      'select workflow_id from delivery_attempts where delivery_id = ?',
-      [updated!.headers['webhook-id']],
+    expect(await workflowOfDelivery(updated!.headers['webhook-id'])).toBe(
+      `submission-${result.id}-v2`,
     );
-    expect(run?.workflow_id).toBe(`submission-${result.id}-v2`);
 
     // A spam edit (a filled honeypot) starts nothing: a later good edit is the next request.
     await postJson(link, { name: 'Spam', email: 'ada@example.com', _hp: 'x' });
@@ -74,11 +88,9 @@ describe('events on deliveries', () => {
       data: { name: 'Ada K.' },
     });
     // Version 3 was the spam one: the good edit is version 4.
-    const [latest] = await t.stack.sql<{ workflow_id: string }>(
-      'select workflow_id from delivery_attempts where delivery_id = ?',
-      [third!.headers['webhook-id']],
+    expect(await workflowOfDelivery(third!.headers['webhook-id'])).toBe(
+      `submission-${result.id}-v4`,
     );
-    expect(latest?.workflow_id).toBe(`submission-${result.id}-v4`);
   });
 
   it('deleted: the ids only, to the webhook, in a workflow of its own', async () => {
