@@ -30,7 +30,7 @@ afterAll(async () => {
 const t = useTestStack(() => ({ worker: true, env: fastDeliveryEnv(dns.address) }));
 
 /** The workflow that made a delivery, once its attempt is recorded (just after the receiver answered). */
-async function workflowOfDelivery(deliveryId: string | undefined): Promise<string> {
+async function workflowOfDelivery(deliveryId: string | string[] | undefined): Promise<string> {
   const [row] = await eventually(
     async () => {
       const rows = await t.stack.sql<{ workflow_id: string }>(

@@ -264,6 +264,28 @@ describe('edits', () => {
     ]);
   });
 
+  it('judged spam by content (markup, as the workflow judges a new submission) stays aside too', async () => {
+    const form = await manageForm();
+    const { id, link } = await submit(form);
+    const spam = { name: '<a href="https://spam.example">cheap</a>', email: 'ada@example.com' };
+    const answer = expectAnswer(
+      await editByJson(link, spam),
+      'POST /s/{submission_id}/{secret}',
+      200,
+    );
+    expect(answer.submission).toMatchObject({ version: 1, values: ADA });
+    expect((await storedRow(id))?.payload_json).toEqual(ADA);
+    const versions = expectAnswer(
+      await t.api.get(`/api/submissions/${id}/versions`),
+      'GET /api/submissions/{id}/versions',
+      200,
+    );
+    expect(versions.versions).toMatchObject([
+      { version: 1, status: 'current' },
+      { version: 2, status: 'spam', spam_reason: 'markup', payload: spam },
+    ]);
+  });
+
   it('are refused past edit_until, and for view access, with a clear answer and page', async () => {
     const form = await manageForm({ edit_until: 'PT1M' });
     const { id, link } = await submit(form);

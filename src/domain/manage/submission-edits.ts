@@ -16,6 +16,8 @@ import {
 } from '../submissions/prepare-submission';
 import { AlreadySubmittedError } from '../submissions/submission-gate';
 import { openManageLink, type ManagedSubmission } from './managed-submission';
+import { contentSpamReason } from '../spam/rules';
+import { submittedText } from '../spam/submitted-text';
 
 /** Why a manage link may not change its submission now (403 `edit_closed`). */
 export class EditClosedError extends Error {
@@ -52,7 +54,7 @@ export type CheckedEdit = {
 /**
  * An edit's fields through ingest's own rules (checkSubmission: the payload limits, the
  * form's fields and unknown-field policy, the e-mail check), with the spam rules that run at
- * ingest (a filled honeypot). File fields are left out and the stored files kept. There is
+ * ingest (a filled honeypot) and the workflow's content rules (links, phrases, markup). File fields are left out and the stored files kept. There is
  * no CAPTCHA on an edit: the secret link is the proof, and its requests are rate-limited.
  */
 export function checkEdit(
@@ -82,10 +84,13 @@ export function checkEdit(
     else if (!ruled && typeof value === 'object' && value !== null && !(name in payload))
       payload[name] = value;
   }
-  return {
-    ok: true,
-    edit: { payload, special: prepared.special, spamReason: prepared.spamReason },
-  };
+  // The content rules the workflow applies to a new submission (links, phrases, markup) are
+  // applied here, since an edit is not spam-checked again: a clean submission cannot become
+  // spam through its link. Fill time and bursts have no meaning for an edit.
+  const spamReason =
+    prepared.spamReason ??
+    contentSpamReason({ texts: submittedText(payload, String(row.id)), fillMs: null });
+  return { ok: true, edit: { payload, special: prepared.special, spamReason } };
 }
 
 export type EditOutcome =
