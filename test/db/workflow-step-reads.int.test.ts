@@ -186,7 +186,8 @@ describe('the reads of the workflow steps', () => {
     });
     expect(await selectAutoresponseRow(db.orm.em.fork(), submissionId)).toEqual({
       submission,
-      form: { ...form, autoresponse: null },
+      // Whether the mail carries a manage link (docs/manage-links.md).
+      form: { ...form, autoresponse: null, submitterAccess: 'none' },
     });
     const autoresponse = { subject: 'Thanks', body: 'Hello', reply_to: null };
     await sql('update forms set autoresponse = ?::jsonb where id = ?', [
